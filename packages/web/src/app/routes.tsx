@@ -1,0 +1,40 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { MAIN_ROUTES, PLAIN_ROUTES, type RouteSpec } from '@nemuri/shared/routeAccess';
+import { PageLoader } from '../components/PageLoader.tsx';
+import { MainLayout } from './layouts/MainLayout.tsx';
+import { PlainLayout } from './layouts/PlainLayout.tsx';
+import { NotFoundScreen } from './NotFoundScreen.tsx';
+import { RootShell } from './RootShell.tsx';
+import { RouteErrorScreen } from './RouteErrorScreen.tsx';
+import type { RouteHandle } from './routeHandle.ts';
+import { SCREENS } from './screens.ts';
+
+function toRouteObject(spec: RouteSpec): RouteObject {
+  const handle: RouteHandle = { routeName: spec.name };
+  if (spec.redirectTo) return { index: true, handle, element: <Navigate to={spec.redirectTo} replace /> };
+
+  const loadScreen = SCREENS[spec.name];
+  const lazy = loadScreen ? async () => ({ Component: (await loadScreen()).default }) : undefined;
+  if (spec.path === '' && !spec.children) return { index: true, handle, lazy };
+  return {
+    path: spec.path === '' ? undefined : spec.path,
+    handle,
+    ...(lazy ? { lazy } : {}),
+    ...(spec.children ? { children: spec.children.map(toRouteObject) } : {}),
+  };
+}
+
+/** The whole route tree, generated from the shared route access table. */
+export function buildRoutes(): RouteObject[] {
+  return [
+    {
+      element: <RootShell />,
+      errorElement: <RouteErrorScreen />,
+      HydrateFallback: PageLoader,
+      children: [
+        { element: <MainLayout />, children: MAIN_ROUTES.map(toRouteObject) },
+        { element: <PlainLayout />, children: [...PLAIN_ROUTES.map(toRouteObject), { path: '*', element: <NotFoundScreen /> }] },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,49 @@
+import { useSyncExternalStore } from 'react';
+import type { CurrentUserResponse, SignedInUser } from '@nemuri/shared/user';
+
+/**
+ * The signed-in user as the web app knows it. It is loaded once at start-up from `GET /api/me`
+ * (the backend client) and replaced when the user signs in or out; every screen reads it through
+ * `useCurrentUser`.
+ */
+type Listener = () => void;
+
+let currentUser: SignedInUser | null = null;
+const listeners = new Set<Listener>();
+
+export function setCurrentUser(user: SignedInUser | null): void {
+  currentUser = user;
+  for (const listener of listeners) listener();
+}
+
+export function getCurrentUser(): SignedInUser | null {
+  return currentUser;
+}
+
+function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useCurrentUser(): SignedInUser | null {
+  return useSyncExternalStore(subscribe, getCurrentUser, getCurrentUser);
+}
+
+export async function fetchCurrentUser(): Promise<SignedInUser | null> {
+  const response = await fetch('/api/me', { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`GET /api/me answered ${response.status}`);
+  const body = (await response.json()) as CurrentUserResponse;
+  return body.user;
+}
+
+/** Ends the session on the server, then forgets the user here. */
+export async function signOut(): Promise<void> {
+  const response = await fetch('/api/auth/sign-out', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  if (!response.ok) throw new Error(`sign-out answered ${response.status}`);
+  setCurrentUser(null);
+}

@@ -1,0 +1,42 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One test command, four projects: shared rules, the server against real databases, the web app in
+ * jsdom, and end-to-end browser tests against one built server (run after `vite build`).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'shared', environment: 'node', include: ['packages/shared/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['packages/server/src/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['packages/web/src/**/*.test.{ts,tsx}'],
+          setupFiles: ['packages/web/src/testing/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['e2e/**/*.e2e.ts'],
+          globalSetup: ['e2e/support/globalSetup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          // Each file drives its own browser; two at a time suits the 2-core machine.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
