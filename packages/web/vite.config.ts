@@ -43,6 +43,11 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     rolldownOptions: {
+      // Mantine marks modules "use client" for React Server Components; meaningless in this SPA.
+      onLog(level, log, handler) {
+        if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        handler(level, log);
+      },
       output: { codeSplitting: { groups: vendorGroups } },
     },
   },

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+// Flags that keep Chromium from reaching for the network on a machine that has none.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Browser tests need Chromium at ${CHROMIUM}: install Debian's package with "apt-get install -y chromium" (.ci/run does this).`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** A fresh browser profile (no stored theme, language or service worker), in Japan's time zone. */
+export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, locale: 'ja-JP', timezoneId: 'Asia/Tokyo', viewport: { width: 1280, height: 800 } });
+}
+
+/** Collects console errors so a test can assert the page ran clean (or logged what it should). */
+export function watchConsole(page: Page): { errors: string[]; messages: string[] } {
+  const errors: string[] = [];
+  const messages: string[] = [];
+  page.on('console', (message) => {
+    messages.push(`${message.type()}: ${message.text()}`);
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { errors, messages };
+}

@@ -1,0 +1,118 @@
+/** The same behaviour from both databases: what the rest of the server relies on. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
+import type { Database } from './database.ts';
+import { openPglite } from './pglite.ts';
+
+function behavesAsADatabase(open: () => Promise<{ database: Database; cleanUp(): Promise<void> }>): void {
+  let database: Database;
+  let cleanUp: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ database, cleanUp } = await open());
+    await database.exec('create table items (id int primary key, name text not null); create table other (x int)');
+  }, 60_000);
+  afterAll(async () => {
+    await cleanUp?.();
+  });
+
+  it('runs queries with parameters', async () => {
+    await database.query('insert into items (id, name) values ($1, $2), ($3, $4)', [1, 'futon', 2, 'makura']);
+    const { rows } = await database.query<{ id: number; name: string }>('select id, name from items where id = $1', [2]);
+    expect(rows).toEqual([{ id: 2, name: 'makura' }]);
+  });
+
+  it('returns the same value types', async () => {
+    const { rows } = await database.query(
+      `select 9007199254740993::int8 as big, 1.50::numeric as num, 2::int4 as small, 1.5::float8 as float,
+              true as yes, '2024-01-02'::date as day, '2024-01-02T03:04:05Z'::timestamptz as at,
+              '{"a":[1]}'::jsonb as doc, 'x'::text as txt, null::text as nothing, '\\x0102'::bytea as bytes`,
+    );
+    const row = rows[0] ?? {};
+    expect({ ...row, bytes: undefined }).toEqual({
+      big: '9007199254740993',
+      num: '1.50',
+      small: 2,
+      float: 1.5,
+      yes: true,
+      day: '2024-01-02',
+      at: new Date('2024-01-02T03:04:05Z'),
+      doc: { a: [1] },
+      txt: 'x',
+      nothing: null,
+      bytes: undefined,
+    });
+    expect(row.bytes).toBeInstanceOf(Uint8Array);
+    expect([...(row.bytes as Uint8Array)]).toEqual([1, 2]);
+  });
+
+  it('commits a transaction and returns its result', async () => {
+    const result = await database.transaction(async (tx) => {
+      await tx.query('insert into items (id, name) values ($1, $2)', [10, 'kakebuton']);
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect((await database.query('select 1 from items where id = 10')).rows).toHaveLength(1);
+  });
+
+  it('rolls a transaction back when it throws', async () => {
+    await expect(
+      database.transaction(async (tx) => {
+        await tx.query('insert into items (id, name) values ($1, $2)', [20, 'lost']);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect((await database.query('select 1 from items where id = 20')).rows).toHaveLength(0);
+  });
+
+  it('refuses database calls inside a transaction instead of deadlocking', async () => {
+    await expect(database.transaction(async () => database.query('select 1'))).rejects.toThrow(
+      "database.query() called inside a transaction: use the transaction's tx argument instead",
+    );
+    await expect(database.transaction(async () => database.transaction(async () => 1))).rejects.toThrow(/database.transaction\(\) called inside/);
+  });
+
+  it('runs queries issued during a transaction after it, not inside it', async () => {
+    let releaseTransaction!: () => void;
+    const held = new Promise<void>((resolve) => (releaseTransaction = resolve));
+    const transaction = database.transaction(async (tx) => {
+      await tx.query('insert into other (x) values (1)');
+      await held;
+      await tx.query('insert into other (x) values (2)');
+      throw new Error('roll back');
+    });
+    // Issued while the transaction is open, from outside it.
+    const outside = database.query('insert into other (x) values (3)');
+    releaseTransaction();
+    await expect(transaction).rejects.toThrow('roll back');
+    await outside;
+    expect((await database.query<{ x: number }>('select x from other order by x')).rows).toEqual([{ x: 3 }]);
+  });
+
+  it('reports SQL errors and stays usable', async () => {
+    await expect(database.query('select * from no_such_table')).rejects.toThrow(/no_such_table/);
+    expect((await database.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  });
+}
+
+describe('PGlite in memory', () => {
+  behavesAsADatabase(async () => {
+    const database = await openPglite(null);
+    return { database, cleanUp: () => database.close() };
+  });
+});
+
+describePostgres('PostgreSQL', () => {
+  behavesAsADatabase(async () => {
+    const schema: TestSchema = await createTestSchema();
+    const database = await schema.open();
+    return {
+      database,
+      async cleanUp() {
+        await database.close();
+        await database.close(); // twice is fine
+        await schema.drop();
+      },
+    };
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * The database as the rest of the server sees it: the same SQL on embedded PGlite and on
+ * PostgreSQL. Values come back alike on both: int8 and numeric as strings, date as 'YYYY-MM-DD',
+ * timestamptz as Date, jsonb parsed, bytea as Uint8Array. Cast intervals to text.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export type DatabaseKind = 'pglite' | 'postgresql';
+
+export interface QueryResult<Row> {
+  rows: Row[];
+}
+
+export interface Queryable {
+  /** One statement, with `$1`-style parameters. */
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  /** A script of one or more statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: DatabaseKind;
+  /**
+   * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. Inside,
+   * use `tx` only: the database itself refuses queries there (on PGlite's single connection they
+   * would wait for the transaction forever).
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Closes the connection(s) once the queries under way are done. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Knows whether code runs inside one of this database's transactions, so that a stray
+ * `database.query()` there fails at once instead of deadlocking (PGlite) or silently running
+ * outside the transaction (PostgreSQL).
+ */
+export class TransactionGuard {
+  readonly #inside = new AsyncLocalStorage<true>();
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#inside.run(true, fn);
+  }
+
+  assertOutside(what: string): void {
+    if (this.#inside.getStore()) {
+      throw new Error(`database.${what}() called inside a transaction: use the transaction's tx argument instead`);
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Embedded PostgreSQL (PGlite): on disk under a data directory, or in memory for tests.
+ * PGlite has one connection; its own lock runs queries and whole transactions one at a time, so a
+ * query issued while a transaction is open waits for the transaction to end.
+ */
+import { mkdir } from 'node:fs/promises';
+import { PGlite, types } from '@electric-sql/pglite';
+import { lockDataDir, type DataDirLock } from './dataDirLock.ts';
+import { TransactionGuard, type Database, type Queryable, type QueryResult } from './database.ts';
+
+/** Parsers that make PGlite return what node-postgres returns (see database.ts). */
+const PARSERS = {
+  [types.INT8]: (value: string) => value,
+  [types.DATE]: (value: string) => value,
+};
+
+/**
+ * `dataDir` null: in memory, gone when closed. On disk, the directory is created if needed and
+ * locked against a second process (see dataDirLock.ts).
+ */
+export async function openPglite(dataDir: string | null): Promise<Database> {
+  let lock: DataDirLock | undefined;
+  if (dataDir !== null) {
+    await mkdir(dataDir, { recursive: true });
+    lock = lockDataDir(dataDir);
+  }
+  try {
+    const pglite = await PGlite.create(dataDir ?? 'memory://', { parsers: PARSERS });
+    return new PgliteDatabase(pglite, lock);
+  } catch (error) {
+    lock?.release();
+    const where = dataDir ?? 'memory';
+    throw new Error(`cannot open the embedded database (PGlite) in ${where}: ${messageOf(error)}`, { cause: error });
+  }
+}
+
+interface PgliteQueryable {
+  query<Row>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  exec(sql: string): Promise<unknown>;
+}
+
+function queryable(target: PgliteQueryable): Queryable {
+  return {
+    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
+      const { rows } = await target.query<Row>(sql, [...params]);
+      return { rows };
+    },
+    async exec(sql: string): Promise<void> {
+      await target.exec(sql);
+    },
+  };
+}
+
+class PgliteDatabase implements Database {
+  readonly kind = 'pglite';
+  readonly #pglite: PGlite;
+  readonly #guard = new TransactionGuard();
+  readonly #direct: Queryable;
+  readonly #lock: DataDirLock | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(pglite: PGlite, lock: DataDirLock | undefined) {
+    this.#pglite = pglite;
+    this.#lock = lock;
+    this.#direct = queryable(pglite);
+  }
+
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
+    this.#guard.assertOutside('query');
+    return this.#direct.query<Row>(sql, params);
+  }
+
+  exec(sql: string): Promise<void> {
+    this.#guard.assertOutside('exec');
+    return this.#direct.exec(sql);
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    this.#guard.assertOutside('transaction');
+    return this.#pglite.transaction((tx) => this.#guard.run(() => fn(queryable(tx))));
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        if (!this.#pglite.closed) await this.#pglite.close();
+      } finally {
+        this.#lock?.release();
+      }
+    })();
+    return this.#closing;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

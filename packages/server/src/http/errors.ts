@@ -1,0 +1,75 @@
+/**
+ * Uniform JSON errors for the API: `{ code, message }`. Validation failures answer 400
+ * `invalid-argument`, unknown things 404 `not-found`, and anything unexpected 500 `internal`
+ * whose detail goes to the log only.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { appWide } from './appWide.ts';
+
+export type ErrorCode =
+  | 'invalid-argument'
+  | 'unauthenticated'
+  | 'permission-denied'
+  | 'not-found'
+  | 'already-exists'
+  | 'failed-precondition'
+  | 'resource-exhausted'
+  | 'unavailable'
+  | 'internal';
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+}
+
+/** Throw from a handler to answer with this status and code. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+const CODE_OF_STATUS: Record<number, ErrorCode> = {
+  400: 'invalid-argument',
+  401: 'unauthenticated',
+  403: 'permission-denied',
+  404: 'not-found',
+  409: 'already-exists',
+  412: 'failed-precondition',
+  429: 'resource-exhausted',
+  503: 'unavailable',
+};
+
+export function sendError(reply: FastifyReply, statusCode: number, code: ErrorCode, message: string): FastifyReply {
+  const body: ErrorBody = { code, message };
+  return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, 404, 'not-found', `no ${request.method} ${request.url.split('?')[0]}`);
+}
+
+interface ErrorLike {
+  statusCode?: unknown;
+  validation?: unknown;
+  message?: unknown;
+  code?: unknown;
+}
+
+export const errorsPlugin = appWide(async (app) => {
+  app.setErrorHandler((error: unknown, request, reply) => {
+    const err: ErrorLike = typeof error === 'object' && error !== null ? error : {};
+    const message = typeof err.message === 'string' ? err.message : 'error';
+    if (error instanceof ApiError) return sendError(reply, error.statusCode, error.code, error.message);
+    if (err.validation !== undefined) return sendError(reply, 400, 'invalid-argument', message);
+    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status >= 400 && status < 500) return sendError(reply, status, CODE_OF_STATUS[status] ?? 'invalid-argument', message);
+    request.log.error({ err: error }, 'request failed');
+    return sendError(reply, 500, 'internal', 'internal error');
+  });
+});

@@ -1,0 +1,61 @@
+// `npm test`: every check a change must pass, in the order that fails fastest.
+// Lint, type-check, unit and server tests (PGlite and PostgreSQL), build, then browser tests.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildWeb, ROOT } from './webBuild.mjs';
+
+const reportDir = mkdtempSync(join(tmpdir(), 'nemuri-test-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+function run(label, command, args, env = {}) {
+  const started = Date.now();
+  console.log(`\n▶ ${label}`);
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status === 0) console.log(`✔ ${label} (${seconds} s)`);
+  else {
+    console.log(`✘ ${label} failed (${seconds} s)`);
+    failures.push(label);
+  }
+  return result.status === 0;
+}
+
+function vitest(label, projects) {
+  const outputFile = join(reportDir, `${label}.json`);
+  const args = ['vitest', 'run', ...projects.flatMap((project) => ['--project', project]), '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`];
+  run(label, 'npx', args);
+  if (existsSync(outputFile)) {
+    const report = JSON.parse(readFileSync(outputFile, 'utf8'));
+    totals.passed += report.numPassedTests;
+    totals.failed += report.numFailedTests;
+    totals.skipped += report.numPendingTests + report.numTodoTests;
+  }
+}
+
+const only = process.argv[2];
+if (!only || only === 'static') {
+  run('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
+  for (const project of ['packages/shared', 'packages/server', 'packages/web', 'tsconfig.tools.json']) {
+    run(`type-check ${project}`, 'npx', ['tsc', '-p', project]);
+  }
+}
+if (!only || only === 'unit') vitest('unit and server tests', ['shared', 'server', 'web']);
+if (!only || only === 'e2e') {
+  console.log('\n▶ build the web app');
+  try {
+    buildWeb();
+    vitest('browser tests', ['e2e']);
+  } catch (error) {
+    failures.push(`build: ${error.message}`);
+  }
+}
+
+rmSync(reportDir, { recursive: true, force: true });
+console.log('');
+if (failures.length > 0) console.log(`Failed steps: ${failures.join(', ')}`);
+const failed = totals.failed + (failures.length > 0 && totals.failed === 0 ? failures.length : 0);
+console.log(`tests: ${totals.passed} passed, ${failed} failed, ${totals.skipped} skipped`);
+process.exit(failures.length > 0 ? 1 : 0);
