@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/dev-dist/**', 'test-results/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/dev-dist/**', 'test-results/**', 'packages/parser/assembly/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

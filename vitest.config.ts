@@ -17,13 +17,22 @@ if (!('groupBy' in Map)) {
 }
 
 /**
- * One test command, four projects: shared rules, the server against real databases, the web app in
+ * One test command, five projects: shared rules, the WebAssembly parser against real recordings, the server against real databases, the web app in
  * jsdom, and end-to-end browser tests against one built server (run after `vite build`).
  */
 export default defineConfig({
   test: {
     projects: [
       { test: { name: 'shared', environment: 'node', include: ['packages/shared/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'parser',
+          environment: 'node',
+          include: ['packages/parser/src/**/*.test.ts'],
+          // Builds packages/parser/dist (the WebAssembly module) when it is missing or stale.
+          globalSetup: ['packages/parser/scripts/build.mjs'],
+        },
+      },
       {
         test: {
           name: 'server',

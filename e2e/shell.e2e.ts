@@ -77,7 +77,7 @@ describe('app shell as a newcomer sees it', () => {
     });
     await page.goto('/login');
     await page.getByRole('heading', { name: 'ログイン' }).waitFor();
-    expect(scripts.some((path) => /AuthScreen-[\w-]+\.js$/.test(path))).toBe(true);
+    expect(scripts.some((path) => /LoginScreen-[\w-]+\.js$/.test(path))).toBe(true);
     expect(scripts.some((path) => /MonitoringScreen-[\w-]+\.js$/.test(path))).toBe(false);
     expect(scripts.some((path) => /MasterScreen-[\w-]+\.js$/.test(path))).toBe(false);
 

@@ -38,7 +38,7 @@ function vitest(label, projects) {
 const only = process.argv[2];
 if (!only || only === 'static') {
   run('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
-  for (const project of ['packages/shared', 'packages/server', 'packages/web', 'tsconfig.tools.json']) {
+  for (const project of ['packages/shared', 'packages/parser', 'packages/server', 'packages/web', 'tsconfig.tools.json']) {
     run(`type-check ${project}`, 'npx', ['tsc', '-p', project]);
   }
 }

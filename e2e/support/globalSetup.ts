@@ -14,7 +14,9 @@ export default async function setup(project: TestProject) {
   if (!existsSync(join(WEB_DIST, 'index.html'))) {
     throw new Error('The web app is not built: run "npm run build" first (npm test does this before the browser tests).');
   }
-  const server = await startServer({ env: { DATABASE_URL: 'memory://' } });
+  // Demo mode gives the browser tests the demo accounts. Sign-in limits are raised because every
+  // test signs in from 127.0.0.1; the limits themselves are tested in the server's own tests.
+  const server = await startServer({ env: { DATABASE_URL: 'memory://', DEMO: '1', AUTH_RATE_LIMIT_MAX: '10000' } });
   project.provide('baseURL', server.url);
   return async () => {
     await server.stop();

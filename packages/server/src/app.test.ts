@@ -124,7 +124,7 @@ describe('the server on PGlite', () => {
     const logLines: string[] = [];
 
     beforeAll(async () => {
-      app = await buildApp({ config: testConfig({}), database: server.database, logger: { write: (line) => logLines.push(line) } });
+      app = await buildApp({ config: testConfig({}), database: server.database, auth: server.auth, logger: { write: (line) => logLines.push(line) } });
       app.post('/api/test/echo', { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } }, async (request) => request.body);
       app.get('/api/test/boom', async () => {
         throw new Error('secret detail');
@@ -169,7 +169,7 @@ describe('the server on PGlite', () => {
     let url: string;
     let app: FastifyInstance;
     beforeAll(async () => {
-      app = await buildApp({ config: testConfig({ WEB_DIST: join(webDist.path, 'not-built') }), database: server.database, logger: false });
+      app = await buildApp({ config: testConfig({ WEB_DIST: join(webDist.path, 'not-built') }), database: server.database, auth: server.auth, logger: false });
       url = await listen(app);
     });
     afterAll(() => app?.close());
@@ -222,6 +222,7 @@ describePostgres('the server on PostgreSQL', () => {
     expect(rows).toEqual([{ schema: schema.schema }]);
     expect(server.start.firstStart).toBe(true);
     expect(server.demo).toBe(false);
+    expect(await (await fetch(`${server.url}/api/app-info`)).json()).toEqual({ version: APP_VERSION, demo: false });
   });
 
   it('GET /api/me answers that nobody is signed in', async () => {

@@ -1,8 +1,12 @@
 /**
  * The HTTP application: every plugin is registered here, in one place. Building it touches no
- * network; `startServer` (server.ts) opens the database and listens.
+ * network; `startServer` (server.ts) opens the database, listens and then completes sign-in.
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { appInfoPlugin } from './appInfo/appInfo.ts';
+import type { Auth } from './auth/auth.ts';
+import { authPlugin } from './auth/authPlugin.ts';
+import { principalPlugin } from './auth/principal.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
 import { healthPlugin } from './health/health.ts';
@@ -19,11 +23,16 @@ export interface LogDestination {
 export interface BuildAppOptions {
   config: Pick<Config, 'webDist' | 'logLevel'>;
   database: Database;
+  /**
+   * Sign-in (auth.ts). A promise while the server does not know its port yet (PORT=0): requests
+   * that need it wait until it resolves.
+   */
+  auth: Auth | Promise<Auth>;
   /** true or absent: log to standard output at config.logLevel; false: no logging; or a destination. */
   logger?: boolean | LogDestination;
 }
 
-export async function buildApp({ config, database, logger = true }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, auth, logger = true }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === false ? false : { level: config.logLevel, ...(logger === true ? {} : { stream: logger }) },
     // A line per request drowns what matters at info level; debug and trace bring them back.
@@ -33,7 +42,11 @@ export async function buildApp({ config, database, logger = true }: BuildAppOpti
   await app.register(securityHeadersPlugin);
   await app.register(errorsPlugin);
   await app.register(healthPlugin, { database });
-  await app.register(sessionPlugin);
+  await app.register(appInfoPlugin, { database });
+  // Before every plugin with routes that need `request.principal`.
+  await app.register(principalPlugin, { auth });
+  await app.register(authPlugin, { auth });
+  await app.register(sessionPlugin, { auth });
   // Last: it answers everything the plugins above do not.
   await app.register(webAppPlugin, { webDist: config.webDist });
   return app;

@@ -19,6 +19,9 @@ describe('loadConfig', () => {
     expect(loadConfig({}, CWD)).toEqual({
       port: 3000,
       host: 'localhost',
+      publicUrl: null,
+      authSecret: null,
+      authRateLimitMax: null,
       dataDir: '/srv/nemuri/data',
       database: { kind: 'pglite', dataDir: '/srv/nemuri/data/pglite' },
       mqttUrl: null,
@@ -39,6 +42,9 @@ describe('loadConfig', () => {
       {
         PORT: '8080',
         HOST: '0.0.0.0',
+        PUBLIC_URL: 'https://nemuri.example/',
+        AUTH_SECRET: 'a'.repeat(32),
+        AUTH_RATE_LIMIT_MAX: '500',
         DATA_DIR: 'var/nemuri',
         DATABASE_URL: 'postgres://app:secret@db.example:5432/nemuri',
         MQTT_URL: 'mqtts://broker.example:8883',
@@ -53,6 +59,9 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       port: 8080,
       host: '0.0.0.0',
+      publicUrl: 'https://nemuri.example',
+      authSecret: 'a'.repeat(32),
+      authRateLimitMax: 500,
       dataDir: '/srv/nemuri/var/nemuri',
       database: { kind: 'postgresql', url: 'postgres://app:secret@db.example:5432/nemuri' },
       mqttUrl: 'mqtts://broker.example:8883',
@@ -85,6 +94,31 @@ describe('loadConfig', () => {
     ['false', 'off'],
   ])('reads DEMO=%s as %s', (value, expected) => {
     expect(loadConfig({ DEMO: value }, CWD).demo).toBe(expected);
+  });
+
+  it('reads PUBLIC_URL as an origin', () => {
+    expect(loadConfig({ PUBLIC_URL: 'http://localhost:8080' }, CWD).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'HTTPS://Nemuri.Example:443/' }, CWD).publicUrl).toBe('https://nemuri.example');
+  });
+
+  it.each(['nemuri.example', 'ftp://nemuri.example', 'https://nemuri.example/app', 'https://nemuri.example/?x=1', 'https://u:pw@nemuri.example'])(
+    'rejects PUBLIC_URL=%s with a clear message',
+    (value) => {
+      const problems = problemsOf({ PUBLIC_URL: value });
+      expect(problems).toEqual([expect.stringMatching(/^PUBLIC_URL must be an http:\/\/ or https:\/\/ origin without a path/)]);
+      expect(problems.join('')).not.toContain(':pw@');
+    },
+  );
+
+  it('rejects a short AUTH_SECRET without repeating it', () => {
+    const problems = problemsOf({ AUTH_SECRET: 'hunter2-hunter2' });
+    expect(problems).toEqual(['AUTH_SECRET must be at least 32 characters (for example from `openssl rand -base64 32`), got 15']);
+  });
+
+  it.each(['0', '-5', 'many', '1.5'])('rejects AUTH_RATE_LIMIT_MAX=%s', (value) => {
+    expect(problemsOf({ AUTH_RATE_LIMIT_MAX: value })).toEqual([
+      `AUTH_RATE_LIMIT_MAX must be a whole number of requests per minute, at least 1 (unset: the built-in limits), got "${value}"`,
+    ]);
   });
 
   it('accepts port 0 (a free port) and 65535', () => {

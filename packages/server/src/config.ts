@@ -19,6 +19,19 @@ export type DatabaseConfig =
 export interface Config {
   port: number;
   host: string;
+  /**
+   * PUBLIC_URL: the origin people open, e.g. `https://nemuri.example` (no path). Sign-in uses it
+   * for links and trusted origins, and sets Secure cookies when it is https. null: not set, so
+   * `http://localhost:<port>`, with the real port once listening when PORT is 0.
+   */
+  publicUrl: string | null;
+  /** AUTH_SECRET: signs session cookies. null: a random one generated once and kept in the database. */
+  authSecret: string | null;
+  /**
+   * AUTH_RATE_LIMIT_MAX: requests per client and minute on every sign-in endpoint instead of the
+   * defaults (auth/rateLimit.ts), for test setups where every client shares one address. null: the defaults.
+   */
+  authRateLimitMax: number | null;
   /** Absolute path of DATA_DIR (embedded database, uploads). */
   dataDir: string;
   database: DatabaseConfig;
@@ -70,6 +83,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const config: Config = {
     port,
     host,
+    publicUrl: parsePublicUrl(value('PUBLIC_URL'), problems),
+    authSecret: parseAuthSecret(value('AUTH_SECRET'), problems),
+    authRateLimitMax: parseRateLimitMax(value('AUTH_RATE_LIMIT_MAX'), problems),
     dataDir,
     database: parseDatabase(value('DATABASE_URL'), dataDir, problems),
     mqttUrl: parseUrl('MQTT_URL', value('MQTT_URL'), ['mqtt:', 'mqtts:', 'tcp:', 'tls:', 'ws:', 'wss:'], problems),
@@ -91,6 +107,44 @@ function parsePort(name: string, raw: string | undefined, fallback: number, prob
     return fallback;
   }
   return port;
+}
+
+function parsePublicUrl(raw: string | undefined, problems: string[]): string | null {
+  if (raw === undefined) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    problems.push(`PUBLIC_URL must be an http:// or https:// origin without a path, such as https://nemuri.example or http://localhost:3000, got "${redactUrl(raw)}"`);
+    return null;
+  }
+  return url.origin;
+}
+
+/** Better Auth warns below 32 characters; a shorter secret is refused outright. */
+export const MIN_AUTH_SECRET_LENGTH = 32;
+
+function parseAuthSecret(raw: string | undefined, problems: string[]): string | null {
+  if (raw === undefined) return null;
+  if (raw.length < MIN_AUTH_SECRET_LENGTH) {
+    // Never echo the secret itself.
+    problems.push(`AUTH_SECRET must be at least ${MIN_AUTH_SECRET_LENGTH} characters (for example from \`openssl rand -base64 32\`), got ${raw.length}`);
+    return null;
+  }
+  return raw;
+}
+
+function parseRateLimitMax(raw: string | undefined, problems: string[]): number | null {
+  if (raw === undefined) return null;
+  const max = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(max) || max < 1) {
+    problems.push(`AUTH_RATE_LIMIT_MAX must be a whole number of requests per minute, at least 1 (unset: the built-in limits), got "${raw}"`);
+    return null;
+  }
+  return max;
 }
 
 function parseDatabase(raw: string | undefined, dataDir: string, problems: string[]): DatabaseConfig {

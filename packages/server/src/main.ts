@@ -8,7 +8,7 @@
  */
 import { APP_VERSION } from '@nemuri/shared/version';
 import { loadConfig, type Config } from './config.ts';
-import { startServer, type RunningServer } from './server.ts';
+import type { RunningServer } from './server.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 /**
@@ -30,7 +30,8 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
     failStart(error);
   }
 
-  const starting = startServer(config);
+  // Loaded once the configuration is known good, so that a bad one is reported at once.
+  const starting = import('./server.ts').then(({ startServer }) => startServer(config));
   let shuttingDown = false;
   let firstSignalAt = 0;
   const shutDown = (signal: NodeJS.Signals): void => {

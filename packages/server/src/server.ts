@@ -1,12 +1,16 @@
 /**
  * Starting and stopping one server: open the database, migrate it, record the start, build the
- * app and listen. Used by main.ts and by tests, which listen on port 0.
+ * app, listen, and then complete sign-in, which needs the real port when PORT is 0 (its URL and
+ * trusted origins): create Better Auth (and its tables) and, in demo mode, the demo accounts.
+ * Requests arriving meanwhile wait for it. Used by main.ts and by tests, which listen on port 0.
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildAppOptions } from './app.ts';
+import type { Auth } from './auth/auth.ts';
+import { publicUrlOf } from './auth/http.ts';
 import { resolveDemo, type Config } from './config.ts';
-import { recordStart, type StartRecord } from './database/appMeta.ts';
+import { markDemoData, recordStart, type StartRecord } from './database/appMeta.ts';
 import type { Database } from './database/database.ts';
 import { migrate } from './database/migrate.ts';
 import { openDatabase } from './database/open.ts';
@@ -17,9 +21,12 @@ export interface RunningServer {
   /** Where the server answers, e.g. `http://127.0.0.1:3000` (the real port when PORT is 0). */
   url: string;
   port: number;
+  /** PUBLIC_URL, or `http://localhost:<port>`: where sign-in links point. */
+  publicUrl: string;
   start: StartRecord;
-  /** Whether the demo data set is due at this start (loading it is a later issue). */
+  /** Whether the demo data set is due at this start (so far: the demo accounts). */
   demo: boolean;
+  auth: Auth;
   /** Stops accepting, waits for requests in flight, then closes the database. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -36,11 +43,31 @@ export async function startServer(config: Config, options: StartServerOptions = 
     await migrate(database);
     const start = await recordStart(database);
     const demo = resolveDemo(config.demo, { embedded: database.kind === 'pglite', firstStart: start.firstStart });
-    app = await buildApp({ config, database, ...(options.logger === undefined ? {} : { logger: options.logger }) });
+    const authReady = deferred<Auth>();
+    app = await buildApp({ config, database, auth: authReady.promise, ...(options.logger === undefined ? {} : { logger: options.logger }) });
     await listen(app, config);
     const { port } = app.server.address() as AddressInfo;
     const url = `http://${displayHost(config.host)}:${port}`;
     const running = app;
+    const authConfig = { publicUrl: config.publicUrl, authSecret: config.authSecret, authRateLimitMax: config.authRateLimitMax, port };
+    let auth: Auth;
+    try {
+      // Loaded only now: Better Auth takes a second or two to load, and a start that fails
+      // earlier (port taken, data directory in use) should say so at once.
+      const [{ createAuth }, { createDemoAccounts }] = await Promise.all([import('./auth/auth.ts'), import('./auth/demoAccounts.ts')]);
+      auth = await createAuth({ config: authConfig, database, logger: app.log });
+      if (config.authRateLimitMax !== null) app.log.warn(`sign-in rate limits replaced by AUTH_RATE_LIMIT_MAX: ${config.authRateLimitMax} requests per client and minute`);
+      if (demo) {
+        const created = await createDemoAccounts(auth);
+        await markDemoData(database);
+        app.log.info(`demo accounts: ${created} created`);
+      }
+      authReady.resolve(auth);
+    } catch (error) {
+      authReady.reject(new Error('sign-in could not start', { cause: error }));
+      throw error;
+    }
+    const publicUrl = publicUrlOf(authConfig);
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> => {
       stopping ??= (async () => {
@@ -52,7 +79,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       })();
       return stopping;
     };
-    return { app: running, database, url, port, start, demo, stop };
+    return { app: running, database, url, port, publicUrl, start, demo, auth, stop };
   } catch (error) {
     await app?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
@@ -76,4 +103,16 @@ async function listen(app: FastifyInstance, config: Pick<Config, 'host' | 'port'
 export function displayHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '[::]') return 'localhost';
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: Error): void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Nobody may be waiting when it fails: startServer reports the failure itself.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }

@@ -31,3 +31,6 @@ export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'ja';
 
 export const DEFAULT_COLOR_SCHEME = 'dark';
+
+/** Passwords: at least 8 characters (identity issue); the server enforces it, forms check it early. */
+export const MIN_PASSWORD_LENGTH = 8;

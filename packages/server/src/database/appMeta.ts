@@ -45,3 +45,16 @@ export async function readAppMeta(database: Queryable): Promise<Omit<StartRecord
     startCount: Number(value('start_count') ?? 0),
   };
 }
+
+/** Remembers that this installation holds the demo data set, so later starts still say so. */
+export async function markDemoData(database: Queryable): Promise<void> {
+  await database.query(
+    `insert into app_meta (key, value) values ('demo_data', 'true'::jsonb)
+     on conflict (key) do update set value = 'true'::jsonb, updated_at = now()`,
+  );
+}
+
+export async function hasDemoData(database: Queryable): Promise<boolean> {
+  const { rows } = await database.query<{ value: unknown }>(`select value from app_meta where key = 'demo_data'`);
+  return rows[0]?.value === true;
+}

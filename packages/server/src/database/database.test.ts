@@ -89,6 +89,62 @@ function behavesAsADatabase(open: () => Promise<{ database: Database; cleanUp():
     expect((await database.query<{ x: number }>('select x from other order by x')).rows).toEqual([{ x: 3 }]);
   });
 
+  it('reports how many rows a statement returned or changed', async () => {
+    await database.exec('create table counted (x int)');
+    expect((await database.query('insert into counted (x) values (1), (2), (3)')).rowCount).toBe(3);
+    expect((await database.query('update counted set x = x + 10 where x > 1')).rowCount).toBe(2);
+    expect((await database.query('delete from counted where x = 13')).rowCount).toBe(1);
+    expect((await database.query('select x from counted')).rowCount).toBe(2);
+    expect((await database.query('create table uncounted (y int)')).rowCount).toBeNull();
+    const inTransaction = await database.transaction((tx) => tx.query('delete from counted'));
+    expect(inTransaction.rowCount).toBe(2);
+  });
+
+  it('gives an exclusive session that others do not join', async () => {
+    await database.exec('create table sessions (x int)');
+    const session = await database.connect();
+    await session.query('begin');
+    expect((await session.query('insert into sessions (x) values ($1)', [1])).rowCount).toBe(1);
+    // From outside, meanwhile: never part of the session's transaction.
+    const outside = database.query('insert into sessions (x) values (2)');
+    expect((await session.query<{ x: number }>('select x from sessions order by x')).rows).toEqual([{ x: 1 }]);
+    await session.query('rollback');
+    await session.release();
+    await outside;
+    expect((await database.query<{ x: number }>('select x from sessions order by x')).rows).toEqual([{ x: 2 }]);
+  });
+
+  it('rolls back a transaction a session left open, and refuses a released session', async () => {
+    const session = await database.connect();
+    await session.query('begin');
+    await session.query('insert into sessions (x) values (3)');
+    await session.release();
+    await session.release(); // twice is fine
+    await expect(session.query('select 1')).rejects.toThrow(/released/);
+    expect((await database.query<{ x: number }>('select x from sessions order by x')).rows).toEqual([{ x: 2 }]);
+    const next = await database.connect();
+    try {
+      expect((await next.query('insert into sessions (x) values (4)')).rowCount).toBe(1);
+    } finally {
+      await next.release();
+    }
+    expect((await database.query('select x from sessions where x = 4')).rows).toHaveLength(1);
+  });
+
+  it('keeps a session usable after a failed statement until it is released', async () => {
+    const session = await database.connect();
+    try {
+      await expect(session.query('select * from no_such_table')).rejects.toThrow(/no_such_table/);
+      expect((await session.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await session.release();
+    }
+  });
+
+  it('refuses a session inside a transaction instead of deadlocking', async () => {
+    await expect(database.transaction(async () => database.connect())).rejects.toThrow(/database.connect\(\) called inside a transaction/);
+  });
+
   it('reports SQL errors and stays usable', async () => {
     await expect(database.query('select * from no_such_table')).rejects.toThrow(/no_such_table/);
     expect((await database.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
@@ -99,6 +155,32 @@ describe('PGlite in memory', () => {
   behavesAsADatabase(async () => {
     const database = await openPglite(null);
     return { database, cleanUp: () => database.close() };
+  });
+
+  describe('with its one connection', () => {
+    let database: Database;
+    beforeAll(async () => {
+      database = await openPglite(null);
+    }, 60_000);
+    afterAll(() => database?.close());
+
+    it('runs queries, transactions and sessions one at a time, first come first served', async () => {
+      const order: string[] = [];
+      const session = await database.connect();
+      const query = database.query('select 1').then(() => order.push('query'));
+      const transaction = database.transaction(async (tx) => tx.query('select 1')).then(() => order.push('transaction'));
+      const nextSession = database.connect().then(async (next) => {
+        order.push('next session');
+        await next.release();
+      });
+      await session.query('select 1');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(order).toEqual([]); // all waiting for the first session
+      order.push('released');
+      await session.release();
+      await Promise.all([query, transaction, nextSession]);
+      expect(order).toEqual(['released', 'query', 'transaction', 'next session']);
+    });
   });
 });
 

@@ -9,6 +9,11 @@ export type DatabaseKind = 'pglite' | 'postgresql';
 
 export interface QueryResult<Row> {
   rows: Row[];
+  /**
+   * The count in the statement's command tag: rows returned by a select, or inserted, updated or
+   * deleted by a write. null for statements that report none (DDL, begin, commit).
+   */
+  rowCount: number | null;
 }
 
 export interface Queryable {
@@ -26,8 +31,24 @@ export interface Database extends Queryable {
    * would wait for the transaction forever).
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * An exclusive session on one connection until `release()`, for code that runs its own `begin`
+   * and `commit` (the Kysely dialect, kysely.ts). Nothing else runs on that connection meanwhile:
+   * on PostgreSQL it is a pool client of its own; on PGlite, whose one connection is shared, every
+   * other query, transaction and session waits until it is released. So on PGlite never call the
+   * database itself while holding a session: it would wait forever. Always release it, also when
+   * a query failed; a transaction still open then is rolled back.
+   */
+  connect(): Promise<DatabaseSession>;
   /** Closes the connection(s) once the queries under way are done. Safe to call twice. */
   close(): Promise<void>;
+}
+
+export interface DatabaseSession {
+  /** One statement, with `$1`-style parameters. */
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  /** Ends the session; later queries on it are refused. Safe to call twice. */
+  release(): Promise<void>;
 }
 
 /**

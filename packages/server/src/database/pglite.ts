@@ -1,12 +1,14 @@
 /**
  * Embedded PostgreSQL (PGlite): on disk under a data directory, or in memory for tests.
- * PGlite has one connection; its own lock runs queries and whole transactions one at a time, so a
- * query issued while a transaction is open waits for the transaction to end.
+ * PGlite has one connection. A first-come, first-served lock (mutex.ts) gives it to one query,
+ * transaction or exclusive session at a time, so a query issued while a transaction or session is
+ * open waits for it to end instead of running inside it.
  */
 import { mkdir } from 'node:fs/promises';
 import { PGlite, types } from '@electric-sql/pglite';
 import { lockDataDir, type DataDirLock } from './dataDirLock.ts';
-import { TransactionGuard, type Database, type Queryable, type QueryResult } from './database.ts';
+import { TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult } from './database.ts';
+import { Mutex } from './mutex.ts';
 
 /** Parsers that make PGlite return what node-postgres returns (see database.ts). */
 const PARSERS = {
@@ -35,15 +37,15 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
 }
 
 interface PgliteQueryable {
-  query<Row>(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  query<Row>(sql: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount?: number }>;
   exec(sql: string): Promise<unknown>;
 }
 
 function queryable(target: PgliteQueryable): Queryable {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const { rows } = await target.query<Row>(sql, [...params]);
-      return { rows };
+      const { rows, rowCount } = await target.query<Row>(sql, [...params]);
+      return { rows, rowCount: rowCount ?? null };
     },
     async exec(sql: string): Promise<void> {
       await target.exec(sql);
@@ -55,6 +57,8 @@ class PgliteDatabase implements Database {
   readonly kind = 'pglite';
   readonly #pglite: PGlite;
   readonly #guard = new TransactionGuard();
+  /** Whose turn it is on the one connection: a query, a transaction or a session. */
+  readonly #turn = new Mutex();
   readonly #direct: Queryable;
   readonly #lock: DataDirLock | undefined;
   #closing: Promise<void> | undefined;
@@ -67,17 +71,41 @@ class PgliteDatabase implements Database {
 
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
     this.#guard.assertOutside('query');
-    return this.#direct.query<Row>(sql, params);
+    return this.#turn.run(() => this.#direct.query<Row>(sql, params));
   }
 
   exec(sql: string): Promise<void> {
     this.#guard.assertOutside('exec');
-    return this.#direct.exec(sql);
+    return this.#turn.run(() => this.#direct.exec(sql));
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     this.#guard.assertOutside('transaction');
-    return this.#pglite.transaction((tx) => this.#guard.run(() => fn(queryable(tx))));
+    return this.#turn.run(() => this.#pglite.transaction((tx) => this.#guard.run(() => fn(queryable(tx)))));
+  }
+
+  async connect(): Promise<DatabaseSession> {
+    this.#guard.assertOutside('connect');
+    const endTurn = await this.#turn.acquire();
+    const pglite = this.#pglite;
+    const direct = this.#direct;
+    let open = true;
+    return {
+      query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
+        if (!open) return Promise.reject(new Error('database session already released'));
+        return direct.query<Row>(sql, params);
+      },
+      async release(): Promise<void> {
+        if (!open) return;
+        open = false;
+        try {
+          // A transaction left open would swallow the next holder's queries.
+          if (!pglite.closed && pglite.isInTransaction()) await pglite.query('rollback');
+        } finally {
+          endTurn();
+        }
+      },
+    };
   }
 
   close(): Promise<void> {

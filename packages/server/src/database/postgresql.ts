@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { redactUrl } from '../config.ts';
-import { TransactionGuard, type Database, type Queryable, type QueryResult } from './database.ts';
+import { TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult } from './database.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -61,8 +61,8 @@ function queryable(target: pg.Pool | pg.PoolClient, isOpen: () => boolean = () =
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
       if (!isOpen()) throw new Error('transaction already ended');
-      const { rows } = await target.query(sql, [...params]);
-      return { rows: rows as Row[] };
+      const { rows, rowCount } = await target.query(sql, [...params]);
+      return { rows: rows as Row[], rowCount };
     },
     async exec(sql: string): Promise<void> {
       if (!isOpen()) throw new Error('transaction already ended');
@@ -116,8 +116,48 @@ class PostgresDatabase implements Database {
     }
   }
 
+  async connect(): Promise<DatabaseSession> {
+    this.#guard.assertOutside('connect');
+    const client = await this.#pool.connect();
+    let open = true;
+    let broken: Error | undefined;
+    const session = queryable(client);
+    return {
+      async query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
+        if (!open) throw new Error('database session already released');
+        try {
+          return await session.query<Row>(sql, params);
+        } catch (error) {
+          // A query that failed for want of a connection leaves the client unusable.
+          if (isConnectionError(error)) broken = error;
+          throw error;
+        }
+      },
+      async release(): Promise<void> {
+        if (!open) return;
+        open = false;
+        // 'T' or 'E': a transaction left open, which would carry over to the client's next user.
+        const status = client.getTransactionStatus();
+        if (broken === undefined && (status === 'T' || status === 'E')) {
+          await client.query('rollback').catch((error: unknown) => {
+            broken = error instanceof Error ? error : new Error(String(error));
+          });
+        }
+        client.release(broken);
+      },
+    };
+  }
+
   close(): Promise<void> {
     this.#closing ??= this.#pool.end();
     return this.#closing;
   }
+}
+
+/** Errors that mean the connection itself failed, not the statement. */
+function isConnectionError(error: unknown): error is Error {
+  if (!(error instanceof Error)) return false;
+  const code = (error as NodeJS.ErrnoException).code;
+  // SQLSTATE class 08: connection exception; 57P01-57P03: the server is shutting down.
+  return /^(08|57P0[123])/.test(code ?? '') || ['ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code ?? '') || /Connection terminated/i.test(error.message);
 }

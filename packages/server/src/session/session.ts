@@ -1,10 +1,23 @@
 /**
- * GET /api/me: who is signed in. Nobody can sign in yet, so it answers `{ user: null }`; the
- * sign-in issue mounts Better Auth under /api/auth and fills this from its session.
+ * GET /api/me: who is signed in, from the Better Auth session cookie: `{ user: SignedInUser }`,
+ * or `{ user: null }` when nobody is (no cookie, an ended or unknown session).
  */
 import type { CurrentUserResponse } from '@nemuri/shared/user';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Auth } from '../auth/auth.ts';
+import { sessionOf } from '../auth/principal.ts';
+import { toSignedInUser } from '../auth/signedInUser.ts';
 
-export const sessionPlugin: FastifyPluginAsync = async (app) => {
-  app.get('/api/me', async (): Promise<CurrentUserResponse> => ({ user: null }));
+export interface SessionPluginOptions {
+  auth: Auth | Promise<Auth>;
+}
+
+export const sessionPlugin: FastifyPluginAsync<SessionPluginOptions> = async (app, { auth }) => {
+  app.get('/api/me', async (request, reply): Promise<CurrentUserResponse> => {
+    const session = await sessionOf(auth, request, reply);
+    if (session === null) return { user: null };
+    const context = await (await auth).$context;
+    const accounts = await context.internalAdapter.findAccounts(session.user.id);
+    return { user: toSignedInUser(session, accounts) };
+  });
 };

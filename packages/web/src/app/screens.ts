@@ -22,6 +22,8 @@ const rawView: ScreenLoader = () => import('../features/monitoring/RawViewScreen
 const account: ScreenLoader = () => import('../features/account/AccountScreen.tsx');
 const master: ScreenLoader = () => import('../features/master/MasterScreen.tsx');
 const auth: ScreenLoader = () => import('../features/auth/AuthScreen.tsx');
+const login: ScreenLoader = () => import('../features/auth/LoginScreen.tsx');
+const signup: ScreenLoader = () => import('../features/auth/SignupScreen.tsx');
 
 /** The screen of every route that renders one, by route name (see `@nemuri/shared/routeAccess`). */
 export const SCREENS: Record<string, ScreenLoader> = {
@@ -76,12 +78,12 @@ export const SCREENS: Record<string, ScreenLoader> = {
   masterDevice: master,
   masterViewLists: master,
   masterHistoryLists: master,
-  login: auth,
+  login,
   mfaauth: auth,
   sso: auth,
   ssoProvider: auth,
   handleauth: auth,
-  signup: auth,
+  signup,
   anonymous: auth,
   register: auth,
   registerUser: auth,

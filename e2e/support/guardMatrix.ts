@@ -1,0 +1,87 @@
+import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { DEMO_ACCOUNTS, DEMO_DOMAINS_REQUIRING_MFA } from '@nemuri/shared/demoAccounts';
+import { ALL_ROUTES, decideAccess, type FlatRoute } from '@nemuri/shared/routeAccess';
+import ja from '../../packages/web/src/locales/ja.json';
+import { newContext } from './browser.ts';
+import { signInByApi } from './session.ts';
+
+const SAMPLE_PARAMS: Record<string, string> = {
+  roomid: 'room-1',
+  partnerId: 'partner-1',
+  deviceid: 'type-1',
+  domainid: 'domain-1',
+  deviceSerial: 'SN0001',
+  value: 'SN0001',
+  samlid: 'acme',
+  domainId: 'domain-1',
+};
+
+function samplePath(route: FlatRoute): string {
+  return route.fullPath.replace(/:(\w+)/g, (_, name: string) => SAMPLE_PARAMS[name] ?? name);
+}
+
+/** Routes a person can open by address: screens and redirecting index routes. */
+const OPENABLE = ALL_ROUTES.filter((route) => route.isScreen || route.redirectTo);
+const FORBIDDEN = ja.guard.forbidden;
+const ENROL = ja.guard.enrollSecondFactor;
+
+async function openInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((target) => {
+    window.history.pushState({}, '', target);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+const STEP_TIMEOUT = 10_000;
+
+/** In-app navigations change the URL without a load event: poll the location instead. */
+async function waitForPath(page: Page, path: string): Promise<void> {
+  await page.waitForFunction((expected) => window.location.pathname === expected, path, { timeout: STEP_TIMEOUT });
+}
+
+async function mainText(page: Page): Promise<string> {
+  return page.evaluate(() => document.querySelector('main, .mantine-Container-root')?.textContent ?? '');
+}
+
+/**
+ * Opens every route of the access table as one demo account (or signed out) and checks what the
+ * guard shows: the screen, the forbidden text, second-factor enrolment, the sign-in page or home.
+ */
+export async function checkEveryRoute(browser: Browser, baseURL: string, email: string | null): Promise<void> {
+  const context = await newContext(browser, baseURL);
+  const page = await context.newPage();
+  const account = DEMO_ACCOUNTS.find((candidate) => candidate.email === email) ?? null;
+  if (email) await signInByApi(context, baseURL, email);
+  const level = account ? (DEMO_DOMAINS_REQUIRING_MFA.includes(account.domainId) ? 0 : account.accessLevel) : null;
+  const user = level === null ? null : { accessLevel: level as 0 };
+
+  await page.goto('/help');
+  await page.waitForLoadState('networkidle');
+  for (const route of OPENABLE) {
+    const path = samplePath(route);
+    const label = `${email ?? 'signed out'} → ${path}`;
+    await openInApp(page, path);
+    const decision = decideAccess(route.access, user);
+    if (decision === 'signIn') {
+      await waitForPath(page, '/login');
+      expect(new URL(page.url()).searchParams.get('redirect'), label).toBe(path);
+    } else if (decision === 'goHome') {
+      await waitForPath(page, '/');
+    } else if (decision === 'forbidden') {
+      await page.getByText(FORBIDDEN).waitFor({ timeout: STEP_TIMEOUT });
+      expect(new URL(page.url()).pathname, label).toBe(path);
+    } else if (decision === 'enrollSecondFactor') {
+      await page.getByText(ENROL).waitFor({ timeout: STEP_TIMEOUT });
+    } else if (route.redirectTo) {
+      await page.waitForFunction((from) => window.location.pathname !== from, path, { timeout: STEP_TIMEOUT });
+      expect(await mainText(page), label).not.toContain(FORBIDDEN);
+    } else {
+      const title = route.name === 'home' ? /ようこそ/ : (ja.routes as Record<string, string>)[route.name];
+      if (!title) throw new Error(`no Japanese title for ${route.name}`);
+      await page.getByRole('heading', { name: title, exact: typeof title === 'string' }).first().waitFor({ timeout: STEP_TIMEOUT });
+      expect(new URL(page.url()).pathname, label).toBe(path);
+    }
+  }
+  await context.close();
+}

@@ -1,0 +1,94 @@
+/**
+ * From a Better Auth session to what the product works with: the shared `SignedInUser` (GET
+ * /api/me) and the request's `Principal` (the server's access checks). Both carry the level in
+ * force: 0 while the user's domain requires a second factor the user has not enrolled.
+ */
+import { DEMO_DOMAINS_REQUIRING_MFA } from '@nemuri/shared/demoAccounts';
+import { isAccessLevel, ROLE_LEVELS, roleOfLevel, type AccessLevel } from '@nemuri/shared/roles';
+import type { EnrolledSecondFactor, LoginProvider, ProviderId, SignedInUser } from '@nemuri/shared/user';
+import type { AuthSession } from './auth.ts';
+
+/** Who a request acts for: read it as `request.principal` (principal.ts). */
+export interface Principal {
+  uid: string;
+  accessLevel: AccessLevel;
+  domainId: string | null;
+  rootDomainId: string | null;
+}
+
+/** An account row: how the user can sign in (Better Auth's account table). */
+export interface AuthAccount {
+  providerId: string;
+  accountId: string;
+}
+
+/**
+ * Whether the domain requires a second factor (`domain.settings.requireMfa`). A stand-in until the
+ * domains collection exists: the demo data's domains that require one. Replace it with a look-up
+ * of the domain's settings then; everything else asks this function.
+ */
+export function requiresSecondFactor(domainId: string | null): boolean {
+  return domainId !== null && DEMO_DOMAINS_REQUIRING_MFA.includes(domainId);
+}
+
+/** Enrolled second factors: none until TOTP enrolment exists. */
+export function secondFactorsOf(_user: AuthSession['user']): EnrolledSecondFactor[] {
+  return [];
+}
+
+/** The assigned level as stored; a value not in the role table rounds down to one that is. */
+export function assignedLevel(stored: unknown): AccessLevel {
+  if (isAccessLevel(stored)) return stored;
+  const level = typeof stored === 'number' && Number.isFinite(stored) ? stored : 0;
+  return ROLE_LEVELS[roleOfLevel(level)];
+}
+
+/** The level in force: 0 while a required second factor is missing, else the assigned one. */
+export function effectiveLevel(user: Pick<AuthSession['user'], 'accessLevel' | 'domainId'>, secondFactors: readonly EnrolledSecondFactor[]): AccessLevel {
+  if (secondFactors.length === 0 && requiresSecondFactor(user.domainId ?? null)) return ROLE_LEVELS.requestMfa;
+  return assignedLevel(user.accessLevel);
+}
+
+export function principalOf({ user }: AuthSession): Principal {
+  return {
+    uid: user.id,
+    accessLevel: effectiveLevel(user, secondFactorsOf(user)),
+    domainId: user.domainId ?? null,
+    rootDomainId: user.rootDomainId ?? null,
+  };
+}
+
+/** Better Auth's provider id as the specification names it; null for ones it does not know. */
+export function providerIdOf(betterAuthProviderId: string): ProviderId | null {
+  if (betterAuthProviderId === 'credential') return 'email';
+  if (betterAuthProviderId === 'google' || betterAuthProviderId === 'line' || betterAuthProviderId === 'anonymous') return betterAuthProviderId;
+  if (/^(saml|oidc)\.[^.]/.test(betterAuthProviderId)) return betterAuthProviderId as `saml.${string}` | `oidc.${string}`;
+  return null;
+}
+
+export function toSignedInUser({ session, user }: AuthSession, accounts: readonly AuthAccount[]): SignedInUser {
+  const mfas = secondFactorsOf(user);
+  const loginProviders: LoginProvider[] = [];
+  for (const account of accounts) {
+    const provider = providerIdOf(account.providerId);
+    if (provider !== null) loginProviders.push({ provider, uid: account.accountId });
+  }
+  return {
+    uid: user.id,
+    displayName: user.name === '' ? null : user.name,
+    email: user.email,
+    phoneNumber: null,
+    photoURL: user.image ?? null,
+    // The way this user signs in: e-mail and password for now (anonymous and others come later).
+    providerId: 'email',
+    isEmailVerified: user.emailVerified,
+    isAnonymous: false,
+    loginProviders,
+    accessLevel: effectiveLevel(user, mfas),
+    domainId: user.domainId ?? null,
+    rootDomainId: user.rootDomainId ?? null,
+    singleTimeToken: null,
+    mfas,
+    signInTime: new Date(session.createdAt).toISOString(),
+  };
+}

@@ -1,0 +1,101 @@
+import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { safeRedirectTarget } from '@nemuri/shared/routeAccess';
+import { ScreenPage } from '../../components/ScreenPage.tsx';
+import { signInWithEmail } from '../../lib/authClient.ts';
+import { iconSize } from '../../lib/icons.ts';
+import { authErrorMessage } from './authErrorMessage.ts';
+import { DemoAccountsPanel } from './DemoAccountsPanel.tsx';
+import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from './credentialRules.ts';
+
+/** Sign-in with e-mail and password; afterwards the user returns to the page they asked for. */
+export default function LoginScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const errors = {
+      email: EMAIL_PATTERN.test(email.trim()) ? undefined : t('auth.validation.email'),
+      password: password.length >= MIN_PASSWORD_LENGTH ? undefined : t('auth.validation.passwordLength', { count: MIN_PASSWORD_LENGTH }),
+    };
+    setFieldErrors(errors);
+    if (errors.email || errors.password) return;
+    setSubmitting(true);
+    setError(null);
+    try {
+      await signInWithEmail(email.trim(), password);
+      navigate(safeRedirectTarget(searchParams.get('redirect')), { replace: true });
+    } catch (caught) {
+      setError(authErrorMessage(t, caught));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <ScreenPage>
+      <Stack gap="lg">
+        <Paper withBorder radius="md" p="lg" component="form" onSubmit={submit} noValidate>
+          <Stack gap="md">
+            {error ? (
+              <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
+                {error}
+              </Alert>
+            ) : null}
+            <TextInput
+              label={t('auth.email')}
+              type="email"
+              autoComplete="username"
+              value={email}
+              onChange={(event) => setEmail(event.currentTarget.value)}
+              error={fieldErrors.email}
+              required
+            />
+            <PasswordInput
+              label={t('auth.password')}
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+              error={fieldErrors.password}
+              required
+            />
+            <Button type="submit" loading={submitting} fullWidth>
+              {t('auth.signIn')}
+            </Button>
+            <Group justify="space-between" gap="xs">
+              <Anchor component={Link} to="/signup" size="sm">
+                {t('auth.toSignup')}
+              </Anchor>
+              <Anchor component={Link} to="/sso" size="sm">
+                {t('auth.toSso')}
+              </Anchor>
+            </Group>
+            <Text size="xs" c="dimmed">
+              {t('auth.toAnonymousHint')}{' '}
+              <Anchor component={Link} to="/anonymous" size="xs">
+                {t('auth.toAnonymous')}
+              </Anchor>
+            </Text>
+          </Stack>
+        </Paper>
+        <DemoAccountsPanel
+          onPick={(demoEmail, demoPassword) => {
+            setEmail(demoEmail);
+            setPassword(demoPassword);
+            setFieldErrors({});
+          }}
+        />
+      </Stack>
+    </ScreenPage>
+  );
+}
