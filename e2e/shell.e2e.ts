@@ -97,6 +97,25 @@ describe('app shell as a newcomer sees it', () => {
     expect(console.errors.some((text) => text.includes('[startup] backend client failed'))).toBe(true);
   });
 
+  it('loads the WebAssembly parser at start-up, and starts without it when it cannot', async () => {
+    const console = watchConsole(page);
+    const wasm = page.waitForResponse((response) => /\/assets\/parser-[\w-]+\.wasm$/.test(response.url()));
+    await page.goto('/login');
+    const response = await wasm;
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toBe('application/wasm');
+    await page.getByRole('heading', { name: 'ログイン' }).waitFor();
+    await page.waitForTimeout(300);
+    expect(console.errors).toEqual([]);
+
+    const failing = await context.newPage();
+    const failingConsole = watchConsole(failing);
+    await failing.route('**/assets/parser-*.wasm', (route) => route.abort());
+    await failing.goto('/login');
+    await failing.getByRole('heading', { name: 'ログイン' }).waitFor();
+    await expect.poll(() => failingConsole.errors.some((text) => text.includes('[startup] parser failed'))).toBe(true);
+  });
+
   it('scrolls to the top-left on navigation', async () => {
     await page.setViewportSize({ width: 400, height: 300 });
     await page.goto('/this/page/does/not/exist');

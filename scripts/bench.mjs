@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildWeb, ROOT, webBuildIsStale } from './webBuild.mjs';
 
-if (webBuildIsStale()) buildWeb();
+if (webBuildIsStale()) await buildWeb();
 const dist = join(ROOT, 'packages/web/dist');
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const initial = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]);

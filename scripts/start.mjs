@@ -15,7 +15,7 @@ if (!existsSync(join(ROOT, 'node_modules', 'tsx'))) {
 
 if (webBuildIsStale()) {
   console.log('Building the web app…');
-  buildWeb();
+  await buildWeb();
 }
 
 const { register } = await import('tsx/esm/api');

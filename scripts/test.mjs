@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildParser } from '../packages/parser/scripts/build.mjs';
 import { buildWeb, ROOT } from './webBuild.mjs';
 
 const reportDir = mkdtempSync(join(tmpdir(), 'nemuri-test-'));
@@ -36,17 +37,19 @@ function vitest(label, projects) {
 }
 
 const only = process.argv[2];
+// The parser's WebAssembly bindings are generated; type-checks and tests import them.
+await buildParser();
 if (!only || only === 'static') {
   run('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
   for (const project of ['packages/shared', 'packages/parser', 'packages/server', 'packages/web', 'tsconfig.tools.json']) {
     run(`type-check ${project}`, 'npx', ['tsc', '-p', project]);
   }
 }
-if (!only || only === 'unit') vitest('unit and server tests', ['shared', 'server', 'web']);
+if (!only || only === 'unit') vitest('unit and server tests', ['shared', 'parser', 'server', 'web']);
 if (!only || only === 'e2e') {
   console.log('\n▶ build the web app');
   try {
-    buildWeb();
+    await buildWeb();
     vitest('browser tests', ['e2e']);
   } catch (error) {
     failures.push(`build: ${error.message}`);

@@ -8,6 +8,7 @@ import { loadParser as loadInBrowser } from './browser.ts';
 import { createParser, createParserSync, loadParser, Parser, PARSER_WASM_URL } from './node.ts';
 import { REASONS } from './reasons.ts';
 import { PARSER_EXPORTS } from './wasm.ts';
+import { DATA_DIR, dataFile } from './testing/data.ts';
 
 const wasmBytes = readFileSync(fileURLToPath(PARSER_WASM_URL));
 const frame = { channel: 'temperature', format: 'int16', sequence: 1, startTimeUs: 0, sampleRate: 1, scale: 0.01, raw: [3660] } as const;
@@ -39,6 +40,14 @@ describe('the WebAssembly module', () => {
     const contains = (sequence: number[]) => wasmBytes.some((_, i) => sequence.every((byte, k) => wasmBytes[i + k] === byte));
     expect(contains([0xfd, 0x0e])).toBe(true); // i8x16.swizzle (24-bit samples)
     expect(contains([0xfd, 0x5e])).toBe(true); // f32x4.demote_f64x2_zero (scaling)
+  });
+});
+
+describe('the test data', () => {
+  it('is found at <repository>/../shared/data, and its absence fails loudly with the path', () => {
+    expect(fileURLToPath(DATA_DIR)).toBe(fileURLToPath(new URL('../../../../shared/data/', import.meta.url)));
+    expect(dataFile('edf/short_psg.edf').length).toBe(184448);
+    expect(() => dataFile('edf/short_psg.edf', new URL('file:///nonexistent/shared/data/'))).toThrow(/Test data folder not found: looked for \/nonexistent\/shared\/data\//);
   });
 });
 

@@ -160,11 +160,11 @@ export class Parser {
     const out = new Uint32Array(buffer, res + 32, 16);
     const num = new Float64Array(buffer, res + 96, 8);
     const bdf = out[0] === 1;
-    const variantCode = (out[1] as number);
-    const signalCount = (out[3] as number);
-    const recordCount = (out[4] as number);
-    const table = (out[6] as number);
-    const recordDuration = (num[0] as number);
+    const variantCode = out[1] as number;
+    const signalCount = out[3] as number;
+    const recordCount = out[4] as number;
+    const table = out[6] as number;
+    const recordDuration = num[0] as number;
     const copy = options.copy !== false;
 
     const signals: EdfSignalHeader[] = [];
@@ -198,7 +198,7 @@ export class Parser {
       }
     }
     // One bulk copy of all signals' samples (and digital values), then a view per signal.
-    const rawBase = (out[8] as number);
+    const rawBase = out[8] as number;
     const sampleBuffer = copy && firstSample >= 0 ? buffer.slice(firstSample, lastSample) : buffer;
     const sampleShift = copy && firstSample >= 0 ? firstSample : 0;
     const rawBuffer = copy && options.raw && firstSample >= 0 ? buffer.slice(rawBase, rawBase + (lastSample - firstSample)) : buffer;
@@ -220,10 +220,10 @@ export class Parser {
     const annotations: EdfAnnotation[] = [];
     const recordStartTimes = new Float64Array(recordCount);
     for (let r = 0; r < recordCount; r++) recordStartTimes[r] = r * recordDuration;
-    const talTable = (out[9] as number);
-    const talCount = (out[10] as number);
-    const textTable = (out[11] as number);
-    const recordStarts = (out[12] as number);
+    const talTable = out[9] as number;
+    const talCount = out[10] as number;
+    const textTable = out[11] as number;
+    const recordStarts = out[12] as number;
     const talOf: number[] = [];
     const memory = new Uint8Array(buffer);
     for (let k = 0; k < talCount; k++) {
@@ -260,10 +260,10 @@ export class Parser {
     const recording = field(bytes, 88, 80);
     const startDate = field(bytes, 168, 8);
     const startTime = field(bytes, 176, 8);
-    const yy = (num[3] as number);
+    const yy = num[3] as number;
     const plusYear = variantCode !== 0 ? /^Startdate \d{2}-[A-Za-z]{3}-(\d{4})/.exec(recording) : null;
     const year = plusYear ? Number(plusYear[1]) : yy >= 85 ? 1900 + yy : 2000 + yy;
-    const start = { year, month: (num[2] as number), day: (num[1] as number), hour: (num[4] as number), minute: (num[5] as number), second: (num[6] as number) };
+    const start = { year, month: num[2] as number, day: num[1] as number, hour: num[4] as number, minute: num[5] as number, second: num[6] as number };
     const header: EdfHeader = {
       format: bdf ? 'BDF' : 'EDF',
       variant: variantCode === 1 ? 'continuous' : variantCode === 2 ? 'discontinuous' : 'plain',
@@ -274,15 +274,15 @@ export class Parser {
       startTime,
       start,
       startDateTime: isoLocal(start),
-      headerBytes: (out[2] as number),
+      headerBytes: out[2] as number,
       reserved: field(bytes, 192, 44),
       recordCount,
       recordCountField: (out[5] as number) | 0,
       recordDuration,
       signalCount,
       signals,
-      recordSize: (out[14] as number),
-      trailingBytes: (out[13] as number),
+      recordSize: out[14] as number,
+      trailingBytes: out[13] as number,
     };
     const result: EdfFile = { header, samples, annotations, recordStartTimes };
     if (options.raw) result.digital = digital;
