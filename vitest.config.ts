@@ -42,6 +42,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      { test: { name: 'simulator', environment: 'node', include: ['packages/simulator/src/**/*.test.ts'] } },
       {
         test: {
           name: 'web',

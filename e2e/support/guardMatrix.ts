@@ -33,7 +33,7 @@ async function openInApp(page: Page, path: string): Promise<void> {
   }, path);
 }
 
-const STEP_TIMEOUT = 10_000;
+const STEP_TIMEOUT = 20_000;
 
 /** In-app navigations change the URL without a load event: poll the location instead. */
 async function waitForPath(page: Page, path: string): Promise<void> {

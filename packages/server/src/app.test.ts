@@ -218,7 +218,11 @@ describePostgres('the server on PostgreSQL', () => {
   });
 
   it('works in the schema named by DATABASE_URL and keeps demo data off', async () => {
-    const { rows } = await server.database.query<{ schema: string }>(`select table_schema as schema from information_schema.tables where table_name = 'app_meta'`);
+    // Other test files may have schemas of their own at the same time: look only here and in public.
+    const { rows } = await server.database.query<{ schema: string }>(
+      `select table_schema as schema from information_schema.tables where table_name = 'app_meta' and table_schema in ($1, 'public')`,
+      [schema.schema],
+    );
     expect(rows).toEqual([{ schema: schema.schema }]);
     expect(server.start.firstStart).toBe(true);
     expect(server.demo).toBe(false);

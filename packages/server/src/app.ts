@@ -9,9 +9,11 @@ import { authPlugin } from './auth/authPlugin.ts';
 import { principalPlugin } from './auth/principal.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
+import { documentsPlugin } from './documents/documentsPlugin.ts';
 import { healthPlugin } from './health/health.ts';
 import { errorsPlugin } from './http/errors.ts';
 import { securityHeadersPlugin } from './http/securityHeaders.ts';
+import { outboxPlugin } from './mail/outbox.ts';
 import { sessionPlugin } from './session/session.ts';
 import { webAppPlugin } from './webApp/webApp.ts';
 
@@ -47,6 +49,8 @@ export async function buildApp({ config, database, auth, logger = true }: BuildA
   await app.register(principalPlugin, { auth });
   await app.register(authPlugin, { auth });
   await app.register(sessionPlugin, { auth });
+  await app.register(documentsPlugin, { database });
+  await app.register(outboxPlugin, { database });
   // Last: it answers everything the plugins above do not.
   await app.register(webAppPlugin, { webDist: config.webDist });
   return app;

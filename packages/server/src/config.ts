@@ -39,7 +39,7 @@ export interface Config {
   mqttUrl: string | null;
   /** Port of the embedded MQTT broker (a later issue). */
   mqttPort: number;
-  /** SMTP server for mail; null: mail goes to the dev outbox (a later issue). */
+  /** SMTP server for mail; null: mail goes to the development outbox (GET /api/dev/outbox). */
   smtpUrl: string | null;
   demo: DemoSetting;
   /** Absolute path of the built web app. */

@@ -14,6 +14,7 @@ import { markDemoData, recordStart, type StartRecord } from './database/appMeta.
 import type { Database } from './database/database.ts';
 import { migrate } from './database/migrate.ts';
 import { openDatabase } from './database/open.ts';
+import { createMailer, senderOf } from './mail/mail.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -55,7 +56,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
       // Loaded only now: Better Auth takes a second or two to load, and a start that fails
       // earlier (port taken, data directory in use) should say so at once.
       const [{ createAuth }, { createDemoAccounts }] = await Promise.all([import('./auth/auth.ts'), import('./auth/demoAccounts.ts')]);
-      auth = await createAuth({ config: authConfig, database, logger: app.log });
+      const mail = createMailer({ smtpUrl: config.smtpUrl, database, from: senderOf(publicUrlOf(authConfig)), logger: app.log });
+      auth = await createAuth({ config: authConfig, database, mail, logger: app.log });
       if (config.authRateLimitMax !== null) app.log.warn(`sign-in rate limits replaced by AUTH_RATE_LIMIT_MAX: ${config.authRateLimitMax} requests per client and minute`);
       if (demo) {
         const created = await createDemoAccounts(auth);

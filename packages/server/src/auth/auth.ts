@@ -7,22 +7,26 @@
  * explicitly, so tests see what production does.
  */
 import { betterAuth } from 'better-auth';
-import { createAuthMiddleware, isAPIError } from 'better-auth/api';
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
 import { getMigrations } from 'better-auth/db/migration';
+import { anonymous, twoFactor } from 'better-auth/plugins';
 import type { BetterAuthOptions } from '@better-auth/core';
 import type { Config } from '../config.ts';
 import type { Database } from '../database/database.ts';
 import { DatabaseDialect } from '../database/kysely.ts';
+import type { MailMessage } from '../mail/mail.ts';
+import { handleAuthUrl, resetPasswordMail, verifyEmailMail } from '../mail/mailTexts.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, publicUrlOf } from './http.ts';
 import { rateLimitOptions } from './rateLimit.ts';
+import { requiresSecondFactor } from './signedInUser.ts';
 import { resolveAuthSecret } from './secret.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 128;
 
-/** Mail that sign-in sends (password reset). Without it, such mail is dropped with a warning. */
+/** Mail that sign-in sends (password reset, address verification). Without it, such mail is dropped with a warning. */
 export interface AuthMail {
-  send(message: { to: string; subject: string; text: string }): Promise<void>;
+  send(message: MailMessage): Promise<void>;
 }
 
 /** Where Better Auth's log lines go: Fastify's logger has these methods. */
@@ -48,11 +52,31 @@ export const USER_FIELDS = {
   accessLevel: { type: 'number', required: true, defaultValue: 1, input: false },
   domainId: { type: 'string', required: false, input: false },
   rootDomainId: { type: 'string', required: false, input: false },
+  /** When the user's TOTP second factor was enrolled (set with Better Auth's `twoFactorEnabled`). */
+  secondFactorEnrolledAt: { type: 'date', required: false, input: false },
 } as const;
+
+/** The error code of refusing to turn off a second factor that the user's domain requires. */
+export const SECOND_FACTOR_REQUIRED = 'SECOND_FACTOR_REQUIRED';
+
+/** The issuer shown in authenticator apps. */
+export const TOTP_ISSUER = 'Nemuri Monitor';
 
 function authOptions({ config, database, mail, logger }: CreateAuthOptions, secret: string) {
   const baseURL = publicUrlOf(config);
   const secure = baseURL.startsWith('https:');
+  /**
+   * Sends without waiting: Better Auth calls the senders inside its transaction (on PGlite the one
+   * connection the outbox needs too), and the answer must not tell by its timing whether an
+   * address exists. A failure is logged.
+   */
+  const deliver = (message: MailMessage) => {
+    if (mail === undefined) {
+      logger?.warn({ to: message.to, subject: message.subject }, 'no mail transport is configured: the mail is dropped');
+      return;
+    }
+    mail.send(message).catch((error: unknown) => logger?.error({ err: error, to: message.to, subject: message.subject }, 'mail could not be sent'));
+  };
   const trustedOrigins = [...new Set([baseURL, `http://127.0.0.1:${config.port}`, `http://localhost:${config.port}`])];
   return {
     appName: 'Nemuri Monitor',
@@ -63,27 +87,54 @@ function authOptions({ config, database, mail, logger }: CreateAuthOptions, secr
     database: { dialect: new DatabaseDialect(database), type: 'postgres', transaction: true },
     emailAndPassword: {
       enabled: true,
+      requireEmailVerification: false,
       minPasswordLength: MIN_PASSWORD_LENGTH,
       maxPasswordLength: MAX_PASSWORD_LENGTH,
       autoSignIn: true,
       revokeSessionsOnPasswordReset: true,
-      async sendResetPassword({ user, url }: { user: { email: string }; url: string }) {
-        if (mail === undefined) {
-          logger?.warn({ to: user.email }, 'password reset requested, but no mail transport is configured: the mail is dropped');
-          return;
-        }
-        await mail.send({
-          to: user.email,
-          subject: '【Nemuri Monitor】パスワードの再設定',
-          text: `パスワードを再設定するには、1時間以内に次のリンクを開いてください。\n${url}\n\nお心当たりのない場合は、このメールを破棄してください。\n`,
-        });
+      async sendResetPassword({ user, token }: { user: { email: string }; token: string }) {
+        deliver(resetPasswordMail(user.email, handleAuthUrl(baseURL, 'resetPassword', token)));
+      },
+    },
+    emailVerification: {
+      // Sent on sign-up; sign-in does not wait for the address to be verified.
+      sendOnSignUp: true,
+      sendOnSignIn: false,
+      async sendVerificationEmail({ user, token }: { user: { email: string }; token: string }) {
+        deliver(verifyEmailMail(user.email, handleAuthUrl(baseURL, 'verifyEmail', token)));
       },
     },
     user: { additionalFields: USER_FIELDS },
+    plugins: [
+      // TOTP with backup codes; enabled once a first code is verified (not on /two-factor/enable).
+      twoFactor({ issuer: TOTP_ISSUER, backupCodeOptions: { amount: 10, length: 10 } }),
+      // Anonymous sign-in (/anonymous): a level-1 user without a domain or an address of its own.
+      anonymous({ emailDomainName: 'anonymous.invalid' }),
+    ],
+    databaseHooks: {
+      user: {
+        update: {
+          // Records when the second factor was enrolled, and forgets it when it is disabled.
+          async before(user) {
+            if (user.twoFactorEnabled === true) return { data: { ...user, secondFactorEnrolledAt: new Date() } };
+            if (user.twoFactorEnabled === false) return { data: { ...user, secondFactorEnrolledAt: null } };
+            return undefined;
+          },
+        },
+      },
+    },
     hooks: {
       // A password change always signs out every other session (Better Auth leaves it to the
       // client's `revokeOtherSessions`); a reset does through revokeSessionsOnPasswordReset.
+      // A user whose domain requires a second factor cannot turn it off.
       before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === '/two-factor/disable') {
+          const session = await getSessionFromCtx(ctx);
+          if (session !== null && requiresSecondFactor((session.user as { domainId?: string | null }).domainId ?? null)) {
+            throw new APIError('FORBIDDEN', { code: SECOND_FACTOR_REQUIRED, message: 'your domain requires a second factor' });
+          }
+          return;
+        }
         if (ctx.path !== '/change-password' || typeof ctx.body !== 'object' || ctx.body === null) return;
         return { context: { ...ctx, body: { ...ctx.body, revokeOtherSessions: true } } };
       }),

@@ -36,21 +36,25 @@ describe('memoryRateLimitStorage', () => {
 });
 
 describe('rateLimitOptions', () => {
-  it('limits sign-in and sign-up to 10, password reset to 5 and the rest to 100 a minute', () => {
+  it('limits sign-in and sign-up to 10, password reset and second-factor codes to 5 and the rest to 100 a minute', () => {
     const options = rateLimitOptions();
     expect(options).toMatchObject({ enabled: true, window: 60, max: 100 });
     expect(options.customRules).toEqual({
       '/sign-in/email': { window: 60, max: 10 },
       '/sign-up/email': { window: 60, max: 10 },
+      '/sign-in/anonymous': { window: 60, max: 10 },
       '/request-password-reset': { window: 60, max: 5 },
       '/reset-password': { window: 60, max: 5 },
       '/reset-password/*': { window: 60, max: 5 },
+      '/two-factor/verify-totp': { window: 60, max: 5 },
+      '/two-factor/verify-backup-code': { window: 60, max: 5 },
+      '/two-factor/*': { window: 60, max: 100 },
     });
   });
 
   it('uses AUTH_RATE_LIMIT_MAX for every limit when given', () => {
     const options = rateLimitOptions(10_000);
     expect(options.max).toBe(10_000);
-    expect(Object.values(options.customRules ?? {})).toEqual(Array(5).fill({ window: 60, max: 10_000 }));
+    expect(Object.values(options.customRules ?? {})).toEqual(Array(9).fill({ window: 60, max: 10_000 }));
   });
 });

@@ -10,6 +10,8 @@ import type { BetterAuthRateLimitOptions, BetterAuthRateLimitStorage } from '@be
 export const SIGN_IN_PER_MINUTE = 10;
 export const SIGN_UP_PER_MINUTE = 10;
 export const PASSWORD_RESET_PER_MINUTE = 5;
+/** Second-factor codes (TOTP or backup code), at enrolment and at sign-in. */
+export const SECOND_FACTOR_PER_MINUTE = 5;
 /** Every other auth endpoint. */
 export const OTHER_PER_MINUTE = 100;
 
@@ -33,9 +35,14 @@ export function rateLimitOptions(max: number | null = null): BetterAuthRateLimit
     customRules: {
       '/sign-in/email': limit(SIGN_IN_PER_MINUTE),
       '/sign-up/email': limit(SIGN_UP_PER_MINUTE),
+      '/sign-in/anonymous': limit(SIGN_UP_PER_MINUTE),
       '/request-password-reset': limit(PASSWORD_RESET_PER_MINUTE),
       '/reset-password': limit(PASSWORD_RESET_PER_MINUTE),
       '/reset-password/*': limit(PASSWORD_RESET_PER_MINUTE),
+      '/two-factor/verify-totp': limit(SECOND_FACTOR_PER_MINUTE),
+      '/two-factor/verify-backup-code': limit(SECOND_FACTOR_PER_MINUTE),
+      // The plugin's own rule (3 per 10 s for every /two-factor/ path) would also hold up enrolment.
+      '/two-factor/*': limit(OTHER_PER_MINUTE),
     },
     customStorage: memoryRateLimitStorage(),
   };

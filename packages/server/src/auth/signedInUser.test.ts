@@ -19,6 +19,8 @@ function sessionOf(user: Partial<AuthSession['user']> = {}): AuthSession {
       accessLevel: 2,
       domainId: 'demo-facility-a',
       rootDomainId: 'demo-corp',
+      twoFactorEnabled: false,
+      isAnonymous: false,
       ...user,
     },
   };

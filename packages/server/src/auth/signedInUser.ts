@@ -31,9 +31,11 @@ export function requiresSecondFactor(domainId: string | null): boolean {
   return domainId !== null && DEMO_DOMAINS_REQUIRING_MFA.includes(domainId);
 }
 
-/** Enrolled second factors: none until TOTP enrolment exists. */
-export function secondFactorsOf(_user: AuthSession['user']): EnrolledSecondFactor[] {
-  return [];
+/** Enrolled second factors: TOTP once Better Auth's two-factor plugin has it enabled. */
+export function secondFactorsOf(user: Pick<AuthSession['user'], 'twoFactorEnabled' | 'secondFactorEnrolledAt'>): EnrolledSecondFactor[] {
+  if (user.twoFactorEnabled !== true) return [];
+  const at = user.secondFactorEnrolledAt;
+  return [{ kind: 'totp', enrolledAt: at ? new Date(at).toISOString() : new Date(0).toISOString() }];
 }
 
 /** The assigned level as stored; a value not in the role table rounds down to one that is. */
@@ -68,21 +70,25 @@ export function providerIdOf(betterAuthProviderId: string): ProviderId | null {
 
 export function toSignedInUser({ session, user }: AuthSession, accounts: readonly AuthAccount[]): SignedInUser {
   const mfas = secondFactorsOf(user);
+  const isAnonymous = user.isAnonymous === true;
   const loginProviders: LoginProvider[] = [];
   for (const account of accounts) {
     const provider = providerIdOf(account.providerId);
     if (provider !== null) loginProviders.push({ provider, uid: account.accountId });
   }
+  // An anonymous user has no account row: the session is the only way in.
+  if (isAnonymous && loginProviders.length === 0) loginProviders.push({ provider: 'anonymous', uid: user.id });
   return {
     uid: user.id,
-    displayName: user.name === '' ? null : user.name,
-    email: user.email,
+    displayName: isAnonymous || user.name === '' ? null : user.name,
+    // An anonymous user's address is a placeholder of Better Auth's, not the user's.
+    email: isAnonymous ? null : user.email,
     phoneNumber: null,
     photoURL: user.image ?? null,
-    // The way this user signs in: e-mail and password for now (anonymous and others come later).
-    providerId: 'email',
-    isEmailVerified: user.emailVerified,
-    isAnonymous: false,
+    // The way this user signs in: e-mail and password, or anonymous (other providers come later).
+    providerId: isAnonymous ? 'anonymous' : 'email',
+    isEmailVerified: isAnonymous ? false : user.emailVerified,
+    isAnonymous,
     loginProviders,
     accessLevel: effectiveLevel(user, mfas),
     domainId: user.domainId ?? null,

@@ -118,8 +118,11 @@ describePostgres('migrations on PostgreSQL', () => {
       expect(await migrate(database)).toEqual({ applied: [] });
       expect((await recordStart(database)).firstStart).toBe(true);
       expect(await readAppMeta(database)).toMatchObject({ startCount: 1 });
+      // Other test files may have schemas of their own at the same time: look only here and in public.
       const { rows } = await database.query<{ schema: string }>(
-        `select table_schema as schema from information_schema.tables where table_name in ('app_meta', 'schema_migrations')`,
+        `select table_schema as schema from information_schema.tables
+         where table_name in ('app_meta', 'schema_migrations') and table_schema in ($1, 'public')`,
+        [schema.schema],
       );
       expect(rows).toEqual([{ schema: schema.schema }, { schema: schema.schema }]);
     } finally {

@@ -20,4 +20,42 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    id: '002_dev_outbox',
+    sql: `
+      create table dev_outbox (
+        id serial primary key,
+        recipient text not null,
+        subject text not null,
+        body text not null,
+        created_at timestamptz not null default now()
+      );
+    `,
+  },
+  {
+    // The document engine (documents/store.ts): every collection of the registry in one JSONB
+    // table. See documents/store.ts for why.
+    id: '003_documents',
+    sql: `
+      create table documents (
+        path text collate "C" primary key,
+        collection text collate "C" not null,
+        collection_group text not null,
+        parent_path text collate "C" not null,
+        id text collate "C" not null,
+        data jsonb not null,
+        version integer not null default 1,
+        domain_id text,
+        root_domain_id text,
+        room_id text,
+        created_at timestamptz not null,
+        updated_at timestamptz not null
+      );
+      create index documents_collection on documents (collection, path);
+      create index documents_group on documents (collection_group, path);
+      create index documents_group_domain on documents (collection_group, domain_id);
+      create index documents_group_root_domain on documents (collection_group, root_domain_id);
+      create index documents_group_room on documents (collection_group, room_id);
+    `,
+  },
 ];

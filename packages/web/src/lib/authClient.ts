@@ -11,6 +11,12 @@ export type AuthErrorCode =
   | 'passwordTooShort'
   | 'passwordTooLong'
   | 'invalidEmail'
+  | 'invalidToken'
+  | 'expiredToken'
+  | 'invalidCode'
+  | 'challengeExpired'
+  | 'accountLocked'
+  | 'wrongPassword'
   | 'tooManyRequests'
   | 'network'
   | 'unknown';
@@ -35,21 +41,32 @@ const SERVER_CODES: Record<string, AuthErrorCode> = {
   PASSWORD_TOO_SHORT: 'passwordTooShort',
   PASSWORD_TOO_LONG: 'passwordTooLong',
   INVALID_EMAIL: 'invalidEmail',
+  INVALID_TOKEN: 'invalidToken',
+  TOKEN_EXPIRED: 'expiredToken',
+  INVALID_CODE: 'invalidCode',
+  INVALID_BACKUP_CODE: 'invalidCode',
+  INVALID_TWO_FACTOR_COOKIE: 'challengeExpired',
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 'challengeExpired',
+  ACCOUNT_TEMPORARILY_LOCKED: 'accountLocked',
 };
 
-async function postAuth(path: string, body: Record<string, unknown>): Promise<void> {
+function postAuth(path: string, body: Record<string, unknown>): Promise<unknown> {
+  return callAuth(path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+async function callAuth(path: string, init: RequestInit): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(`/api/auth${path}`, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-    });
+    response = await fetch(`/api/auth${path}`, init);
   } catch (error) {
     throw new AuthError('network', error instanceof Error ? error.message : String(error));
   }
-  if (response.ok) return;
+  if (response.ok) return response.json().catch(() => null);
   const payload = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
   if (response.status === 429) throw new AuthError('tooManyRequests', payload.message ?? 'too many requests');
   const known = payload.code ? SERVER_CODES[payload.code] : undefined;
@@ -63,12 +80,100 @@ async function refreshUser(): Promise<SignedInUser | null> {
   return user;
 }
 
-export async function signInWithEmail(email: string, password: string): Promise<SignedInUser | null> {
-  await postAuth('/sign-in/email', { email, password });
-  return refreshUser();
+/** Signed in, or a second factor is due (the challenge at /mfaauth) before there is a session. */
+export type SignInOutcome = { kind: 'signedIn'; user: SignedInUser | null } | { kind: 'secondFactor' };
+
+export async function signInWithEmail(email: string, password: string): Promise<SignInOutcome> {
+  const answer = await postAuth('/sign-in/email', { email, password });
+  if (typeof answer === 'object' && answer !== null && 'twoFactorRedirect' in answer && answer.twoFactorRedirect === true) return { kind: 'secondFactor' };
+  return { kind: 'signedIn', user: await refreshUser() };
 }
 
 export async function signUpWithEmail(name: string, email: string, password: string): Promise<SignedInUser | null> {
   await postAuth('/sign-up/email', { name, email, password });
+  return refreshUser();
+}
+
+/**
+ * Asks for a password-reset mail. The answer is the same whether the address has an account or
+ * not; the mail's link opens /handleauth?mode=resetPassword&token=….
+ */
+export async function requestPasswordReset(email: string): Promise<void> {
+  await postAuth('/request-password-reset', { email });
+}
+
+/** Sets a new password with the token of a reset mail; every session of the user ends. */
+export async function resetPassword(token: string, newPassword: string): Promise<void> {
+  await postAuth('/reset-password', { token, newPassword });
+}
+
+/** Verifies the address with the token of a verification mail, then reloads the signed-in user. */
+export async function verifyEmail(token: string): Promise<void> {
+  await callAuth(`/verify-email?token=${encodeURIComponent(token)}`, { method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } });
+  await refreshUser().catch(() => undefined);
+}
+
+/** What enabling TOTP gives: the otpauth URI (for the QR code) and backup codes, shown once. */
+export interface TotpEnrolment {
+  totpURI: string;
+  backupCodes: string[];
+}
+
+/** Starts TOTP enrolment (the password again); enrolled once `confirmTotp` accepts a first code. */
+export async function enableTotp(password: string): Promise<TotpEnrolment> {
+  try {
+    return (await postAuth('/two-factor/enable', { password })) as TotpEnrolment;
+  } catch (error) {
+    throw wrongPasswordOf(error);
+  }
+}
+
+/** Confirms enrolment with a first code. The signed-in user is not reloaded: call `reloadUser` when done. */
+export async function confirmTotp(code: string): Promise<void> {
+  await postAuth('/two-factor/verify-totp', { code });
+}
+
+/** Completes a sign-in that waits for the second factor, with a TOTP code or a backup code. */
+export async function completeSecondFactor(code: string, kind: 'totp' | 'backupCode'): Promise<SignedInUser | null> {
+  await postAuth(kind === 'totp' ? '/two-factor/verify-totp' : '/two-factor/verify-backup-code', { code });
+  return refreshUser();
+}
+
+export async function disableTotp(password: string): Promise<SignedInUser | null> {
+  try {
+    await postAuth('/two-factor/disable', { password });
+  } catch (error) {
+    throw wrongPasswordOf(error);
+  }
+  return refreshUser();
+}
+
+/** Changes the password; every other session ends. */
+export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+  try {
+    await postAuth('/change-password', { currentPassword, newPassword });
+  } catch (error) {
+    throw wrongPasswordOf(error);
+  }
+}
+
+export async function updateDisplayName(name: string): Promise<SignedInUser | null> {
+  await postAuth('/update-user', { name });
+  return refreshUser();
+}
+
+/** Loads the signed-in user again (after enrolment, for instance). */
+export function reloadUser(): Promise<SignedInUser | null> {
+  return refreshUser();
+}
+
+/** Where the password re-entered is wrong, say so (not "wrong address or password"). */
+function wrongPasswordOf(error: unknown): unknown {
+  return error instanceof AuthError && error.code === 'invalidCredentials' ? new AuthError('wrongPassword', error.message) : error;
+}
+
+/** Anonymous sign-in: a level-1 user without a domain or an address. */
+export async function signInAnonymously(): Promise<SignedInUser | null> {
+  await postAuth('/sign-in/anonymous', {});
   return refreshUser();
 }

@@ -1,5 +1,8 @@
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// The first render of a lazy route compiles its module; on a busy 2-core machine that can pass 1 s.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks the layout APIs Mantine reads; these stand-ins behave like a desktop browser.
 if (!window.matchMedia) {

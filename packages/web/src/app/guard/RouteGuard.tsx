@@ -1,5 +1,5 @@
-import { IconLock, IconShieldLock } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { IconLock } from '@tabler/icons-react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
 import { decideAccess, loginRedirectUrl } from '@nemuri/shared/routeAccess';
@@ -7,6 +7,10 @@ import { MessagePanel } from '../../components/MessagePanel.tsx';
 import { iconSize } from '../../lib/icons.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useCurrentRoute } from '../routeHandle.ts';
+
+// Level 0: the domain requires a second factor the user has not enrolled yet. Loaded on demand
+// (it brings the QR code renderer).
+const SecondFactorEnrolment = lazy(() => import('../../features/auth/SecondFactorEnrolment.tsx'));
 
 /**
  * Applies the route access table to the current user. This only decides what the browser shows;
@@ -28,12 +32,9 @@ export function RouteGuard({ children }: { children: ReactNode }) {
       return <Navigate to="/" replace />;
     case 'enrollSecondFactor':
       return (
-        <MessagePanel
-          icon={<IconShieldLock size={iconSize('lg')} />}
-          color="yellow"
-          title={t('guard.enrollSecondFactor')}
-          body={t('guard.enrollSecondFactorHint')}
-        />
+        <Suspense fallback={null}>
+          <SecondFactorEnrolment />
+        </Suspense>
       );
     case 'forbidden':
       return (

@@ -1,6 +1,308 @@
+import { Alert, Badge, Button, Group, Paper, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { LANGUAGES } from '@nemuri/shared/constants';
+import { DEMO_DOMAINS_REQUIRING_MFA } from '@nemuri/shared/demoAccounts';
+import type { SignedInUser } from '@nemuri/shared/user';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
+import { changePassword, disableTotp, updateDisplayName } from '../../lib/authClient.ts';
+import { setDateLocale } from '../../lib/dates.ts';
+import { changeLanguage, isLanguage } from '../../lib/i18n.ts';
+import { iconSize } from '../../lib/icons.ts';
+import { signOut, useCurrentUser } from '../../lib/session.ts';
+import { useCurrentRoute } from '../../app/routeHandle.ts';
+import { authErrorMessage } from '../auth/authErrorMessage.ts';
+import { MIN_PASSWORD_LENGTH } from '../auth/credentialRules.ts';
+import { TotpEnrolment } from '../auth/TotpEnrolment.tsx';
 
-/** Account information and sign-in provider links. Shows the route's title until its issue fills the screen. */
+type Feedback = { ok: boolean; message: string } | null;
+
+function FeedbackAlert({ feedback }: { feedback: Feedback }) {
+  if (feedback === null) return null;
+  return (
+    <Alert color={feedback.ok ? 'teal' : 'red'} role={feedback.ok ? 'status' : 'alert'} icon={feedback.ok ? undefined : <IconAlertCircle size={iconSize('xs')} />}>
+      {feedback.message}
+    </Alert>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder radius="md" p="lg" component="section" aria-label={title}>
+      <Stack gap="md">
+        <Title order={3} size="h5">
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** /account-info: profile, password, second factor, display settings and sign-out. Other routes of this module keep the placeholder. */
 export default function AccountScreen() {
-  return <ScreenPage />;
+  const route = useCurrentRoute();
+  const user = useCurrentUser();
+  if (route?.name !== 'account_edit' || user === null) return <ScreenPage />;
+  return (
+    <ScreenPage>
+      <ProfileSection user={user} />
+      <PasswordSection />
+      <SecondFactorSection user={user} />
+      <DisplaySection />
+      <SignOutSection />
+    </ScreenPage>
+  );
+}
+
+function ProfileSection({ user }: { user: SignedInUser }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState(user.displayName ?? '');
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [busy, setBusy] = useState(false);
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim() === '') {
+      setFeedback({ ok: false, message: t('auth.validation.name') });
+      return;
+    }
+    setBusy(true);
+    try {
+      await updateDisplayName(name.trim());
+      setFeedback({ ok: true, message: t('account.saved') });
+    } catch (caught) {
+      setFeedback({ ok: false, message: authErrorMessage(t, caught) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Section title={t('account.profile')}>
+      <form onSubmit={save} noValidate>
+        <Stack gap="sm">
+          <FeedbackAlert feedback={feedback} />
+          <TextInput label={t('account.name')} autoComplete="name" value={name} onChange={(event) => setName(event.currentTarget.value)} />
+          <Group gap="xs">
+            <Text size="sm">{t('account.email')}:</Text>
+            <Text size="sm" fw={600}>
+              {user.email}
+            </Text>
+            <Badge size="sm" variant="light" color={user.isEmailVerified ? 'teal' : 'gray'}>
+              {t(user.isEmailVerified ? 'account.emailVerified' : 'account.emailUnverified')}
+            </Badge>
+          </Group>
+          <Group>
+            <Button type="submit" loading={busy}>
+              {t('account.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
+function PasswordSection() {
+  const { t } = useTranslation();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (next.length < MIN_PASSWORD_LENGTH) {
+      setFeedback({ ok: false, message: t('auth.validation.passwordLength', { count: MIN_PASSWORD_LENGTH }) });
+      return;
+    }
+    setBusy(true);
+    try {
+      await changePassword(current, next);
+      setCurrent('');
+      setNext('');
+      setFeedback({ ok: true, message: t('account.passwordChanged') });
+    } catch (caught) {
+      setFeedback({ ok: false, message: authErrorMessage(t, caught) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Section title={t('account.password')}>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <FeedbackAlert feedback={feedback} />
+          <PasswordInput label={t('account.currentPassword')} autoComplete="current-password" value={current} onChange={(event) => setCurrent(event.currentTarget.value)} />
+          <PasswordInput
+            label={t('account.newPassword')}
+            description={t('auth.passwordRule', { count: MIN_PASSWORD_LENGTH })}
+            autoComplete="new-password"
+            value={next}
+            onChange={(event) => setNext(event.currentTarget.value)}
+          />
+          <Group>
+            <Button type="submit" loading={busy}>
+              {t('account.changePassword')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
+function SecondFactorSection({ user }: { user: SignedInUser }) {
+  const { t, i18n } = useTranslation();
+  const [mode, setMode] = useState<'view' | 'enrol' | 'disable'>('view');
+  const [password, setPassword] = useState('');
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [busy, setBusy] = useState(false);
+  const totp = user.mfas.find((factor) => factor.kind === 'totp');
+  // The stand-in for the domain's settings that the server also uses (signedInUser.ts).
+  const required = user.domainId !== null && DEMO_DOMAINS_REQUIRING_MFA.includes(user.domainId);
+
+  const disable = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      await disableTotp(password);
+      setPassword('');
+      setMode('view');
+      setFeedback({ ok: true, message: t('account.disabled') });
+    } catch (caught) {
+      setFeedback({ ok: false, message: authErrorMessage(t, caught) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  let body: ReactNode;
+  if (mode === 'enrol') {
+    body = (
+      <TotpEnrolment
+        onDone={() => {
+          setMode('view');
+          setFeedback(null);
+        }}
+        onCancel={() => setMode('view')}
+      />
+    );
+  } else if (mode === 'disable') {
+    body = (
+      <form onSubmit={disable} noValidate>
+        <Stack gap="sm">
+          <FeedbackAlert feedback={feedback} />
+          <Text size="sm">{t('account.disableConfirm')}</Text>
+          <PasswordInput label={t('account.currentPassword')} autoComplete="current-password" value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
+          <Group>
+            <Button type="submit" color="red" loading={busy}>
+              {t('account.disable')}
+            </Button>
+            <Button variant="subtle" onClick={() => setMode('view')}>
+              {t('mfa.cancel')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    );
+  } else {
+    body = (
+      <Stack gap="sm">
+        <FeedbackAlert feedback={feedback} />
+        <Text size="sm">{totp ? t('account.secondFactorOn', { date: new Date(totp.enrolledAt).toLocaleDateString(i18n.language) }) : t('account.secondFactorOff')}</Text>
+        {totp && required ? (
+          <Text size="xs" c="dimmed">
+            {t('account.secondFactorRequired')}
+          </Text>
+        ) : null}
+        <Group>
+          {totp ? (
+            required ? null : (
+              <Button
+                variant="light"
+                color="red"
+                onClick={() => {
+                  setFeedback(null);
+                  setMode('disable');
+                }}
+              >
+                {t('account.disable')}
+              </Button>
+            )
+          ) : (
+            <Button
+              onClick={() => {
+                setFeedback(null);
+                setMode('enrol');
+              }}
+            >
+              {t('account.enrol')}
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    );
+  }
+  return <Section title={t('account.secondFactor')}>{body}</Section>;
+}
+
+function DisplaySection() {
+  const { t, i18n } = useTranslation();
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  return (
+    <Section title={t('account.display')}>
+      <Stack gap="xs">
+        <Text size="sm">{t('account.language')}</Text>
+        <SegmentedControl
+          value={i18n.language}
+          data={LANGUAGES.map((language) => ({ value: language, label: t(`languages.${language}`) }))}
+          onChange={(language) => {
+            if (!isLanguage(language)) return;
+            setDateLocale(language);
+            void changeLanguage(language);
+          }}
+        />
+        <Text size="sm">{t('account.theme')}</Text>
+        <SegmentedControl
+          value={colorScheme}
+          data={[
+            { value: 'light', label: t('account.themeLight') },
+            { value: 'dark', label: t('account.themeDark') },
+            { value: 'auto', label: t('account.themeAuto') },
+          ]}
+          onChange={(value) => setColorScheme(value as MantineColorScheme)}
+        />
+      </Stack>
+    </Section>
+  );
+}
+
+function SignOutSection() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Section title={t('account.signOut')}>
+      {error ? (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      ) : null}
+      <Group>
+        <Button
+          variant="light"
+          color="red"
+          onClick={() => {
+            signOut().then(
+              () => navigate('/login', { replace: true }),
+              () => setError(t('shell.signOutFailed')),
+            );
+          }}
+        >
+          {t('account.signOut')}
+        </Button>
+      </Group>
+    </Section>
+  );
 }

@@ -33,8 +33,10 @@ export default function LoginScreen() {
     setSubmitting(true);
     setError(null);
     try {
-      await signInWithEmail(email.trim(), password);
-      navigate(safeRedirectTarget(searchParams.get('redirect')), { replace: true });
+      const outcome = await signInWithEmail(email.trim(), password);
+      const target = safeRedirectTarget(searchParams.get('redirect'));
+      if (outcome.kind === 'secondFactor') navigate(`/mfaauth?redirect=${encodeURIComponent(target)}`, { replace: true });
+      else navigate(target, { replace: true });
     } catch (caught) {
       setError(authErrorMessage(t, caught));
     } finally {
@@ -69,6 +71,9 @@ export default function LoginScreen() {
               error={fieldErrors.password}
               required
             />
+            <Anchor component={Link} to="/handleauth?mode=resetPassword" size="sm" ta="right">
+              {t('auth.forgotPassword')}
+            </Anchor>
             <Button type="submit" loading={submitting} fullWidth>
               {t('auth.signIn')}
             </Button>

@@ -1,0 +1,99 @@
+/**
+ * The document engine over HTTP, under /api/documents (docs/api.md, "Documents"):
+ *   GET    /api/documents/<document path>            read → `{ document, version }`
+ *   PUT    /api/documents/<document path>            set `{ data, merge? }`
+ *   PATCH  /api/documents/<document path>            partial update `{ data }` (field paths)
+ *   DELETE /api/documents/<document path>            delete
+ *   POST   /api/documents/query                      `{ query }` → `{ documents }`
+ *   POST   /api/documents/count                      `{ query }` → `{ count }`
+ *   POST   /api/documents/lookup                     `{ collection, field, value }` → `{ document }`
+ *   POST   /api/documents/commit                     `{ reads, writes }` (transactions) → `{}`
+ * Every call acts for `request.principal` (401 signed out, 403 outside the caller's scope).
+ * Errors answer `{ code, message }` with the specification's codes, plus `issues` for schema
+ * failures.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
+import { isPlainObject } from '@nemuri/shared/documents/update';
+import type { Database } from '../database/database.ts';
+import { DocumentStore } from './store.ts';
+
+export interface DocumentsPluginOptions {
+  database: Database;
+}
+
+const PREFIX = '/api/documents';
+
+function pathOf(request: FastifyRequest): string {
+  return decodeURIComponent((request.params as { '*': string })['*']);
+}
+
+function bodyOf(request: FastifyRequest): Record<string, unknown> {
+  return isPlainObject(request.body) ? request.body : {};
+}
+
+export const documentsPlugin: FastifyPluginAsync<DocumentsPluginOptions> = async (app, { database }) => {
+  const store = new DocumentStore(database, app.log);
+
+  const handle =
+    <T>(fn: (request: FastifyRequest) => Promise<T>) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<T | FastifyReply> => {
+      try {
+        reply.header('cache-control', 'no-store');
+        return await fn(request);
+      } catch (error) {
+        if (!(error instanceof DocumentError)) throw error;
+        const body = { code: error.code, message: error.message, ...(error.issues.length > 0 ? { issues: error.issues } : {}) };
+        return reply.code(HTTP_STATUS_OF_CODE[error.code]).type('application/json; charset=utf-8').send(body);
+      }
+    };
+
+  app.get(
+    `${PREFIX}/*`,
+    handle(async (request) => {
+      const found = await store.get(request.principal, pathOf(request));
+      if (found === null) throw new DocumentError('not-found', `No document at ${pathOf(request)}`);
+      return found;
+    }),
+  );
+  app.put(
+    `${PREFIX}/*`,
+    handle(async (request) => {
+      const body = bodyOf(request);
+      return { document: await store.set(request.principal, pathOf(request), body.data, body.merge === true) };
+    }),
+  );
+  app.patch(
+    `${PREFIX}/*`,
+    handle(async (request) => {
+      const document = await store.update(request.principal, pathOf(request), bodyOf(request).data);
+      return document === null ? {} : { document };
+    }),
+  );
+  app.delete(
+    `${PREFIX}/*`,
+    handle(async (request) => {
+      await store.delete(request.principal, pathOf(request));
+      return {};
+    }),
+  );
+  app.post(
+    `${PREFIX}/query`,
+    handle(async (request) => ({ documents: await store.query(request.principal, bodyOf(request).query) })),
+  );
+  app.post(
+    `${PREFIX}/count`,
+    handle(async (request) => ({ count: await store.count(request.principal, bodyOf(request).query) })),
+  );
+  app.post(
+    `${PREFIX}/commit`,
+    handle(async (request) => {
+      await store.commit(request.principal, request.body);
+      return {};
+    }),
+  );
+  app.post(
+    `${PREFIX}/lookup`,
+    handle(async (request) => ({ document: await store.lookup(request.principal, request.body) })),
+  );
+};

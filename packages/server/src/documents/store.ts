@@ -1,0 +1,392 @@
+/**
+ * The document engine over our Database (PGlite or PostgreSQL).
+ *
+ * Storage: one JSONB table, `documents` (migration 002), rather than a table per collection.
+ * - The registry (packages/shared/src/documents) is the schema: zod validates every write, so
+ *   a new field or collection needs no migration, and reads check the schema again (a record
+ *   that no longer matches comes back as id and path only).
+ * - Queries are on arbitrary fields with ten operators, several orderings and cursors: `data #>
+ *   path` on jsonb compares like-typed values natively; per-collection tables would need the same
+ *   dynamic SQL plus DDL per field.
+ * - Tenancy is denormalised into plain columns (`domain_id`, `root_domain_id`, `room_id`)
+ *   computed at write time from the registry's tenancy rule, so every query's scope is an indexed
+ *   equality/IN on columns, never a JSON lookup or a join. Collection-group queries use
+ *   `collection_group` (indexed with each tenant column).
+ * - `version` counts writes (optimistic concurrency for transactions).
+ * - Scale-out (PRODUCT.md section 2): the table partitions or shards by `root_domain_id`, since
+ *   every scope below level 50 lies within one root domain.
+ * Paths are `collate "C"` so that paging by path is byte order on both databases.
+ * Hot fields can get expression indexes later (e.g. `(data #> '{startedAt}')` on alerts)
+ * without changing the engine.
+ */
+import { randomUUID } from 'node:crypto';
+import { dataScopeOf, factsNeeded, guardAllowsView, guardAllowsWrite, inScope, levelAllows, type Claims, type DataScope, type RecordTenant } from '@nemuri/shared/documents/access';
+import type { CollectionSpec, Operation } from '@nemuri/shared/documents/collections';
+import { collectionByGroup } from '@nemuri/shared/documents/collections';
+import { DocumentError, MESSAGES } from '@nemuri/shared/documents/errors';
+import { parseCollectionPath, parseDocumentPath, type DocumentRef } from '@nemuri/shared/documents/paths';
+import { parseFieldPath, validateQuery, type ValidQuery } from '@nemuri/shared/documents/query';
+import { applySet, applyUpdate, changedKeys, isPlainObject, type Data } from '@nemuri/shared/documents/update';
+import { assertValid, readRecord } from '@nemuri/shared/documents/validate';
+import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import type { Database, Queryable } from '../database/database.ts';
+import { cursorSql, fieldExpr, filterSql, orderSql, Params, scopeSql, type Cursor } from './sql.ts';
+
+export interface Row {
+  path: string;
+  id: string;
+  data: Data;
+  version: number;
+  domain_id: string | null;
+  root_domain_id: string | null;
+  room_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface Logger {
+  error(object: object, message: string): void;
+}
+
+/** Fields placing a domain in the tree: fixed below the maker's levels. */
+const TREE_FIELDS = ['rootDomainId', 'parentDomainId', 'agencyDomainId', 'kind'];
+
+const COLUMNS = 'path, id, data, version, domain_id, root_domain_id, room_id, created_at, updated_at';
+
+function tenantOf(row: Pick<Row, 'domain_id' | 'root_domain_id' | 'room_id'>): RecordTenant {
+  return { domainId: row.domain_id, rootDomainId: row.root_domain_id, roomId: row.room_id };
+}
+
+function valueAt(data: Data, segments: readonly string[]): unknown {
+  let value: unknown = data;
+  for (const segment of segments) {
+    if (!isPlainObject(value)) return undefined;
+    value = value[segment];
+  }
+  return value;
+}
+
+function nonEmptyString(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function denied(): DocumentError {
+  return new DocumentError('permission-denied', MESSAGES.outOfScope);
+}
+
+export class DocumentStore {
+  constructor(
+    readonly database: Database,
+    readonly log: Logger,
+  ) {}
+
+  #signedIn(claims: Claims | null): Claims {
+    if (claims === null) throw new DocumentError('unauthenticated', MESSAGES.signedOut);
+    return claims;
+  }
+
+  #checkLevel(claims: Claims, spec: CollectionSpec, operation: Operation): void {
+    if (!levelAllows(spec, operation, claims.accessLevel)) throw denied();
+  }
+
+  /** The caller's data scope, with the agency's partners or the user's rooms looked up. */
+  async scopeOf(claims: Claims, db: Queryable = this.database): Promise<DataScope> {
+    const needed = factsNeeded(claims);
+    let partnerDomainIds: string[] = [];
+    let ownedRoomIds: string[] = [];
+    if (needed.partners) {
+      const { rows } = await db.query<{ id: string }>('select id from documents where collection = $1', [`domains/${claims.domainId}/partners`]);
+      partnerDomainIds = rows.map((row) => row.id);
+    }
+    if (needed.rooms) {
+      const { rows } = await db.query<{ id: string }>(`select id from documents where collection = 'rooms' and data -> 'ownerUids' @> jsonb_build_array($1::text)`, [claims.uid]);
+      ownedRoomIds = rows.map((row) => row.id);
+    }
+    return dataScopeOf(claims, { partnerDomainIds, ownedRoomIds });
+  }
+
+  #visible(spec: CollectionSpec, claims: Claims, scope: DataScope, row: Row): boolean {
+    return (spec.tenancy.kind === 'global' || inScope(scope, tenantOf(row))) && guardAllowsView(spec, claims, row.data);
+  }
+
+  #toRecord(spec: CollectionSpec, row: Row): Data {
+    return readRecord(spec, row.id, row.path, row.data, row.created_at.toISOString(), row.updated_at.toISOString());
+  }
+
+  async #row(db: Queryable, path: string, lock = false): Promise<Row | null> {
+    const { rows } = await db.query<Row>(`select ${COLUMNS} from documents where path = $1${lock ? ' for update' : ''}`, [path]);
+    return rows[0] ?? null;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** Read by path with its version (for transactions); null when there is no such record. */
+  async get(principal: Claims | null, path: string): Promise<{ document: Data; version: number } | null> {
+    const claims = this.#signedIn(principal);
+    const ref = parseDocumentPath(path);
+    this.#checkLevel(claims, ref.spec, 'read');
+    const row = await this.#row(this.database, ref.documentPath);
+    if (row === null) return null;
+    if (!this.#visible(ref.spec, claims, await this.scopeOf(claims), row)) throw denied();
+    return { document: this.#toRecord(ref.spec, row), version: row.version };
+  }
+
+  async #select(claims: Claims, input: unknown, counting: boolean): Promise<{ spec: CollectionSpec; sql: string; params: unknown[]; reverse: boolean }> {
+    const query = validateQuery(input);
+    let spec: CollectionSpec;
+    const params = new Params();
+    const where: string[] = [];
+    if (query.collectionGroup) {
+      const found = collectionByGroup(query.collection);
+      if (found === undefined) throw new DocumentError('invalid-argument', MESSAGES.unknownCollection(query.collection));
+      spec = found;
+      where.push(`collection_group = ${params.add(spec.group)}`);
+    } else {
+      const ref = parseCollectionPath(query.collection);
+      spec = ref.spec;
+      where.push(`collection = ${params.add(ref.path)}`);
+    }
+    this.#checkLevel(claims, spec, 'list');
+    const scope = await this.scopeOf(claims);
+    where.push(scopeSql(params, spec, scope, claims.accessLevel));
+    for (const filter of query.where) where.push(filterSql(params, filter.field, filter.op, filter.value));
+    for (const ordering of query.orderBy) where.push(`${fieldExpr(params, ordering.field)} is not null`);
+    const cursor = await this.#cursor(claims, scope, spec, query);
+    if (cursor !== null) where.push(cursorSql(params, query, cursor));
+    const reverse = query.fromEnd;
+    const order = counting ? '' : ` order by ${orderSql(params, query, reverse)}`;
+    const limit = counting && (input as { limit?: unknown; limitToLast?: unknown }).limit === undefined && (input as { limitToLast?: unknown }).limitToLast === undefined ? '' : ` limit ${params.add(query.limit)}`;
+    const sql = `select ${COLUMNS} from documents where ${where.join(' and ')}${order}${limit}`;
+    return { spec, sql, params: params.values, reverse };
+  }
+
+  async #cursor(claims: Claims, scope: DataScope, spec: CollectionSpec, query: ValidQuery): Promise<Cursor | null> {
+    if (query.startAfter === null) return null;
+    if ('values' in query.startAfter) return { values: query.startAfter.values, path: null };
+    const ref = parseDocumentPath(query.startAfter.document);
+    const row = ref.spec === spec ? await this.#row(this.database, ref.documentPath) : null;
+    if (row === null || !this.#visible(spec, claims, scope, row)) throw new DocumentError('not-found', `No document to start after: ${query.startAfter.document}`);
+    const values = query.orderBy.map((ordering) => valueAt(row.data, ordering.field));
+    if (values.some((value) => value === undefined)) throw new DocumentError('invalid-argument', 'Invalid query. The startAfter() document lacks a field of the orderBy() clauses.');
+    return { values, path: row.path };
+  }
+
+  /** A list query: at most `limit` records (default 50) in scope. */
+  async query(principal: Claims | null, input: unknown): Promise<Data[]> {
+    const claims = this.#signedIn(principal);
+    const { spec, sql, params, reverse } = await this.#select(claims, input, false);
+    const { rows } = await this.database.query<Row>(sql, params);
+    if (reverse) rows.reverse();
+    return rows.map((row) => this.#toRecord(spec, row));
+  }
+
+  /** How many records the query matches in scope (its limit applies only when given). */
+  async count(principal: Claims | null, input: unknown): Promise<number> {
+    const claims = this.#signedIn(principal);
+    const { sql, params } = await this.#select(claims, input, true);
+    const { rows } = await this.database.query<{ n: number }>(`select count(*)::int as n from (${sql}) as matched`, params);
+    return rows[0]?.n ?? 0;
+  }
+
+  /** The first record of the collection (or group) whose field equals the value, in scope. */
+  async lookup(principal: Claims | null, input: unknown): Promise<Data | null> {
+    if (!isPlainObject(input) || typeof input.field !== 'string') throw new DocumentError('invalid-argument', MESSAGES.invalidData('lookup'));
+    parseFieldPath(input.field);
+    const [first] = await this.query(principal, { collection: input.collection, collectionGroup: input.collectionGroup === true, where: [[input.field, '==', input.value]], limit: 1 });
+    return first ?? null;
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** Where a record with this data belongs (computed at write time, stored in columns). */
+  async #tenantFor(db: Queryable, claims: Claims, ref: DocumentRef, data: Data): Promise<RecordTenant> {
+    const rootOf = async (domainId: string | null): Promise<string | null> => {
+      if (domainId === null) return null;
+      const domain = await this.#row(db, `domains/${domainId}`);
+      if (domain !== null) return domain.root_domain_id;
+      if (domainId === claims.domainId) return claims.rootDomainId;
+      // A domain without a record: only the maker's levels may name its root; levels 4-5 can
+      // only write under their own root anyway; others get the domain as its own root.
+      if (claims.accessLevel >= ROLE_LEVELS.developer) return nonEmptyString(data.rootDomainId) ?? domainId;
+      if (claims.accessLevel >= ROLE_LEVELS.privilegeAdministrator && claims.accessLevel < ROLE_LEVELS.agency) return claims.rootDomainId;
+      return domainId;
+    };
+    const tenancy = ref.spec.tenancy;
+    switch (tenancy.kind) {
+      case 'global':
+        return { domainId: null, rootDomainId: null, roomId: null };
+      case 'domainDocument':
+        return { domainId: ref.id, rootDomainId: nonEmptyString(data.rootDomainId) ?? ref.id, roomId: null };
+      case 'fields': {
+        const domainId = tenancy.domainFields.map((field) => nonEmptyString(data[field])).find((value) => value !== null) ?? null;
+        const roomId = tenancy.isRoom === true ? ref.id : tenancy.roomField === undefined ? null : nonEmptyString(data[tenancy.roomField]);
+        return { domainId, rootDomainId: await rootOf(domainId), roomId };
+      }
+      case 'parent': {
+        const parent = await this.#row(db, ref.parentPath);
+        if (parent !== null) return tenantOf(parent);
+        if (ref.spec.parent === 'domains') {
+          const domainId = ref.parentPath.split('/')[1] ?? null;
+          return { domainId, rootDomainId: await rootOf(domainId), roomId: null };
+        }
+        return { domainId: null, rootDomainId: null, roomId: null };
+      }
+      case 'roomField': {
+        const roomId = nonEmptyString(data[tenancy.field]);
+        const room = roomId === null ? null : await this.#row(db, `rooms/${roomId}`);
+        return room === null ? { domainId: null, rootDomainId: null, roomId } : { ...tenantOf(room), roomId };
+      }
+    }
+  }
+
+  #checkWrite(claims: Claims, scope: DataScope, spec: CollectionSpec, before: Row | null, after: { data: Data; tenant: RecordTenant } | null): void {
+    if (spec.tenancy.kind === 'domainDocument' && after !== null && claims.accessLevel < ROLE_LEVELS.developer) {
+      // Below the maker's levels a domain's place in the tree is fixed once written, and a new
+      // domain can only be put under a root in the caller's scope.
+      if (before !== null && TREE_FIELDS.some((field) => JSON.stringify(before.data[field]) !== JSON.stringify(after.data[field]))) throw denied();
+      const root = after.tenant.rootDomainId;
+      if (before === null && root !== null && root !== after.tenant.domainId && !inScope(scope, { domainId: root, rootDomainId: root, roomId: null })) throw denied();
+    }
+    if (spec.tenancy.kind !== 'global') {
+      if (before !== null && !inScope(scope, tenantOf(before))) throw denied();
+      if (after !== null && !inScope(scope, after.tenant)) throw denied();
+    }
+    if (!guardAllowsWrite(spec, claims, before?.data ?? null, after?.data ?? null)) throw denied();
+  }
+
+  async #checkUnique(tx: Queryable, spec: CollectionSpec, path: string, data: Data): Promise<void> {
+    for (const field of spec.unique) {
+      const value = data[field];
+      if (value === undefined || value === null) continue;
+      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`documents:${spec.group}:${field}`]);
+      const params = new Params();
+      const sql = `select 1 from documents where collection_group = ${params.add(spec.group)} and ${fieldExpr(params, [field])} = ${params.json(value)} and path <> ${params.add(path)} limit 1`;
+      const { rows } = await tx.query(sql, params.values);
+      if (rows.length > 0) throw new DocumentError('invalid-argument', MESSAGES.notUnique(field));
+    }
+  }
+
+  async #audit(tx: Queryable, claims: Claims, path: string, operation: 'create' | 'set' | 'update' | 'delete', keys: string[], tenant: RecordTenant): Promise<void> {
+    const now = new Date().toISOString();
+    const id = randomUUID();
+    await tx.query(
+      `insert into documents (path, collection, collection_group, parent_path, id, data, domain_id, root_domain_id, room_id, created_at, updated_at)
+       values ($1, 'auditLogs', 'auditLogs', '', $2, $3::jsonb, $4, $5, $6, now(), now())`,
+      [`auditLogs/${id}`, id, JSON.stringify({ who: claims.uid, when: now, path, operation, changedKeys: keys }), tenant.domainId, tenant.rootDomainId, tenant.roomId],
+    );
+  }
+
+  async #write(claims: Claims, ref: DocumentRef, existing: Row | null, data: Data, operation: 'set' | 'update', tx: Queryable, scope: DataScope): Promise<Data> {
+    assertValid(ref.spec, data);
+    const tenant = await this.#tenantFor(tx, claims, ref, data);
+    this.#checkWrite(claims, scope, ref.spec, existing, { data, tenant });
+    await this.#checkUnique(tx, ref.spec, ref.documentPath, data);
+    const { rows } = await tx.query<Row>(
+      `insert into documents (path, collection, collection_group, parent_path, id, data, domain_id, root_domain_id, room_id, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, now(), now())
+       on conflict (path) do update set data = excluded.data, domain_id = excluded.domain_id, root_domain_id = excluded.root_domain_id,
+         room_id = excluded.room_id, updated_at = now(), version = documents.version + 1
+       returning ${COLUMNS}`,
+      [ref.documentPath, ref.path, ref.spec.group, ref.parentPath, ref.id, JSON.stringify(data), tenant.domainId, tenant.rootDomainId, tenant.roomId],
+    );
+    const row = rows[0] as Row;
+    await this.#audit(tx, claims, ref.documentPath, existing === null ? 'create' : operation, changedKeys(existing?.data ?? null, data), tenant);
+    return this.#toRecord(ref.spec, row);
+  }
+
+  async #setIn(tx: Queryable, claims: Claims, scope: DataScope, path: string, input: unknown, merge: boolean): Promise<Data> {
+    const ref = parseDocumentPath(path);
+    if (!isPlainObject(input)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('setDoc'));
+    const existing = await this.#row(tx, ref.documentPath, true);
+    this.#checkLevel(claims, ref.spec, existing === null ? 'create' : 'update');
+    return this.#write(claims, ref, existing, applySet(existing?.data ?? null, input, merge), 'set', tx, scope);
+  }
+
+  async #updateIn(tx: Queryable, claims: Claims, scope: DataScope, ref: DocumentRef, fields: unknown): Promise<Data> {
+    this.#checkLevel(claims, ref.spec, 'update');
+    if (!isPlainObject(fields)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('updateDoc'));
+    const existing = await this.#row(tx, ref.documentPath, true);
+    if (existing === null) throw new DocumentError('not-found', MESSAGES.notFound(ref.documentPath));
+    if (!this.#visible(ref.spec, claims, scope, existing)) throw denied();
+    return this.#write(claims, ref, existing, applyUpdate(existing.data, fields), 'update', tx, scope);
+  }
+
+  async #deleteIn(tx: Queryable, claims: Claims, scope: DataScope, path: string): Promise<void> {
+    const ref = parseDocumentPath(path);
+    this.#checkLevel(claims, ref.spec, 'delete');
+    const existing = await this.#row(tx, ref.documentPath, true);
+    if (existing === null) return;
+    this.#checkWrite(claims, scope, ref.spec, existing, null);
+    await tx.query('delete from documents where path = $1', [ref.documentPath]);
+    await this.#audit(tx, claims, ref.documentPath, 'delete', changedKeys(existing.data, null), tenantOf(existing));
+  }
+
+  #emptyId(path: string): boolean {
+    const ref = parseDocumentPath(path, { allowEmptyId: true });
+    if (ref.id !== '') return false;
+    this.log.error({ path }, 'update refused: the document id is empty');
+    return true;
+  }
+
+  /** Create or replace; with `merge`, deep-merge into the existing record. */
+  async set(principal: Claims | null, path: string, input: unknown, merge: boolean): Promise<Data> {
+    const claims = this.#signedIn(principal);
+    parseDocumentPath(path);
+    const scope = await this.scopeOf(claims);
+    return this.database.transaction((tx) => this.#setIn(tx, claims, scope, path, input, merge));
+  }
+
+  /**
+   * Partial update of field paths. An empty id is refused: logged, and the result is empty (null).
+   * A missing record is not-found.
+   */
+  async update(principal: Claims | null, path: string, fields: unknown): Promise<Data | null> {
+    const claims = this.#signedIn(principal);
+    if (this.#emptyId(path)) return null;
+    const ref = parseDocumentPath(path);
+    this.#checkLevel(claims, ref.spec, 'update');
+    const scope = await this.scopeOf(claims);
+    return this.database.transaction((tx) => this.#updateIn(tx, claims, scope, ref, fields));
+  }
+
+  /** Deletes the record; deleting a missing record succeeds (nothing to do). */
+  async delete(principal: Claims | null, path: string): Promise<void> {
+    const claims = this.#signedIn(principal);
+    const ref = parseDocumentPath(path);
+    this.#checkLevel(claims, ref.spec, 'delete');
+    const scope = await this.scopeOf(claims);
+    await this.database.transaction((tx) => this.#deleteIn(tx, claims, scope, path));
+  }
+
+  /**
+   * Commits a transaction's writes if none of the records it read has changed (their versions;
+   * 0 for absent), all or nothing; otherwise `aborted`, and the client tries again.
+   */
+  async commit(principal: Claims | null, input: unknown): Promise<void> {
+    const claims = this.#signedIn(principal);
+    if (!isPlainObject(input) || !Array.isArray(input.reads) || !Array.isArray(input.writes)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('runTransaction'));
+    const reads = input.reads as unknown[];
+    const writes = input.writes as unknown[];
+    const scope = await this.scopeOf(claims);
+    await this.database.transaction(async (tx) => {
+      for (const read of reads) {
+        if (!isPlainObject(read) || typeof read.path !== 'string' || typeof read.version !== 'number') throw new DocumentError('invalid-argument', MESSAGES.invalidData('runTransaction'));
+        const ref = parseDocumentPath(read.path);
+        this.#checkLevel(claims, ref.spec, 'read');
+        // Also holds records that do not exist yet: two transactions creating one record conflict.
+        await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`documents:${ref.documentPath}`]);
+        const row = await this.#row(tx, ref.documentPath, true);
+        if (row !== null && !this.#visible(ref.spec, claims, scope, row)) throw denied();
+        if ((row?.version ?? 0) !== read.version) throw new DocumentError('aborted', MESSAGES.versionMismatch(ref.documentPath));
+      }
+      for (const write of writes) {
+        if (!isPlainObject(write) || typeof write.path !== 'string') throw new DocumentError('invalid-argument', MESSAGES.invalidData('runTransaction'));
+        if (write.op === 'set') await this.#setIn(tx, claims, scope, write.path, write.data, write.merge === true);
+        else if (write.op === 'update') {
+          if (!this.#emptyId(write.path)) await this.#updateIn(tx, claims, scope, parseDocumentPath(write.path), write.data);
+        } else if (write.op === 'delete') await this.#deleteIn(tx, claims, scope, write.path);
+        else throw new DocumentError('invalid-argument', MESSAGES.invalidData('runTransaction'));
+      }
+    });
+  }
+}

@@ -1,0 +1,338 @@
+/**
+ * The collection registry (PRODUCT.md section 5): for every collection its path template, a strict
+ * zod schema (unknown keys rejected with zod 3's messages), unique fields, how its records belong
+ * to a tenant, and the minimum level per operation. Server, client and tests all read this one
+ * table; data scope (which records of a level's tenants) is in access.ts.
+ *
+ * Schemas hold the stored fields only: the common fields (`documentReferenceId`, `documentPath`,
+ * `createdAt`, `updatedAt`) are set by the server, so writing one fails as an unrecognized key.
+ */
+import { z } from 'zod/v3';
+import { ROLE_LEVELS } from '../roles.ts';
+import { bytes, geoPoint, nonEmpty, timestamp } from './types.ts';
+
+export type Operation = 'read' | 'list' | 'create' | 'update' | 'delete';
+export const OPERATIONS: readonly Operation[] = ['read', 'list', 'create', 'update', 'delete'];
+
+/**
+ * How a record belongs to a tenant (its domain, root domain and, for level 1, its room):
+ * - `global`: master data of the maker, no tenant; level alone decides.
+ * - `domainDocument`: the record is a domain; its id is the domain.
+ * - `fields`: the first non-empty of `domainFields` names the domain; `roomField` the room.
+ * - `parent`: the tenant of the parent document (a domain's or a room's or a device's children).
+ * - `roomField`: the tenant of the room named by the field.
+ */
+export type Tenancy =
+  | { kind: 'global' }
+  | { kind: 'domainDocument' }
+  | { kind: 'fields'; domainFields: readonly string[]; roomField?: string; isRoom?: boolean }
+  | { kind: 'parent' }
+  | { kind: 'roomField'; field: string };
+
+/** Minimum level per operation; null: no caller may do it through the API (the server writes it). */
+export type AccessRule = Record<Operation, number | null>;
+
+/**
+ * The staff rule of PRODUCT.md section 1: below `viewAllFrom`, records whose `field` is at least
+ * `protectedFrom` are invisible; below `editAllFrom`, such records (before or after the write)
+ * cannot be written. Nobody grants a level above their own.
+ */
+export interface LevelGuard {
+  field: string;
+  protectedFrom: number;
+  viewAllFrom: number;
+  editAllFrom: number;
+}
+
+export interface CollectionSpec {
+  /** Registry key: the template's collection ids joined by '/', e.g. `rooms/sleeps`. */
+  name: string;
+  /** The last collection id: what a collection-group query names, e.g. `sleeps`. */
+  group: string;
+  /** e.g. `rooms/{roomId}/sleeps/{day}`. */
+  template: string;
+  /** Registry key of the parent document's collection, or null at the top. */
+  parent: string | null;
+  schema: z.AnyZodObject;
+  /** Fields whose value no two records of the collection group share. */
+  unique: readonly string[];
+  tenancy: Tenancy;
+  access: AccessRule;
+  levelGuard?: LevelGuard;
+  /** Document ids must match (e.g. sleep days `YYYY-MM-DD`). */
+  idPattern?: RegExp;
+}
+
+const L = ROLE_LEVELS;
+const str = z.string();
+const num = z.number();
+const optStr = str.nullable().optional();
+const optNum = num.nullable().optional();
+const optTime = timestamp.nullable().optional();
+const rule = (read: number | null, list: number | null, create: number | null, update: number | null, del: number | null): AccessRule => ({ read, list, create, update, delete: del });
+const masterData = rule(L.individualUser, L.individualUser, L.developer, L.developer, L.developer);
+
+const address = z.object({ postalCode: optStr, prefecture: optStr, city: optStr, line: optStr }).strict();
+
+const domainSchema = z
+  .object({
+    name: nonEmpty,
+    nameKana: optStr,
+    kind: z.enum(['corporation', 'facility', 'individual', 'agency', 'developer']),
+    parentDomainId: optStr,
+    rootDomainId: optStr,
+    agencyDomainId: optStr,
+    address: address.optional(),
+    phone: optStr,
+    location: geoPoint.nullable().optional(),
+    timeZone: optStr,
+    settings: z.object({ requireMfa: z.boolean().optional() }).strict().optional(),
+    dates: z
+      .object({
+        sleepDayBoundaryHour: num.int().gte(0).lte(23).optional(),
+        nightStart: optStr,
+        nightEnd: optStr,
+        reportClosingDay: num.int().gte(1).lte(31).optional(),
+      })
+      .strict()
+      .optional(),
+    numbers: z
+      .object({
+        respirationRateLow: num.gte(0).optional(),
+        respirationRateHigh: num.gte(0).optional(),
+        heartRateLow: num.gte(0).optional(),
+        heartRateHigh: num.gte(0).optional(),
+        outOfBedAlertMin: num.gte(0).optional(),
+        noBreathingAlertSec: num.gte(0).optional(),
+        temperatureHigh: num.optional(),
+        deviceOfflineMin: num.gte(0).optional(),
+      })
+      .strict()
+      .optional(),
+    status: z.enum(['active', 'suspended', 'closed']).optional(),
+  })
+  .strict();
+
+const staffSchema = z
+  .object({
+    displayName: nonEmpty,
+    email: str.email(),
+    accessLevel: num.int().gte(0),
+    disabled: z.boolean().optional(),
+    invitedBy: optStr,
+    lastSignInAt: optTime,
+  })
+  .strict();
+
+const partnerSchema = z
+  .object({
+    name: nonEmpty,
+    contractStart: optStr,
+    contractEnd: optStr,
+    monthlyUnitPrice: num.gte(0).optional(),
+    status: z.enum(['active', 'ended']).optional(),
+  })
+  .strict();
+
+const billSchema = z
+  .object({
+    partnerDomainId: nonEmpty,
+    month: str.regex(/^\d{4}-(0[1-9]|1[0-2])$/),
+    lines: z.array(z.object({ deviceSerial: nonEmpty, daysUsed: num.int().gte(0), unitPrice: num.gte(0), amount: num.gte(0) }).strict()).optional(),
+    subtotal: num.gte(0).optional(),
+    consumptionTax: num.gte(0).optional(),
+    total: num.gte(0).optional(),
+    status: z.enum(['draft', 'issued', 'paid']),
+    issuedAt: optTime,
+    paidAt: optTime,
+  })
+  .strict();
+
+const roomSchema = z
+  .object({
+    domainId: nonEmpty,
+    rootDomainId: optStr,
+    name: nonEmpty,
+    floor: optStr,
+    unit: optStr,
+    sortOrder: optNum,
+    residentName: optStr,
+    residentNote: optStr,
+    deviceSerial: optStr,
+    ownerUids: z.array(str).optional(),
+    reportViewerUids: z.array(str).optional(),
+    status: z.enum(['active', 'vacant', 'inactive']).optional(),
+  })
+  .strict();
+
+const stat = z.object({ avg: optNum, min: optNum, max: optNum }).strict();
+const sleepSchema = z
+  .object({
+    bedTime: optTime,
+    sleepOnset: optTime,
+    finalWake: optTime,
+    outOfBedTime: optTime,
+    timeInBedMin: num.gte(0).optional(),
+    totalSleepMin: num.gte(0).optional(),
+    sleepEfficiency: num.gte(0).optional(),
+    sleepLatencyMin: num.gte(0).optional(),
+    wasoMin: num.gte(0).optional(),
+    awakenings: num.int().gte(0).optional(),
+    outOfBedCount: num.int().gte(0).optional(),
+    outOfBedMin: num.gte(0).optional(),
+    respirationRate: stat.optional(),
+    heartRate: stat.optional(),
+    apneaEvents: num.int().gte(0).optional(),
+    apneaIndex: num.gte(0).optional(),
+    movementIndex: num.gte(0).optional(),
+    epochs: z.array(z.object({ state: z.enum(['awake', 'light', 'deep', 'rem', 'outOfBed', 'unknown']), respirationRate: optNum, heartRate: optNum, activity: optNum }).strict()).optional(),
+    source: nonEmpty,
+  })
+  .strict();
+
+const uploadSchema = z
+  .object({
+    fileName: nonEmpty,
+    size: num.int().gte(0),
+    sha256: str.regex(/^[0-9a-f]{64}$/).optional(),
+    format: z.enum(['smf', 'edf', 'csv']),
+    uploadedBy: nonEmpty,
+    status: z.enum(['queued', 'parsing', 'analyzing', 'done', 'failed']),
+    error: optStr,
+    recordStart: optTime,
+    recordEnd: optTime,
+    channels: z.array(str).optional(),
+    sampleCount: num.int().gte(0).optional(),
+    sleepDays: z.array(str).optional(),
+  })
+  .strict();
+
+const deviceSchema = z
+  .object({
+    deviceTypeId: nonEmpty,
+    ownerAgencyDomainId: optStr,
+    domainId: optStr,
+    roomId: optStr,
+    firmwareVersion: optStr,
+    status: z.enum(['stock', 'lent', 'in_use', 'repair', 'retired']),
+    lastSeenAt: optTime,
+    battery: num.gte(0).lte(100).nullable().optional(),
+    credentialHash: optStr,
+  })
+  .strict();
+
+const borrowSchema = z
+  .object({ toDomainId: nonEmpty, from: timestamp, until: optTime, returnedAt: optTime, by: nonEmpty, note: optStr })
+  .strict();
+
+const deviceTypeSchema = z
+  .object({
+    name: nonEmpty,
+    model: nonEmpty,
+    channels: z.array(z.object({ key: nonEmpty, sampleRateHz: num.gte(0), unit: optStr, scale: optNum }).strict()).optional(),
+    rawViews: z.array(str).optional(),
+    description: optStr,
+    calibration: bytes.nullable().optional(),
+  })
+  .strict();
+
+const parameterSchema = z
+  .object({
+    key: nonEmpty,
+    deviceTypeId: optStr,
+    value: z.union([num, str, z.boolean()]),
+    type: z.enum(['number', 'string', 'boolean']),
+    min: optNum,
+    max: optNum,
+    unit: optStr,
+    description: optStr,
+  })
+  .strict();
+
+const viewSchema = z
+  .object({ routeKey: nonEmpty, deviceTypeIds: z.array(str).optional(), channels: z.array(str).optional(), layout: z.record(z.unknown()).optional(), name: optStr })
+  .strict();
+
+const historySchema = z.object({ version: nonEmpty, date: nonEmpty, title: nonEmpty, body: str }).strict();
+
+const alertSchema = z
+  .object({
+    domainId: nonEmpty,
+    roomId: optStr,
+    deviceSerial: optStr,
+    type: z.enum(['outOfBed', 'longOutOfBed', 'noBreathing', 'respirationHigh', 'respirationLow', 'heartRateHigh', 'heartRateLow', 'temperatureHigh', 'button', 'deviceOffline']),
+    startedAt: timestamp,
+    endedAt: optTime,
+    acknowledgedBy: optStr,
+    acknowledgedAt: optTime,
+  })
+  .strict();
+
+const auditLogSchema = z
+  .object({
+    who: str,
+    when: timestamp,
+    path: nonEmpty,
+    operation: z.enum(['create', 'set', 'update', 'delete']),
+    changedKeys: z.array(str),
+  })
+  .strict();
+
+const invitationSchema = z
+  .object({ domainId: nonEmpty, email: str.email(), accessLevel: num.int().gte(1), expiresAt: timestamp, usedAt: optTime })
+  .strict();
+
+const reportAccessSchema = z
+  .object({ roomId: nonEmpty, createdBy: nonEmpty, tokenHash: nonEmpty, expiresAt: timestamp, viewerUid: optStr })
+  .strict();
+
+const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
+  { template: 'domains/{domainId}', schema: domainSchema, unique: [], tenancy: { kind: 'domainDocument' }, access: rule(L.generalStaff, L.generalStaff, L.agency, L.administrator, L.developer) },
+  {
+    template: 'domains/{domainId}/staff/{uid}',
+    schema: staffSchema,
+    unique: ['email'],
+    tenancy: { kind: 'parent' },
+    access: rule(L.generalStaff, L.generalStaff, L.generalStaff, L.generalStaff, L.generalStaff),
+    levelGuard: { field: 'accessLevel', protectedFrom: L.administrator, viewAllFrom: L.administrator, editAllFrom: L.privilegeAdministrator },
+  },
+  { template: 'domains/{domainId}/partners/{partnerDomainId}', schema: partnerSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin) },
+  { template: 'domains/{domainId}/bills/{billId}', schema: billSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin) },
+  { template: 'rooms/{roomId}', schema: roomSchema, unique: ['deviceSerial'], tenancy: { kind: 'fields', domainFields: ['domainId'], isRoom: true }, access: rule(L.individualUser, L.individualUser, L.administrator, L.generalStaff, L.administrator) },
+  { template: 'rooms/{roomId}/sleeps/{day}', schema: sleepSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator), idPattern: /^\d{4}-\d\d-\d\d$/ },
+  { template: 'rooms/{roomId}/uploads/{uploadId}', schema: uploadSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator) },
+  { template: 'devices/{serial}', schema: deviceSchema, unique: [], tenancy: { kind: 'fields', domainFields: ['domainId', 'ownerAgencyDomainId'] }, access: rule(L.generalStaff, L.generalStaff, L.developer, L.administrator, L.developer) },
+  { template: 'devices/{serial}/borrows/{borrowId}', schema: borrowSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.generalStaff, L.generalStaff, L.agency, L.agency, L.developer) },
+  { template: 'deviceTypes/{id}', schema: deviceTypeSchema, unique: [], tenancy: { kind: 'global' }, access: masterData },
+  { template: 'parameters/{id}', schema: parameterSchema, unique: [], tenancy: { kind: 'global' }, access: masterData },
+  { template: 'views/{id}', schema: viewSchema, unique: ['routeKey'], tenancy: { kind: 'global' }, access: masterData },
+  { template: 'histories/{id}', schema: historySchema, unique: ['version'], tenancy: { kind: 'global' }, access: masterData },
+  { template: 'alerts/{id}', schema: alertSchema, unique: [], tenancy: { kind: 'fields', domainFields: ['domainId'], roomField: 'roomId' }, access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator) },
+  { template: 'auditLogs/{id}', schema: auditLogSchema, unique: [], tenancy: { kind: 'fields', domainFields: [] }, access: rule(L.privilegeAdministrator, L.privilegeAdministrator, null, null, null) },
+  { template: 'invitations/{id}', schema: invitationSchema, unique: [], tenancy: { kind: 'fields', domainFields: ['domainId'] }, access: rule(L.administrator, L.administrator, L.administrator, L.administrator, L.administrator) },
+  { template: 'reportAccess/{id}', schema: reportAccessSchema, unique: [], tenancy: { kind: 'roomField', field: 'roomId' }, access: rule(L.administrator, L.administrator, L.administrator, L.administrator, L.administrator) },
+];
+
+function collectionIds(template: string): string[] {
+  return template.split('/').filter((_, index) => index % 2 === 0);
+}
+
+export const COLLECTIONS: readonly CollectionSpec[] = specs.map((spec) => {
+  const ids = collectionIds(spec.template);
+  return { ...spec, name: ids.join('/'), group: ids[ids.length - 1] ?? '', parent: ids.length > 1 ? ids.slice(0, -1).join('/') : null };
+});
+
+const BY_NAME = new Map(COLLECTIONS.map((spec) => [spec.name, spec]));
+const BY_GROUP = new Map(COLLECTIONS.map((spec) => [spec.group, spec]));
+
+export function collectionByName(name: string): CollectionSpec | undefined {
+  return BY_NAME.get(name);
+}
+
+/** The collection of a collection-group query (groups are unique in this registry). */
+export function collectionByGroup(group: string): CollectionSpec | undefined {
+  return BY_GROUP.get(group);
+}
+
+/** The common fields: set by the server, never written by a caller. */
+export const COMMON_FIELDS = ['documentReferenceId', 'documentPath', 'createdAt', 'updatedAt'] as const;

@@ -1,0 +1,221 @@
+// One simulated device: generates each second of every channel into reusable typed arrays.
+import { EIT_MODEL_RATE, EIT_MODEL_WIDTH, createEitModel, type EitModel, type EitRecording } from './eit.ts';
+import { Random, hashSeed } from './random.ts';
+import { createTimeline, scenarioSecond, stateAt, DEFAULT_UTC_OFFSET_MINUTES, type ScenarioState, type ScenarioTimeline } from './scenario.ts';
+
+export const ECG_RATE = 250;
+export const RESPI_AXL_RATE = 50;
+export const IMPE_RATE = 50;
+export const BUTTON_RATE = 10;
+
+/** McSharry et al. (2003) ECGSYN waves P, Q, R, S, T: angle (rad), amplitude (mV), width (rad). */
+const WAVE_ANGLE = [-Math.PI / 3, -Math.PI / 12, 0, Math.PI / 12, Math.PI / 2];
+const WAVE_AMPLITUDE = [0.12, -0.14, 1.15, -0.28, 0.3];
+const WAVE_WIDTH = [0.25, 0.1, 0.1, 0.1, 0.4];
+
+/** Gravity directions (g) of the postures a person takes in bed; the sensor lies on the chest. */
+const POSTURES: readonly (readonly [number, number, number])[] = [
+  [0.05, -0.1, 0.99],
+  [0.97, -0.08, 0.2],
+  [-0.96, -0.1, 0.25],
+  [0.5, -0.12, 0.86],
+];
+/** The sensor put down on the bedside table while its wearer is out of bed. */
+const PUT_DOWN: readonly [number, number, number] = [0.02, 0.03, 1];
+
+export interface DeviceOptions {
+  serial: string;
+  seed: string | number;
+  /** Replay this EIT recording instead of the 208-value model. */
+  eitRecording?: EitRecording;
+  utcOffsetMinutes?: number;
+}
+
+/** One second of every channel; the arrays are reused by the next call. */
+export interface DeviceSecond {
+  /** Start of the second, ms since the epoch. */
+  startTimeMs: number;
+  state: ScenarioState;
+  ecg: Float32Array;
+  /** x, y, z interleaved. */
+  respiAxl: Float32Array;
+  impe: Float32Array;
+  /** Respiration rate, heart rate (NaN when not available). */
+  respiHr: Float32Array;
+  temperature: Float32Array;
+  button: Float32Array;
+  eit: Float32Array;
+  eitWidth: number;
+  eitRate: number;
+}
+
+/** Peak-to-peak of the EIT measurement noise (uniform: cheaper than Gaussian for 4,160 values a second; SD 0.0005). */
+const EIT_NOISE = 0.0005 * Math.sqrt(12);
+
+const wrap = (angle: number): number => angle - 2 * Math.PI * Math.round(angle / (2 * Math.PI));
+
+export class DeviceSimulator {
+  readonly serial: string;
+  readonly timeline: ScenarioTimeline;
+  readonly utcOffsetMinutes: number;
+  readonly #random: Random;
+  readonly #recording: EitRecording | undefined;
+  readonly #model: EitModel;
+  readonly #second: DeviceSecond;
+  readonly #breath = new Float32Array(ECG_RATE);
+  readonly #pulse = new Float32Array(ECG_RATE);
+  // Continuous state carried from one second to the next.
+  #cardiacPhase: number;
+  #breathPhase: number;
+  #heartRateDrift = 0;
+  #respirationDrift = 0;
+  #depth = 1;
+  #depthTarget = 1;
+  #amplitude = 0;
+  #posture = 0;
+  #wasMoving = false;
+  #motion = [0, 0, 0];
+  #temperature = Number.NaN;
+  #impedanceBase: number;
+  #eitFrame = 0;
+
+  constructor(options: DeviceOptions) {
+    this.serial = options.serial;
+    this.utcOffsetMinutes = options.utcOffsetMinutes ?? DEFAULT_UTC_OFFSET_MINUTES;
+    this.timeline = createTimeline(options.seed, options.serial);
+    this.#random = new Random(hashSeed('signals', options.seed, options.serial));
+    this.#recording = options.eitRecording;
+    this.#model = createEitModel();
+    this.#cardiacPhase = this.#random.uniform(-Math.PI, Math.PI);
+    this.#breathPhase = this.#random.next();
+    this.#impedanceBase = this.#random.uniform(420, 520);
+    const eitWidth = this.#recording?.width ?? EIT_MODEL_WIDTH;
+    const eitRate = this.#recording?.sampleRate ?? EIT_MODEL_RATE;
+    this.#second = {
+      startTimeMs: 0,
+      state: stateAt(this.timeline, 0),
+      ecg: new Float32Array(ECG_RATE),
+      respiAxl: new Float32Array(RESPI_AXL_RATE * 3),
+      impe: new Float32Array(IMPE_RATE),
+      respiHr: new Float32Array(2),
+      temperature: new Float32Array(1),
+      button: new Float32Array(BUTTON_RATE),
+      eit: new Float32Array(eitWidth * eitRate),
+      eitWidth,
+      eitRate,
+    };
+  }
+
+  stateAt(timeMs: number): ScenarioState {
+    return stateAt(this.timeline, scenarioSecond(timeMs, this.utcOffsetMinutes));
+  }
+
+  /**
+   * Generates the second starting at startTimeMs (a whole second). Returns null when the device is offline
+   * then: it sends nothing and its signals resume where they stopped.
+   */
+  generate(startTimeMs: number): DeviceSecond | null {
+    const state = this.stateAt(startTimeMs);
+    if (state.offline) return null;
+    const out = this.#second;
+    out.startTimeMs = startTimeMs;
+    out.state = state;
+    const random = this.#random;
+    const inBed = state.presence !== 'out-of-bed';
+    const dt = 1 / ECG_RATE;
+
+    // Slow variation: Ornstein–Uhlenbeck drifts of heart and respiration rate, a new breathing depth now and then.
+    this.#heartRateDrift += -this.#heartRateDrift / 30 + 0.25 * random.gaussian();
+    this.#respirationDrift += -this.#respirationDrift / 60 + 0.08 * random.gaussian();
+    if (random.next() < 0.05) this.#depthTarget = random.uniform(0.7, 1.3) * (random.next() < 0.05 ? 1.8 : 1);
+    if (state.moving && !this.#wasMoving && random.next() < 0.4) this.#posture = Math.floor(random.next() * POSTURES.length);
+    this.#wasMoving = state.moving;
+    const heartRate = state.heartRate + this.#heartRateDrift;
+    const respirationRate = Math.max(4, state.respirationRate + this.#respirationDrift);
+    const breathing = inBed && !state.apnea ? 1 : 0;
+
+    // Breathing waveform and ECG at 250 Hz.
+    const hrFactor = Math.sqrt(heartRate / 60);
+    const widths = WAVE_WIDTH.map((b) => b * hrFactor);
+    const angles = WAVE_ANGLE.map((a, i) => (i === 0 || i === 4 ? a * Math.min(1.4, hrFactor) : a));
+    for (let i = 0; i < ECG_RATE; i++) {
+      this.#depth += (this.#depthTarget - this.#depth) * 0.002;
+      this.#amplitude += (breathing * this.#depth - this.#amplitude) * 0.01;
+      this.#breathPhase = (this.#breathPhase + (respirationRate / 60) * dt) % 1;
+      const phase = 2 * Math.PI * this.#breathPhase;
+      const breath = this.#amplitude * (Math.sin(phase) + 0.15 * Math.sin(2 * phase));
+      this.#breath[i] = breath;
+      // Respiratory sinus arrhythmia: the heart speeds up on inspiration.
+      const instantRate = heartRate * (1 + 0.04 * this.#amplitude * Math.sin(phase));
+      this.#cardiacPhase = wrap(this.#cardiacPhase + 2 * Math.PI * (instantRate / 60) * dt);
+      let z = 0;
+      for (let w = 0; w < 5; w++) {
+        const d = wrap(this.#cardiacPhase - angles[w]!);
+        const b = widths[w]!;
+        z += WAVE_AMPLITUDE[w]! * Math.exp((-d * d) / (2 * b * b));
+      }
+      this.#pulse[i] = Math.exp(-((wrap(this.#cardiacPhase - 0.6) / 0.5) ** 2));
+      if (!inBed) out.ecg[i] = 0.01 * random.gaussian(); // leads off: noise only
+      else {
+        const artefact = state.moving ? 0.08 * random.gaussian() : 0;
+        out.ecg[i] = z * (1 + 0.08 * breath) + 0.05 * breath + 0.01 * random.gaussian() + artefact;
+      }
+    }
+
+    // Chest acceleration and thoracic impedance at 50 Hz.
+    const decimation = ECG_RATE / RESPI_AXL_RATE;
+    const gravity = inBed ? POSTURES[this.#posture]! : PUT_DOWN;
+    for (let i = 0; i < RESPI_AXL_RATE; i++) {
+      const breath = this.#breath[i * decimation]!;
+      const pulse = this.#pulse[i * decimation]!;
+      for (let axis = 0; axis < 3; axis++) {
+        const motion = this.#motion[axis]! * 0.8 + (state.moving ? 0.12 * random.gaussian() : 0);
+        this.#motion[axis] = motion;
+        const breathingAxis = axis === 2 ? 0.008 : axis === 1 ? 0.004 : 0.001;
+        const value = gravity[axis]! + (inBed ? breathingAxis * breath + 0.0006 * pulse * (axis === 2 ? 1 : 0) : 0) + motion + 0.0003 * random.gaussian();
+        out.respiAxl[i * 3 + axis] = Math.max(-3, Math.min(3, value));
+      }
+      out.impe[i] = inBed
+        ? this.#impedanceBase + 1.5 * breath + 0.05 * pulse + (state.moving ? 0.8 * random.gaussian() : 0) + 0.01 * random.gaussian()
+        : 1000 + 0.005 * random.gaussian();
+    }
+
+    // What the device itself computes each second.
+    out.respiHr[0] = !inBed || state.moving ? Number.NaN : state.apnea ? 0 : Math.round(respirationRate * 10) / 10;
+    out.respiHr[1] = !inBed ? Number.NaN : Math.round(heartRate * 10) / 10;
+
+    // Skin temperature follows the body in bed and the room out of it.
+    const target = inBed ? state.bodyTemperature : 24;
+    if (Number.isNaN(this.#temperature)) this.#temperature = target;
+    this.#temperature += (target - this.#temperature) / (inBed ? 90 : 300);
+    out.temperature[0] = Math.round((this.#temperature + 0.02 * random.gaussian()) * 100) / 100;
+
+    out.button.fill(state.buttonPressed ? 1 : 0);
+
+    this.#generateEit(out, inBed);
+    return out;
+  }
+
+  #generateEit(out: DeviceSecond, inBed: boolean): void {
+    const recording = this.#recording;
+    if (recording) {
+      for (let f = 0; f < out.eitRate; f++) {
+        // Out of bed the belt is off: the first frame, frozen.
+        const frame = inBed ? this.#eitFrame++ % recording.frames : 0;
+        out.eit.set(recording.values.subarray(frame * recording.width, (frame + 1) * recording.width), f * recording.width);
+      }
+      return;
+    }
+    const { baseline, breathing, cardiac } = this.#model;
+    const random = this.#random;
+    for (let f = 0; f < out.eitRate; f++) {
+      const sample = Math.floor((f * ECG_RATE) / out.eitRate);
+      const breath = inBed ? this.#breath[sample]! : 0;
+      const pulse = inBed ? this.#pulse[sample]! : 0;
+      const base = f * EIT_MODEL_WIDTH;
+      for (let k = 0; k < EIT_MODEL_WIDTH; k++) {
+        out.eit[base + k] = baseline[k]! * (1 + breathing[k]! * breath + cardiac[k]! * pulse) + EIT_NOISE * (random.next() - 0.5);
+      }
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { loadParser } from '@nemuri/parser/node';
+import type { SmfSampleFrame } from '@nemuri/parser/index';
+import { EIT_MODEL_RATE, EIT_MODEL_WIDTH, EIT_REPLAY_FILE, EIT_REPLAY_RATE, EIT_REPLAY_WIDTH, loadEitRecording } from './eit.ts';
+import { CHANNEL_ENCODING, SIMULATED_CHANNELS, type EncodedFrame, type SimulatedChannel } from './frames.ts';
+import { scenarioSecond } from './scenario.ts';
+import { DeviceSimulator } from './device.ts';
+import { demoSecret } from './secrets.ts';
+import { startSimulation } from './simulation.ts';
+import { timeOf } from './testing.ts';
+
+const WIDTHS: Record<SimulatedChannel, number> = { ecg: 1, respiAxl: 3, impe: 1, respiHr: 2, temperature: 1, button: 1, eit: EIT_MODEL_WIDTH };
+
+async function collect(options: Parameters<typeof startSimulation>[0]): Promise<Map<string, EncodedFrame[]>> {
+  const frames = new Map<string, EncodedFrame[]>();
+  const simulation = await startSimulation({
+    ...options,
+    speed: Infinity,
+    onFrame: (serial, frame) => frames.set(serial, [...(frames.get(serial) ?? []), frame]),
+  });
+  await simulation.done;
+  return frames;
+}
+
+describe('published frames', () => {
+  it('decode with the parser: channel, rate, counts, start times and consecutive sequence numbers', async () => {
+    const parser = await loadParser();
+    const startTime = timeOf(3600 * 2); // 22:00
+    const frames = await collect({ devices: 4, seed: 3, durationSeconds: 20, startTime });
+    expect([...frames.keys()]).toEqual(['NM-0001', 'NM-0002', 'NM-0003', 'NM-0004']);
+    for (const list of frames.values()) {
+      expect(list).toHaveLength(20 * SIMULATED_CHANNELS.length);
+      const next = new Map<SimulatedChannel, number>();
+      for (const frame of list) {
+        const decoded = parser.decodeSmfFrame(frame.bytes) as SmfSampleFrame;
+        const sequence = next.get(frame.channel) ?? 0;
+        next.set(frame.channel, sequence + 1);
+        expect(decoded.channel).toBe(frame.channel);
+        expect(decoded.sequence).toBe(sequence);
+        expect(decoded.startTimeUs).toBe((startTime + sequence * 1000) * 1000);
+        const rate = frame.channel === 'eit' ? EIT_MODEL_RATE : CHANNEL_ENCODING[frame.channel].sampleRate;
+        expect(decoded.sampleRate).toBe(rate);
+        expect(decoded.sampleCount).toBe(rate);
+        expect(decoded.width).toBe(WIDTHS[frame.channel]);
+        expect(decoded.values).toHaveLength(rate * WIDTHS[frame.channel]);
+        expect(decoded.format).toBe(CHANNEL_ENCODING[frame.channel].format);
+      }
+    }
+  });
+
+  it('sends nothing while a device is offline and resumes with the next sequence number', async () => {
+    const parser = await loadParser();
+    const serial = 'NM-0001';
+    const { offline } = new DeviceSimulator({ serial, seed: 5 }).timeline;
+    const startTime = timeOf(offline.start - 5);
+    const seconds = offline.end - offline.start + 10;
+    const frames = (await collect({ devices: 1, seed: 5, durationSeconds: seconds, startTime, channels: ['respiHr'] })).get(serial)!;
+    expect(frames).toHaveLength(10);
+    const decoded = frames.map((frame) => parser.decodeSmfFrame(frame.bytes));
+    expect(decoded.map((frame) => frame.sequence)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const times = decoded.map((frame) => scenarioSecond(frame.startTimeUs / 1000));
+    expect(times.slice(0, 5)).toEqual([0, 1, 2, 3, 4].map((i) => offline.start - 5 + i));
+    expect(times.slice(5)).toEqual([0, 1, 2, 3, 4].map((i) => offline.end + i));
+  });
+
+  it('replays the EIT recording: 13 frames/s of 256 values, the file in order', async () => {
+    const parser = await loadParser();
+    const recording = loadEitRecording();
+    expect(recording.frames).toBe(220);
+    const frames = (await collect({ devices: 1, seed: 1, durationSeconds: 20, startTime: timeOf(3 * 3600 + 1800), channels: ['eit'], eitReplay: true })).get('NM-0001')!;
+    const values = frames.map((frame) => parser.decodeSmfFrame(frame.bytes) as SmfSampleFrame);
+    expect(values[0]!.sampleRate).toBe(EIT_REPLAY_RATE);
+    expect(values[0]!.width).toBe(EIT_REPLAY_WIDTH);
+    const all = new Float32Array(values.reduce((n, frame) => n + frame.values.length, 0));
+    let at = 0;
+    for (const frame of values) {
+      all.set(frame.values, at);
+      at += frame.values.length;
+    }
+    for (let f = 0; f < 20 * EIT_REPLAY_RATE; f++) {
+      const source = (f % recording.frames) * EIT_REPLAY_WIDTH;
+      expect(all.subarray(f * EIT_REPLAY_WIDTH, (f + 1) * EIT_REPLAY_WIDTH)).toEqual(recording.values.subarray(source, source + EIT_REPLAY_WIDTH));
+    }
+    expect(() => loadEitRecording(`${EIT_REPLAY_FILE}.missing`)).toThrow(/cannot read .*P04P-1016\.get\.missing.*\.\.\/shared\/data/);
+  });
+
+  it('models EIT whose global sum oscillates with breathing', async () => {
+    const parser = await loadParser();
+    const frames = (await collect({ devices: 1, seed: 2, durationSeconds: 30, startTime: timeOf(5 * 3600 + 600), channels: ['eit'] })).get('NM-0001')!;
+    const sums: number[] = [];
+    for (const frame of frames) {
+      const decoded = parser.decodeSmfFrame(frame.bytes) as SmfSampleFrame;
+      for (let f = 0; f < decoded.sampleCount; f++) sums.push(decoded.values.subarray(f * EIT_MODEL_WIDTH, (f + 1) * EIT_MODEL_WIDTH).reduce((a, b) => a + b, 0));
+    }
+    const low = Math.min(...sums);
+    const high = Math.max(...sums);
+    expect((high - low) / low).toBeGreaterThan(0.01);
+  });
+
+  it('derives a stable demo secret per serial', () => {
+    expect(demoSecret('NM-0001')).toMatch(/^[0-9a-f]{32}$/);
+    expect(demoSecret('NM-0001')).toBe(demoSecret('NM-0001'));
+    expect(demoSecret('NM-0002')).not.toBe(demoSecret('NM-0001'));
+  });
+});

@@ -1,0 +1,261 @@
+// startSimulation: many devices, their scenario, and MQTT publishing (or a dry run without a broker).
+import mqtt, { type MqttClient } from 'mqtt';
+import { loadParser } from '@nemuri/parser/node';
+import type { Parser } from '@nemuri/parser/index';
+import { DeviceSimulator } from './device.ts';
+import { loadEitRecording } from './eit.ts';
+import { SIMULATED_CHANNELS, SequenceCounters, encodeSecond, type EncodedFrame, type SimulatedChannel } from './frames.ts';
+import { demoSecret } from './secrets.ts';
+
+export interface SimulationOptions {
+  /** Number of devices (serials `${serialPrefix}0001` …), unless `serials` is given. */
+  devices?: number;
+  serials?: readonly string[];
+  /** Default `NM-`. */
+  serialPrefix?: string;
+  /** mqtt://host:port; without it nothing is published (a dry run that only generates and encodes). */
+  broker?: string;
+  /** Default 1. Same seed, same start time → identical frames. */
+  seed?: string | number;
+  /** Simulated seconds per real second; default 1; Infinity = as fast as publishing allows. */
+  speed?: number;
+  /** Simulated seconds to run; default unlimited. */
+  durationSeconds?: number;
+  /** Simulated time of the first sample, ms since the epoch (rounded down to a second); default now. */
+  startTime?: number;
+  /** The scenario's clock: minutes east of UTC; default 540 (Japan). */
+  utcOffsetMinutes?: number;
+  /** The secret of each device; default {@link demoSecret}. */
+  secretFor?: (serial: string) => string;
+  /** Replay ../shared/data/eit/P04P-1016.get instead of modelling EIT. */
+  eitReplay?: boolean;
+  channels?: readonly SimulatedChannel[];
+  /** Publishes not yet acknowledged before generation waits; default 20,000. */
+  maxInFlight?: number;
+  /** Called for every frame generated (before it is published). */
+  onFrame?: (serial: string, frame: EncodedFrame) => void;
+  /** Called for errors that do not stop the run (a refused publish, a lost connection). */
+  onError?: (error: Error) => void;
+  parser?: Parser;
+}
+
+export interface SimulationStats {
+  devices: number;
+  /** Simulated seconds generated so far (per device). */
+  simulatedSeconds: number;
+  /** Simulated time of the next second to generate, ms since the epoch. */
+  simulatedTimeMs: number;
+  framesGenerated: number;
+  bytesGenerated: number;
+  /** Frames the broker acknowledged (QoS 1). */
+  framesPublished: number;
+  publishErrors: number;
+  inFlight: number;
+  /** Devices currently in their offline episode. */
+  offlineDevices: number;
+  startedAtMs: number;
+}
+
+export interface Simulation {
+  readonly serials: readonly string[];
+  readonly stats: SimulationStats;
+  /** Resolves when the duration is reached (then everything is acknowledged) or after stop(). */
+  readonly done: Promise<void>;
+  /** Stops generating, waits (up to 5 s) for outstanding acknowledgements, and disconnects. */
+  stop(): Promise<void>;
+}
+
+interface SimulatedDevice {
+  simulator: DeviceSimulator;
+  sequences: SequenceCounters;
+  client: MqttClient | undefined;
+  topic: string;
+  offline: boolean;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export function serialsFor(count: number, prefix = 'NM-'): string[] {
+  return Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(4, '0')}`);
+}
+
+async function connect(broker: string, serial: string, secret: string): Promise<MqttClient> {
+  try {
+    return await mqtt.connectAsync(
+      broker,
+      { username: serial, password: secret, clientId: serial, protocolVersion: 4, clean: true, connectTimeout: 5000, reconnectPeriod: 1000 },
+      false,
+    );
+  } catch (error) {
+    throw new Error(`device ${serial} could not connect to the MQTT broker ${broker}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export async function startSimulation(options: SimulationOptions): Promise<Simulation> {
+  const serials = options.serials ? [...options.serials] : serialsFor(options.devices ?? 1, options.serialPrefix);
+  if (serials.length === 0) throw new RangeError('startSimulation: no devices');
+  const speed = options.speed ?? 1;
+  if (!(speed > 0)) throw new RangeError(`startSimulation: speed ${speed} must be positive`);
+  const seed = options.seed ?? 1;
+  const channels = options.channels ?? SIMULATED_CHANNELS;
+  const maxInFlight = options.maxInFlight ?? 20_000;
+  const parser = options.parser ?? (await loadParser());
+  const eitRecording = options.eitReplay ? loadEitRecording() : undefined;
+  const secretFor = options.secretFor ?? demoSecret;
+  const onError = options.onError ?? ((error: Error) => console.error(`simulator: ${error.message}`));
+  const startTime = Math.floor((options.startTime ?? Date.now()) / 1000) * 1000;
+  const broker = options.broker;
+
+  const devices: SimulatedDevice[] = serials.map((serial) => ({
+    simulator: new DeviceSimulator({ serial, seed, eitRecording, utcOffsetMinutes: options.utcOffsetMinutes }),
+    sequences: new SequenceCounters(),
+    client: undefined,
+    topic: `devices/${serial}/frames`,
+    offline: false,
+  }));
+
+  const stats: SimulationStats = {
+    devices: devices.length,
+    simulatedSeconds: 0,
+    simulatedTimeMs: startTime,
+    framesGenerated: 0,
+    bytesGenerated: 0,
+    framesPublished: 0,
+    publishErrors: 0,
+    inFlight: 0,
+    offlineDevices: 0,
+    startedAtMs: Date.now(),
+  };
+
+  if (broker) {
+    // Connect in batches so that a thousand devices do not all knock at once.
+    try {
+      for (let i = 0; i < devices.length; i += 100) {
+        await Promise.all(
+          devices.slice(i, i + 100).map(async (device) => {
+            device.client = await connect(broker, device.simulator.serial, secretFor(device.simulator.serial));
+            device.client.on('error', (error) => onError(new Error(`${device.simulator.serial}: ${error.message}`)));
+          }),
+        );
+      }
+    } catch (error) {
+      await Promise.all(devices.map((device) => device.client?.endAsync(true)));
+      throw error;
+    }
+  }
+
+  stats.startedAtMs = Date.now();
+  let running = true;
+  let drained: (() => void) | undefined;
+  const published = (error?: Error): void => {
+    stats.inFlight--;
+    if (error) {
+      stats.publishErrors++;
+      onError(error);
+    } else stats.framesPublished++;
+    if (drained && stats.inFlight <= maxInFlight / 2) {
+      drained();
+      drained = undefined;
+    }
+  };
+
+  const publish = (device: SimulatedDevice, frame: EncodedFrame): void => {
+    const client = device.client;
+    if (!client) return;
+    stats.inFlight++;
+    client.publish(device.topic, Buffer.from(frame.bytes.buffer, frame.bytes.byteOffset, frame.bytes.byteLength), { qos: 1 }, (error) => published(error));
+  };
+
+  const setOffline = (device: SimulatedDevice, offline: boolean): void => {
+    if (device.offline === offline) return;
+    device.offline = offline;
+    stats.offlineDevices += offline ? 1 : -1;
+    if (!device.client) return;
+    // Going offline drops the connection (after what was sent is acknowledged); coming back reconnects.
+    if (offline) device.client.end(false);
+    else device.client.reconnect();
+  };
+
+  /**
+   * Generates and publishes one simulated second of every device. With a finite speed the devices are spread
+   * over the following real interval (device i at i/N of it), as real devices are not synchronised, so that
+   * the broker sees a steady stream instead of a burst each second.
+   */
+  const generateSecond = async (timeMs: number, spreadUntil?: number): Promise<void> => {
+    const spreadFrom = performance.now();
+    for (let i = 0; i < devices.length; i++) {
+      if (spreadUntil !== undefined && i % 50 === 0 && i > 0) {
+        const due = spreadFrom + ((spreadUntil - spreadFrom) * i) / devices.length - performance.now();
+        if (due > 1) await sleep(due);
+        if (!running) return;
+      }
+      const device = devices[i]!;
+      const second = device.simulator.generate(timeMs);
+      setOffline(device, second === null);
+      if (second) {
+        for (const frame of encodeSecond(parser, second, device.sequences, channels)) {
+          stats.framesGenerated++;
+          stats.bytesGenerated += frame.bytes.byteLength;
+          options.onFrame?.(device.simulator.serial, frame);
+          publish(device, frame);
+        }
+      }
+      if (i % 50 === 49) await nextTurn();
+    }
+  };
+
+  const run = async (): Promise<void> => {
+    const realStart = performance.now();
+    while (running && stats.simulatedSeconds < (options.durationSeconds ?? Infinity)) {
+      if (Number.isFinite(speed)) {
+        // A second is sent once it is over, as a device does.
+        const due = ((stats.simulatedSeconds + 1) * 1000) / speed - (performance.now() - realStart);
+        if (due > 0) await sleep(Math.min(due, 250));
+        if (!running || ((stats.simulatedSeconds + 1) * 1000) / speed > performance.now() - realStart) continue;
+      }
+      if (stats.inFlight > maxInFlight) {
+        await new Promise<void>((resolve) => (drained = resolve));
+        continue;
+      }
+      // Spread over 90 % of a simulated second, but only when keeping up (not catching up).
+      const nextDue = realStart + ((stats.simulatedSeconds + 2) * 1000) / speed;
+      const spread = Number.isFinite(speed) && nextDue - performance.now() > 900 / speed ? performance.now() + 900 / speed : undefined;
+      await generateSecond(stats.simulatedTimeMs, spread);
+      stats.simulatedSeconds++;
+      stats.simulatedTimeMs += 1000;
+      if (!Number.isFinite(speed)) await nextTurn();
+    }
+  };
+
+  const waitForAcks = async (timeoutMs: number): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    while (stats.inFlight > 0 && Date.now() < deadline) await sleep(10);
+  };
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closed ??= (async () => {
+      await waitForAcks(5000);
+      await Promise.all(devices.map((device) => (device.client && !device.offline ? device.client.endAsync() : undefined)));
+      for (const device of devices) if (device.client && device.offline) device.client.end(true);
+    })());
+
+  const loop = run().catch((error: unknown) => {
+    running = false;
+    onError(error as Error);
+  });
+  const done = loop.then(close);
+
+  return {
+    serials,
+    stats,
+    done,
+    async stop() {
+      running = false;
+      drained?.();
+      await loop;
+      await close();
+    },
+  };
+}
