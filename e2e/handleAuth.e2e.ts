@@ -3,30 +3,13 @@
  * form, its mail read from the development outbox (as a system admin), the link followed to
  * /handleauth, a new password set and used; the e-mail verification link; broken links.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newContext } from './support/browser.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { newContext, useBrowserTab } from './support/browser.ts';
 import { signInByApi } from './support/session.ts';
 
 const baseURL = inject('baseURL');
 const PASSWORD_LABEL = /^パスワード( \*)?$/;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  context = await newContext(browser, baseURL);
-  page = await context.newPage();
-});
-afterEach(async () => {
-  await context.close();
-});
+const tab = useBrowserTab(baseURL);
 
 interface OutboxMail {
   to: string;
@@ -36,7 +19,7 @@ interface OutboxMail {
 
 /** The newest mail to `to` with `subject`, read from the development outbox as the system admin. */
 async function mailTo(to: string, subject: string): Promise<OutboxMail> {
-  const admin = await newContext(browser, baseURL);
+  const admin = await newContext(tab.browser, baseURL);
   try {
     await signInByApi(admin, baseURL, 'sysadmin@example.com');
     for (let attempt = 0; attempt < 50; attempt++) {
@@ -58,7 +41,7 @@ function linkIn(mail: OutboxMail): URL {
 }
 
 async function signUp(email: string, password: string): Promise<void> {
-  const response = await context.request.post(`${baseURL}/api/auth/sign-up/email`, { data: { name: 'テスト 利用者', email, password }, headers: { origin: baseURL } });
+  const response = await tab.context.request.post(`${baseURL}/api/auth/sign-up/email`, { data: { name: 'テスト 利用者', email, password }, headers: { origin: baseURL } });
   if (!response.ok()) throw new Error(`sign-up answered ${response.status()}`);
 }
 
@@ -66,45 +49,45 @@ describe('/handleauth', () => {
   it('resets a forgotten password through the mailed link', async () => {
     const email = `reset-${Date.now()}@example.com`;
     await signUp(email, 'the-old-password');
-    await context.clearCookies();
+    await tab.context.clearCookies();
 
-    await page.goto('/login');
-    await page.getByRole('link', { name: 'パスワードを忘れた場合' }).click();
-    await page.waitForURL((url) => url.pathname === '/handleauth' && url.searchParams.get('mode') === 'resetPassword');
-    await page.getByLabel('メールアドレス').fill(email);
-    await page.getByRole('button', { name: '再設定用のリンクを送信' }).click();
-    const sent = page.getByRole('status');
+    await tab.page.goto('/login');
+    await tab.page.getByRole('link', { name: 'パスワードを忘れた場合' }).click();
+    await tab.page.waitForURL((url) => url.pathname === '/handleauth' && url.searchParams.get('mode') === 'resetPassword');
+    await tab.page.getByLabel('メールアドレス').fill(email);
+    await tab.page.getByRole('button', { name: '再設定用のリンクを送信' }).click();
+    const sent = tab.page.getByRole('status');
     await sent.waitFor();
     const message = await sent.textContent();
     expect(message).toContain('パスワード再設定用のリンクを送信しました');
 
     // No account enumeration: an unknown address gets the very same message.
-    await page.goto('/handleauth?mode=resetPassword');
-    await page.getByLabel('メールアドレス').fill('nobody-at-all@example.com');
-    await page.getByRole('button', { name: '再設定用のリンクを送信' }).click();
-    await page.getByRole('status').waitFor();
-    expect(await page.getByRole('status').textContent()).toBe(message);
+    await tab.page.goto('/handleauth?mode=resetPassword');
+    await tab.page.getByLabel('メールアドレス').fill('nobody-at-all@example.com');
+    await tab.page.getByRole('button', { name: '再設定用のリンクを送信' }).click();
+    await tab.page.getByRole('status').waitFor();
+    expect(await tab.page.getByRole('status').textContent()).toBe(message);
 
     const link = linkIn(await mailTo(email, '【Nemuri Monitor】パスワードの再設定'));
     expect(link.searchParams.get('mode')).toBe('resetPassword');
-    await page.goto(`${link.pathname}${link.search}`);
-    await page.getByLabel(/^新しいパスワード/).fill('the-new-password');
-    await page.getByLabel(/^パスワード（確認）/).fill('the-new-password');
-    await page.getByRole('button', { name: 'パスワードを変更' }).click();
-    await page.getByRole('status').filter({ hasText: 'パスワードを変更しました' }).waitFor();
+    await tab.page.goto(`${link.pathname}${link.search}`);
+    await tab.page.getByLabel(/^新しいパスワード/).fill('the-new-password');
+    await tab.page.getByLabel(/^パスワード（確認）/).fill('the-new-password');
+    await tab.page.getByRole('button', { name: 'パスワードを変更' }).click();
+    await tab.page.getByRole('status').filter({ hasText: 'パスワードを変更しました' }).waitFor();
 
     // The link is spent: a second use says so in Japanese.
-    await page.goto(`${link.pathname}${link.search}`);
-    await page.getByLabel(/^新しいパスワード/).fill('another-password');
-    await page.getByLabel(/^パスワード（確認）/).fill('another-password');
-    await page.getByRole('button', { name: 'パスワードを変更' }).click();
-    await page.getByRole('alert').filter({ hasText: 'リンクが無効です' }).waitFor();
+    await tab.page.goto(`${link.pathname}${link.search}`);
+    await tab.page.getByLabel(/^新しいパスワード/).fill('another-password');
+    await tab.page.getByLabel(/^パスワード（確認）/).fill('another-password');
+    await tab.page.getByRole('button', { name: 'パスワードを変更' }).click();
+    await tab.page.getByRole('alert').filter({ hasText: 'リンクが無効です' }).waitFor();
 
-    await page.goto('/login');
-    await page.getByLabel('メールアドレス').fill(email);
-    await page.getByLabel(PASSWORD_LABEL).fill('the-new-password');
-    await page.getByRole('button', { name: 'ログイン', exact: true }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await tab.page.goto('/login');
+    await tab.page.getByLabel('メールアドレス').fill(email);
+    await tab.page.getByLabel(PASSWORD_LABEL).fill('the-new-password');
+    await tab.page.getByRole('button', { name: 'ログイン', exact: true }).click();
+    await tab.page.waitForURL((url) => url.pathname === '/');
   });
 
   it('verifies the address through the link mailed on sign-up', async () => {
@@ -112,16 +95,16 @@ describe('/handleauth', () => {
     await signUp(email, 'a-fine-password');
     const link = linkIn(await mailTo(email, '【Nemuri Monitor】メールアドレスの確認'));
     expect(link.searchParams.get('mode')).toBe('verifyEmail');
-    await page.goto(`${link.pathname}${link.search}`);
-    await page.getByRole('status').filter({ hasText: 'メールアドレスを確認しました。' }).waitFor();
-    const me = (await (await context.request.get(`${baseURL}/api/me`)).json()) as { user: { isEmailVerified: boolean } };
+    await tab.page.goto(`${link.pathname}${link.search}`);
+    await tab.page.getByRole('status').filter({ hasText: 'メールアドレスを確認しました。' }).waitFor();
+    const me = (await (await tab.context.request.get(`${baseURL}/api/me`)).json()) as { user: { isEmailVerified: boolean } };
     expect(me.user.isEmailVerified).toBe(true);
   });
 
   it('says in Japanese when a link is broken', async () => {
-    await page.goto('/handleauth?mode=verifyEmail&token=not-a-token');
-    await page.getByRole('alert').filter({ hasText: 'メールアドレスを確認できませんでした。 リンクが無効です' }).waitFor();
-    await page.goto('/handleauth?mode=somethingElse');
-    await page.getByRole('alert').filter({ hasText: 'リンクが正しくありません' }).waitFor();
+    await tab.page.goto('/handleauth?mode=verifyEmail&token=not-a-token');
+    await tab.page.getByRole('alert').filter({ hasText: 'メールアドレスを確認できませんでした。 リンクが無効です' }).waitFor();
+    await tab.page.goto('/handleauth?mode=somethingElse');
+    await tab.page.getByRole('alert').filter({ hasText: 'リンクが正しくありません' }).waitFor();
   });
 });

@@ -1,20 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newContext } from './support/browser.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { newContext, useBrowser } from './support/browser.ts';
 import { signInByApi } from './support/session.ts';
 
 const baseURL = inject('baseURL');
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const shared = useBrowser();
 
 describe('interface language', () => {
   it('is Japanese by default, switches to English from the account menu, and remembers it', async () => {
-    const context = await newContext(browser, baseURL);
+    const context = await newContext(shared.browser, baseURL);
     const page = await context.newPage();
     await signInByApi(context, baseURL, 'staff@example.com');
     await page.goto('/help');

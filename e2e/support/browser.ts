@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -37,4 +38,49 @@ export function watchConsole(page: Page): { errors: string[]; messages: string[]
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return { errors, messages };
+}
+
+function launched<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is only there inside a test`);
+  return value;
+}
+
+/** One Chromium for the whole test file. */
+export function useBrowser(): { readonly browser: Browser } {
+  const state: { browser?: Browser } = {};
+  beforeAll(async () => {
+    state.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+  });
+  return {
+    get browser() {
+      return launched(state.browser, 'the browser');
+    },
+  };
+}
+
+/** One Chromium for the file, and a fresh profile with one tab for every test. */
+export function useBrowserTab(baseURL: string): { readonly browser: Browser; readonly context: BrowserContext; readonly page: Page } {
+  const shared = useBrowser();
+  const state: { context?: BrowserContext; page?: Page } = {};
+  beforeEach(async () => {
+    state.context = await newContext(shared.browser, baseURL);
+    state.page = await state.context.newPage();
+  });
+  afterEach(async () => {
+    await state.context?.close();
+  });
+  return {
+    get browser() {
+      return shared.browser;
+    },
+    get context() {
+      return launched(state.context, 'the browser context');
+    },
+    get page() {
+      return launched(state.page, 'the page');
+    },
+  };
 }
