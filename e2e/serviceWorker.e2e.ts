@@ -40,7 +40,7 @@ describe('service worker and the update notice', () => {
     await page.getByRole('heading', { name: 'ログイン' }).waitFor();
     expect(await activeWorkerScript(page)).toBe(`${server.url}/sw.js`);
 
-    // Publish a new version: any byte change to sw.js makes the browser install it as a new worker.
+    // Publish a new version: a single changed byte in sw.js makes the browser install a new worker.
     appendFileSync(join(webCopy, 'sw.js'), `\n// release ${Date.now()}\n`);
     await page.reload();
 

@@ -1,33 +1,25 @@
 import { Alert, Anchor, Button, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { safeRedirectTarget } from '@nemuri/shared/routeAccess';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { signInAnonymously } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { authErrorMessage } from './authErrorMessage.ts';
+import { useAuthAction } from './useAuthAction.ts';
 
 /** /anonymous: signs in without an account (a level-1 user without a domain). */
 export default function AnonymousScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { pending: busy, error, run } = useAuthAction();
 
   const start = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await signInAnonymously();
       navigate(safeRedirectTarget(searchParams.get('redirect')), { replace: true });
-    } catch (caught) {
-      setError(authErrorMessage(t, caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -7,7 +7,7 @@ import { safeRedirectTarget } from '@nemuri/shared/routeAccess';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { signInWithEmail } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { authErrorMessage } from './authErrorMessage.ts';
+import { useAuthAction } from './useAuthAction.ts';
 import { DemoAccountsPanel } from './DemoAccountsPanel.tsx';
 import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from './credentialRules.ts';
 
@@ -19,8 +19,7 @@ export default function LoginScreen() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { pending: submitting, error, run } = useAuthAction();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -30,18 +29,12 @@ export default function LoginScreen() {
     };
     setFieldErrors(errors);
     if (errors.email || errors.password) return;
-    setSubmitting(true);
-    setError(null);
-    try {
+    await run(async () => {
       const outcome = await signInWithEmail(email.trim(), password);
       const target = safeRedirectTarget(searchParams.get('redirect'));
       if (outcome.kind === 'secondFactor') navigate(`/mfaauth?redirect=${encodeURIComponent(target)}`, { replace: true });
       else navigate(target, { replace: true });
-    } catch (caught) {
-      setError(authErrorMessage(t, caught));
-    } finally {
-      setSubmitting(false);
-    }
+    });
   };
 
   return (

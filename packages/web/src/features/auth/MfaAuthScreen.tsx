@@ -7,7 +7,7 @@ import { safeRedirectTarget } from '@nemuri/shared/routeAccess';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { completeSecondFactor } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { authErrorMessage } from './authErrorMessage.ts';
+import { useAuthAction } from './useAuthAction.ts';
 
 /**
  * /mfaauth: the second step of a sign-in with TOTP enabled. The password step left a short-lived
@@ -20,8 +20,7 @@ export default function MfaAuthScreen() {
   const [kind, setKind] = useState<'totp' | 'backupCode'>('totp');
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { pending: submitting, error, run } = useAuthAction();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -31,16 +30,10 @@ export default function MfaAuthScreen() {
       return;
     }
     setFieldError(undefined);
-    setSubmitting(true);
-    setError(null);
-    try {
+    await run(async () => {
       await completeSecondFactor(value, kind);
       navigate(safeRedirectTarget(searchParams.get('redirect')), { replace: true });
-    } catch (caught) {
-      setError(authErrorMessage(t, caught));
-    } finally {
-      setSubmitting(false);
-    }
+    });
   };
 
   return (

@@ -6,7 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { signUpWithEmail } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { authErrorMessage } from './authErrorMessage.ts';
+import { useAuthAction } from './useAuthAction.ts';
 import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from './credentialRules.ts';
 
 interface SignupErrors {
@@ -22,8 +22,7 @@ export default function SignupScreen() {
   const navigate = useNavigate();
   const [form, setForm] = useState({ name: '', email: '', password: '', confirm: '' });
   const [fieldErrors, setFieldErrors] = useState<SignupErrors>({});
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { pending: submitting, error, run } = useAuthAction();
 
   const update = (key: keyof typeof form) => (event: { currentTarget: { value: string } }) => {
     const { value } = event.currentTarget;
@@ -40,16 +39,10 @@ export default function SignupScreen() {
     };
     setFieldErrors(errors);
     if (Object.values(errors).some(Boolean)) return;
-    setSubmitting(true);
-    setError(null);
-    try {
+    await run(async () => {
       await signUpWithEmail(form.name.trim(), form.email.trim(), form.password);
       navigate('/', { replace: true });
-    } catch (caught) {
-      setError(authErrorMessage(t, caught));
-    } finally {
-      setSubmitting(false);
-    }
+    });
   };
 
   return (
