@@ -31,7 +31,8 @@ describe('signing in with e-mail and password', () => {
     await tab.page.waitForURL((url) => url.pathname === '/');
     await tab.page.getByRole('heading', { name: /ようこそ/ }).waitFor();
     await tab.page.getByRole('button', { name: 'アカウントメニュー' }).click();
-    expect(await tab.page.getByText('バージョン 0.8.32').isVisible()).toBe(true);
+    // The menu opens with a transition: wait for the label rather than sampling it once.
+    await tab.page.getByText('バージョン 0.8.32').waitFor();
     await tab.page.getByRole('menuitem', { name: 'ログアウト' }).click();
     await tab.page.waitForURL('**/login');
     const me = (await (await tab.context.request.get(`${baseURL}/api/me`)).json()) as { user: unknown };
