@@ -4,41 +4,15 @@
  * /handleauth, a new password set and used; the e-mail verification link; broken links.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { newContext, useBrowserTab } from './support/browser.ts';
-import { signInByApi } from './support/session.ts';
+import { useBrowserTab } from './support/browser.ts';
+import { linkIn as linkInMail, mailTo as mailToIn, type OutboxMail } from './support/outbox.ts';
 
 const baseURL = inject('baseURL');
 const PASSWORD_LABEL = /^パスワード( \*)?$/;
 const tab = useBrowserTab(baseURL);
 
-interface OutboxMail {
-  to: string;
-  subject: string;
-  text: string;
-}
-
-/** The newest mail to `to` with `subject`, read from the development outbox as the system admin. */
-async function mailTo(to: string, subject: string): Promise<OutboxMail> {
-  const admin = await newContext(tab.browser, baseURL);
-  try {
-    await signInByApi(admin, baseURL, 'sysadmin@example.com');
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const { mails } = (await (await admin.request.get(`${baseURL}/api/dev/outbox`)).json()) as { mails: OutboxMail[] };
-      const mail = mails.find((item) => item.to === to && item.subject === subject);
-      if (mail) return mail;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`no mail "${subject}" to ${to} in the outbox`);
-  } finally {
-    await admin.close();
-  }
-}
-
-function linkIn(mail: OutboxMail): URL {
-  const match = /https?:\/\/\S+\/handleauth\?\S+/.exec(mail.text);
-  if (match === null) throw new Error(`no /handleauth link in: ${mail.text}`);
-  return new URL(match[0]);
-}
+const mailTo = (to: string, subject: string) => mailToIn(tab.browser, baseURL, to, subject);
+const linkIn = (mail: OutboxMail) => linkInMail(mail, /https?:\/\/\S+\/handleauth\?\S+/);
 
 async function signUp(email: string, password: string): Promise<void> {
   const response = await tab.context.request.post(`${baseURL}/api/auth/sign-up/email`, { data: { name: 'テスト 利用者', email, password }, headers: { origin: baseURL } });

@@ -46,9 +46,9 @@ export async function buildApp({ config, database, auth, logger = true }: BuildA
   await app.register(healthPlugin, { database });
   await app.register(appInfoPlugin, { database });
   // Before every plugin with routes that need `request.principal`.
-  await app.register(principalPlugin, { auth });
+  await app.register(principalPlugin, { auth, database });
   await app.register(authPlugin, { auth });
-  await app.register(sessionPlugin, { auth });
+  await app.register(sessionPlugin, { auth, database });
   await app.register(documentsPlugin, { database });
   await app.register(outboxPlugin, { database });
   // Last: it answers everything the plugins above do not.

@@ -16,9 +16,10 @@ import type { Database } from '../database/database.ts';
 import { DatabaseDialect } from '../database/kysely.ts';
 import type { MailMessage } from '../mail/mail.ts';
 import { handleAuthUrl, resetPasswordMail, verifyEmailMail } from '../mail/mailTexts.ts';
+import { registration } from '../registration/registrationEndpoints.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, publicUrlOf } from './http.ts';
 import { rateLimitOptions } from './rateLimit.ts';
-import { requiresSecondFactor } from './signedInUser.ts';
+import { secondFactorPolicyOf } from './secondFactorPolicy.ts';
 import { resolveAuthSecret } from './secret.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -110,6 +111,8 @@ function authOptions({ config, database, mail, logger }: CreateAuthOptions, secr
       twoFactor({ issuer: TOTP_ISSUER, backupCodeOptions: { amount: 10, length: 10 } }),
       // Anonymous sign-in (/anonymous): a level-1 user without a domain or an address of its own.
       anonymous({ emailDomainName: 'anonymous.invalid' }),
+      // /register and /registerUser/:domainId (registration/registrationEndpoints.ts).
+      registration({ database, baseURL, deliver, ...(logger === undefined ? {} : { log: logger }) }),
     ],
     databaseHooks: {
       user: {
@@ -130,7 +133,7 @@ function authOptions({ config, database, mail, logger }: CreateAuthOptions, secr
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path === '/two-factor/disable') {
           const session = await getSessionFromCtx(ctx);
-          if (session !== null && requiresSecondFactor((session.user as { domainId?: string | null }).domainId ?? null)) {
+          if (session !== null && (await secondFactorPolicyOf(database).requires((session.user as { domainId?: string | null }).domainId))) {
             throw new APIError('FORBIDDEN', { code: SECOND_FACTOR_REQUIRED, message: 'your domain requires a second factor' });
           }
           return;

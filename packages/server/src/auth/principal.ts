@@ -6,9 +6,11 @@
  * (`sessionOf`), and a session due for renewal sends its renewed cookie with the answer.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Queryable } from '../database/database.ts';
 import { appWide } from '../http/appWide.ts';
 import type { Auth, AuthSession } from './auth.ts';
 import { AUTH_BASE_PATH, webHeaders } from './http.ts';
+import { secondFactorPolicyOf } from './secondFactorPolicy.ts';
 import { principalOf, type Principal } from './signedInUser.ts';
 
 declare module 'fastify' {
@@ -20,6 +22,8 @@ declare module 'fastify' {
 
 export interface PrincipalPluginOptions {
   auth: Auth | Promise<Auth>;
+  /** Where domain settings are read (whether a second factor is required). */
+  database: Queryable;
 }
 
 const sessions = new WeakMap<FastifyRequest, Promise<AuthSession | null>>();
@@ -47,11 +51,12 @@ export function needsPrincipal(url: string): boolean {
   return url.startsWith('/api/') && !url.startsWith(`${AUTH_BASE_PATH}/`) && !/^\/api\/health(?:[/?]|$)/.test(url);
 }
 
-export const principalPlugin = appWide<PrincipalPluginOptions>(async (app, { auth }) => {
+export const principalPlugin = appWide<PrincipalPluginOptions>(async (app, { auth, database }) => {
+  const secondFactor = secondFactorPolicyOf(database);
   app.decorateRequest('principal', null);
   app.addHook('preHandler', async (request, reply) => {
     if (!needsPrincipal(request.url)) return;
     const session = await sessionOf(auth, request, reply);
-    request.principal = session === null ? null : principalOf(session);
+    request.principal = session === null ? null : principalOf(session, await secondFactor.requires(session.user.domainId));
   });
 });

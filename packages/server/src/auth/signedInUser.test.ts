@@ -1,7 +1,7 @@
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { describe, expect, it } from 'vitest';
 import type { AuthSession } from './auth.ts';
-import { assignedLevel, effectiveLevel, principalOf, providerIdOf, requiresSecondFactor, toSignedInUser } from './signedInUser.ts';
+import { assignedLevel, effectiveLevel, principalOf, providerIdOf, toSignedInUser } from './signedInUser.ts';
 
 const at = new Date('2026-04-01T09:30:00.000Z');
 
@@ -26,14 +26,6 @@ function sessionOf(user: Partial<AuthSession['user']> = {}): AuthSession {
   };
 }
 
-describe('requiresSecondFactor', () => {
-  it('holds for the demo domain that requires one, and only there', () => {
-    expect(requiresSecondFactor('demo-facility-mfa')).toBe(true);
-    expect(requiresSecondFactor('demo-facility-a')).toBe(false);
-    expect(requiresSecondFactor(null)).toBe(false);
-  });
-});
-
 describe('the level in force', () => {
   it('is the assigned level, rounded down to a known one', () => {
     expect(assignedLevel(51)).toBe(51);
@@ -45,9 +37,9 @@ describe('the level in force', () => {
   });
 
   it('is 0 while the domain requires a second factor the user has not enrolled', () => {
-    expect(effectiveLevel({ accessLevel: 200, domainId: 'demo-facility-mfa' }, [])).toBe(ROLE_LEVELS.requestMfa);
-    expect(effectiveLevel({ accessLevel: 2, domainId: 'demo-facility-mfa' }, [{ kind: 'totp', enrolledAt: at.toISOString() }])).toBe(2);
-    expect(effectiveLevel({ accessLevel: 2, domainId: null }, [])).toBe(2);
+    expect(effectiveLevel({ accessLevel: 200 }, [], true)).toBe(ROLE_LEVELS.requestMfa);
+    expect(effectiveLevel({ accessLevel: 2 }, [{ kind: 'totp', enrolledAt: at.toISOString() }], true)).toBe(2);
+    expect(effectiveLevel({ accessLevel: 2 }, [], false)).toBe(2);
   });
 });
 
@@ -71,7 +63,7 @@ describe('toSignedInUser and principalOf', () => {
       { providerId: 'google', accountId: 'g-123' },
       { providerId: 'unknown', accountId: 'x' },
     ];
-    expect(toSignedInUser(session, accounts)).toEqual({
+    expect(toSignedInUser(session, accounts, false)).toEqual({
       uid: 'u1',
       displayName: '佐藤 介護',
       email: 'staff@example.com',
@@ -91,18 +83,18 @@ describe('toSignedInUser and principalOf', () => {
       mfas: [],
       signInTime: '2026-04-01T09:30:00.000Z',
     });
-    expect(principalOf(session)).toEqual({ uid: 'u1', accessLevel: 2, domainId: 'demo-facility-a', rootDomainId: 'demo-corp' });
+    expect(principalOf(session, false)).toEqual({ uid: 'u1', accessLevel: 2, domainId: 'demo-facility-a', rootDomainId: 'demo-corp' });
   });
 
   it('give level 0 to a user of a domain requiring a second factor', () => {
     const session = sessionOf({ domainId: 'demo-facility-mfa' });
-    expect(toSignedInUser(session, []).accessLevel).toBe(0);
-    expect(principalOf(session).accessLevel).toBe(0);
+    expect(toSignedInUser(session, [], true).accessLevel).toBe(0);
+    expect(principalOf(session, true).accessLevel).toBe(0);
   });
 
   it('treat a missing domain and an empty name as null', () => {
     const session = sessionOf({ domainId: undefined, rootDomainId: undefined, name: '' });
-    expect(toSignedInUser(session, [])).toMatchObject({ displayName: null, domainId: null, rootDomainId: null });
-    expect(principalOf(session)).toMatchObject({ domainId: null, rootDomainId: null });
+    expect(toSignedInUser(session, [], false)).toMatchObject({ displayName: null, domainId: null, rootDomainId: null });
+    expect(principalOf(session, false)).toMatchObject({ domainId: null, rootDomainId: null });
   });
 });

@@ -3,7 +3,6 @@
  * /api/me) and the request's `Principal` (the server's access checks). Both carry the level in
  * force: 0 while the user's domain requires a second factor the user has not enrolled.
  */
-import { DEMO_DOMAINS_REQUIRING_MFA } from '@nemuri/shared/demoAccounts';
 import { isAccessLevel, ROLE_LEVELS, roleOfLevel, type AccessLevel } from '@nemuri/shared/roles';
 import type { EnrolledSecondFactor, LoginProvider, ProviderId, SignedInUser } from '@nemuri/shared/user';
 import type { AuthSession } from './auth.ts';
@@ -22,15 +21,6 @@ export interface AuthAccount {
   accountId: string;
 }
 
-/**
- * Whether the domain requires a second factor (`domain.settings.requireMfa`). A stand-in until the
- * domains collection exists: the demo data's domains that require one. Replace it with a look-up
- * of the domain's settings then; everything else asks this function.
- */
-export function requiresSecondFactor(domainId: string | null): boolean {
-  return domainId !== null && DEMO_DOMAINS_REQUIRING_MFA.includes(domainId);
-}
-
 /** Enrolled second factors: TOTP once Better Auth's two-factor plugin has it enabled. */
 export function secondFactorsOf(user: Pick<AuthSession['user'], 'twoFactorEnabled' | 'secondFactorEnrolledAt'>): EnrolledSecondFactor[] {
   if (user.twoFactorEnabled !== true) return [];
@@ -45,16 +35,19 @@ export function assignedLevel(stored: unknown): AccessLevel {
   return ROLE_LEVELS[roleOfLevel(level)];
 }
 
-/** The level in force: 0 while a required second factor is missing, else the assigned one. */
-export function effectiveLevel(user: Pick<AuthSession['user'], 'accessLevel' | 'domainId'>, secondFactors: readonly EnrolledSecondFactor[]): AccessLevel {
-  if (secondFactors.length === 0 && requiresSecondFactor(user.domainId ?? null)) return ROLE_LEVELS.requestMfa;
+/**
+ * The level in force: 0 while a second factor is required (secondFactorPolicy.ts, the user's
+ * domain settings) and missing, else the assigned one.
+ */
+export function effectiveLevel(user: Pick<AuthSession['user'], 'accessLevel'>, secondFactors: readonly EnrolledSecondFactor[], secondFactorRequired: boolean): AccessLevel {
+  if (secondFactors.length === 0 && secondFactorRequired) return ROLE_LEVELS.requestMfa;
   return assignedLevel(user.accessLevel);
 }
 
-export function principalOf({ user }: AuthSession): Principal {
+export function principalOf({ user }: AuthSession, secondFactorRequired: boolean): Principal {
   return {
     uid: user.id,
-    accessLevel: effectiveLevel(user, secondFactorsOf(user)),
+    accessLevel: effectiveLevel(user, secondFactorsOf(user), secondFactorRequired),
     domainId: user.domainId ?? null,
     rootDomainId: user.rootDomainId ?? null,
   };
@@ -68,7 +61,7 @@ export function providerIdOf(betterAuthProviderId: string): ProviderId | null {
   return null;
 }
 
-export function toSignedInUser({ session, user }: AuthSession, accounts: readonly AuthAccount[]): SignedInUser {
+export function toSignedInUser({ session, user }: AuthSession, accounts: readonly AuthAccount[], secondFactorRequired: boolean): SignedInUser {
   const mfas = secondFactorsOf(user);
   const isAnonymous = user.isAnonymous === true;
   const loginProviders: LoginProvider[] = [];
@@ -90,7 +83,7 @@ export function toSignedInUser({ session, user }: AuthSession, accounts: readonl
     isEmailVerified: isAnonymous ? false : user.emailVerified,
     isAnonymous,
     loginProviders,
-    accessLevel: effectiveLevel(user, mfas),
+    accessLevel: effectiveLevel(user, mfas, secondFactorRequired),
     domainId: user.domainId ?? null,
     rootDomainId: user.rootDomainId ?? null,
     singleTimeToken: null,

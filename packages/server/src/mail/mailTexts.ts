@@ -46,3 +46,26 @@ export function verifyEmailMail(to: string, link: string): MailMessage {
     ].join('\n'),
   };
 }
+
+/** The invitation page of a domain: `/registerUser/<domainId>?invitation=<id>`. */
+export function invitationUrl(publicUrl: string, domainId: string, invitationId: string): string {
+  const url = new URL(`/registerUser/${encodeURIComponent(domainId)}`, publicUrl);
+  url.searchParams.set('invitation', invitationId);
+  return url.toString();
+}
+
+export function invitationMail(to: string, domainName: string, inviterName: string, link: string, validDays: number): MailMessage {
+  return {
+    to,
+    subject: `【Nemuri Monitor】${domainName} への招待`,
+    text: [
+      `${inviterName} さんから、Nemuri Monitor の「${domainName}」に招待されました。`,
+      '',
+      `参加するには、${validDays}日以内に次のリンクを開いてください。`,
+      link,
+      '',
+      'お心当たりのない場合は、このメールを破棄してください。',
+      '',
+    ].join('\n'),
+  };
+}

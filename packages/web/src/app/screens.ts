@@ -24,6 +24,8 @@ const master: ScreenLoader = () => import('../features/master/MasterScreen.tsx')
 const auth: ScreenLoader = () => import('../features/auth/AuthScreen.tsx');
 const login: ScreenLoader = () => import('../features/auth/LoginScreen.tsx');
 const signup: ScreenLoader = () => import('../features/auth/SignupScreen.tsx');
+const register: ScreenLoader = () => import('../features/auth/RegisterScreen.tsx');
+const registerUser: ScreenLoader = () => import('../features/auth/RegisterUserScreen.tsx');
 
 /** The screen of every route that renders one, by route name (see `@nemuri/shared/routeAccess`). */
 export const SCREENS: Record<string, ScreenLoader> = {
@@ -85,7 +87,7 @@ export const SCREENS: Record<string, ScreenLoader> = {
   handleauth: auth,
   signup,
   anonymous: auth,
-  register: auth,
-  registerUser: auth,
+  register,
+  registerUser,
   RegisterReportAccessUser: auth,
 };

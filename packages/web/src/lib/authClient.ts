@@ -3,6 +3,7 @@
  * `AuthError` whose `code` picks the Japanese message (`auth.errors.<code>` in the locales).
  */
 import { fetchCurrentUser, setCurrentUser } from './session.ts';
+import { REGISTRATION_ERRORS, type InvitationPreview, type RegisterDomainInput } from '@nemuri/shared/registration';
 import type { SignedInUser } from '@nemuri/shared/user';
 
 export type AuthErrorCode =
@@ -17,6 +18,12 @@ export type AuthErrorCode =
   | 'challengeExpired'
   | 'accountLocked'
   | 'wrongPassword'
+  | 'invitationNotFound'
+  | 'invitationUsed'
+  | 'invitationExpired'
+  | 'invitationOtherAddress'
+  | 'signInToAccept'
+  | 'lastOwner'
   | 'tooManyRequests'
   | 'network'
   | 'unknown';
@@ -48,6 +55,12 @@ const SERVER_CODES: Record<string, AuthErrorCode> = {
   INVALID_TWO_FACTOR_COOKIE: 'challengeExpired',
   TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 'challengeExpired',
   ACCOUNT_TEMPORARILY_LOCKED: 'accountLocked',
+  [REGISTRATION_ERRORS.invitationNotFound]: 'invitationNotFound',
+  [REGISTRATION_ERRORS.invitationUsed]: 'invitationUsed',
+  [REGISTRATION_ERRORS.invitationExpired]: 'invitationExpired',
+  [REGISTRATION_ERRORS.invitationOtherAddress]: 'invitationOtherAddress',
+  [REGISTRATION_ERRORS.signInToAccept]: 'signInToAccept',
+  [REGISTRATION_ERRORS.lastOwner]: 'lastOwner',
 };
 
 function postAuth(path: string, body: Record<string, unknown>): Promise<unknown> {
@@ -176,4 +189,30 @@ function wrongPasswordOf(error: unknown): unknown {
 export async function signInAnonymously(): Promise<SignedInUser | null> {
   await postAuth('/sign-in/anonymous', {});
   return refreshUser();
+}
+
+/** /register: a new root domain with the caller as its owner, signed in at once. */
+export async function registerDomain(input: RegisterDomainInput): Promise<SignedInUser | null> {
+  await postAuth('/registration/domain', { ...input });
+  return refreshUser();
+}
+
+/** What an invitation link (/registerUser/:domainId?invitation=…) offers. */
+export async function previewInvitation(invitationId: string): Promise<InvitationPreview> {
+  return (await callAuth(`/registration/invitation?id=${encodeURIComponent(invitationId)}`, {
+    method: 'GET',
+    credentials: 'same-origin',
+    headers: { accept: 'application/json' },
+  })) as InvitationPreview;
+}
+
+/** Joins through an invitation: with a name and password, a new account; without, the signed-in one. */
+export async function acceptInvitation(input: { invitationId: string; domainId: string; name?: string; password?: string }): Promise<SignedInUser | null> {
+  await postAuth('/registration/accept', input);
+  return refreshUser();
+}
+
+/** An administrator invites someone to a domain by mail. */
+export async function createInvitation(input: { email: string; accessLevel: number; domainId?: string }): Promise<{ id: string; expiresAt: string }> {
+  return (await postAuth('/registration/invitations', input)) as { id: string; expiresAt: string };
 }

@@ -74,6 +74,9 @@ export default function LoginScreen() {
               <Anchor component={Link} to="/signup" size="sm">
                 {t('auth.toSignup')}
               </Anchor>
+              <Anchor component={Link} to="/register" size="sm">
+                {t('auth.toRegister')}
+              </Anchor>
               <Anchor component={Link} to="/sso" size="sm">
                 {t('auth.toSso')}
               </Anchor>

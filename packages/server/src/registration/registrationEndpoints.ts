@@ -1,0 +1,240 @@
+/**
+ * Registration as a Better Auth plugin, so that it shares sign-in's rate limits, origin checks,
+ * password rules and session cookies. Endpoints (under /api/auth):
+ *   POST /registration/domain             a new root domain and its owner (level 5), signed in at once
+ *   POST /registration/invitations        an administrator invites someone to a domain (mail with a link)
+ *   GET  /registration/invitation?id=…    what the invitation page shows
+ *   POST /registration/accept             join through an invitation: a new account, or the signed-in
+ *                                         account whose address was invited
+ * Domain, staff and invitation records are written through the document engine, so its schemas,
+ * scope rules and audit log apply; the new user's own records are written on their behalf.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { APIError, createAuthEndpoint, getSessionFromCtx, sendVerificationEmailFn } from 'better-auth/api';
+import { setSessionCookie } from 'better-auth/cookies';
+import type { BetterAuthPlugin } from '@better-auth/core';
+import { guardAllowsWrite, type Claims } from '@nemuri/shared/documents/access';
+import { collectionByName } from '@nemuri/shared/documents/collections';
+import { DocumentError } from '@nemuri/shared/documents/errors';
+import {
+  acceptInvitationInput,
+  createInvitationInput,
+  INVITATION_VALID_DAYS,
+  REGISTRATION_ERRORS,
+  registerDomainInput,
+  type InvitationPreview,
+  type InvitationStatus,
+} from '@nemuri/shared/registration';
+import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import type { z } from 'zod/v3';
+import type { Database } from '../database/database.ts';
+import { DocumentStore } from '../documents/store.ts';
+import type { MailMessage } from '../mail/mail.ts';
+import { invitationMail, invitationUrl } from '../mail/mailTexts.ts';
+import { secondFactorPolicyOf } from '../auth/secondFactorPolicy.ts';
+import { effectiveLevel, secondFactorsOf } from '../auth/signedInUser.ts';
+
+export interface RegistrationOptions {
+  database: Database;
+  baseURL: string;
+  /** Sends a mail without waiting (auth.ts `deliver`). */
+  deliver(message: MailMessage): void;
+  log?: { error(details: object, message: string): void };
+}
+
+interface RegisteredUser {
+  id: string;
+  email: string;
+  name: string;
+  accessLevel?: number | null;
+  domainId?: string | null;
+  rootDomainId?: string | null;
+  twoFactorEnabled?: boolean | null;
+  secondFactorEnrolledAt?: Date | null;
+}
+
+const STAFF = collectionByName('domains/staff');
+
+function parse<T extends z.ZodTypeAny>(schema: T, body: unknown): z.infer<T> {
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const message = result.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ');
+    throw new APIError('BAD_REQUEST', { code: REGISTRATION_ERRORS.invalidInput, message });
+  }
+  return result.data as z.infer<T>;
+}
+
+function refuse(status: 'BAD_REQUEST' | 'NOT_FOUND' | 'FORBIDDEN' | 'GONE' | 'CONFLICT', code: string, message: string): never {
+  throw new APIError(status, { code, message });
+}
+
+/** A short random domain id: it appears in invitation links. */
+function newDomainId(): string {
+  return `d${randomBytes(9).toString('base64url').replace(/[-_]/g, 'x').toLowerCase()}`;
+}
+
+/** The document engine's refusals as Better Auth errors (403 for scope and level, 400 for data). */
+function asApiError(error: unknown): never {
+  if (error instanceof DocumentError) {
+    if (error.code === 'permission-denied' || error.code === 'unauthenticated') refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, error.message);
+    refuse('BAD_REQUEST', REGISTRATION_ERRORS.invalidInput, error.message);
+  }
+  throw error;
+}
+
+export function registration({ database, baseURL, deliver, log }: RegistrationOptions) {
+  const store = new DocumentStore(database, log ?? { error: () => undefined });
+  const secondFactor = secondFactorPolicyOf(database);
+  /** The engine acting for a user on their own new records (their level does not exist yet). */
+  const onBehalfOf = (uid: string): Claims => ({ uid, accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null });
+
+  const statusOf = (invitation: { usedAt?: unknown; expiresAt: unknown }): InvitationStatus => {
+    if (typeof invitation.usedAt === 'string' && invitation.usedAt !== '') return 'used';
+    return Date.parse(String(invitation.expiresAt)) <= Date.now() ? 'expired' : 'valid';
+  };
+
+  const readInvitation = async (id: string, domainId?: string) => {
+    const found = await store.get(onBehalfOf('registration'), `invitations/${id}`).catch(() => null);
+    const invitation = found?.document as { domainId: string; email: string; accessLevel: number; expiresAt: string; usedAt?: string | null } | undefined;
+    if (invitation === undefined || (domainId !== undefined && invitation.domainId !== domainId)) refuse('NOT_FOUND', REGISTRATION_ERRORS.invitationNotFound, 'no such invitation');
+    return invitation;
+  };
+
+  const domainName = async (domainId: string): Promise<string> => {
+    const found = await store.get(onBehalfOf('registration'), `domains/${domainId}`).catch(() => null);
+    const name = found?.document.name;
+    return typeof name === 'string' ? name : domainId;
+  };
+
+  /**
+   * A user belongs to one domain: joining another ends their staff record in the current one,
+   * unless they are its last owner (a domain always keeps one).
+   */
+  const leaveCurrentDomain = async (user: RegisteredUser, joining: string): Promise<void> => {
+    const current = user.domainId;
+    if (current === null || current === undefined || current === '' || current === joining) return;
+    const { rows } = await database.query<{ id: string }>(
+      `select id from documents where collection = $1 and (data ->> 'accessLevel')::int >= $2 and coalesce((data ->> 'disabled')::boolean, false) = false`,
+      [`domains/${current}/staff`, ROLE_LEVELS.ownerAdministrator],
+    );
+    if (rows.length > 0 && rows.every((row) => row.id === user.id)) refuse('CONFLICT', REGISTRATION_ERRORS.lastOwner, 'you are the last owner of your current domain');
+    await store.delete(onBehalfOf(user.id), `domains/${current}/staff/${user.id}`).catch(asApiError);
+  };
+
+  const writeStaff = (user: RegisteredUser, domainId: string, accessLevel: number) =>
+    store.set(onBehalfOf(user.id), `domains/${domainId}/staff/${user.id}`, { displayName: user.name, email: user.email, accessLevel }, false);
+
+  return {
+    id: 'nemuri-registration',
+    endpoints: {
+      registerDomain: createAuthEndpoint('/registration/domain', { method: 'POST' }, async (ctx) => {
+        const input = parse(registerDomainInput, ctx.body);
+        const { internalAdapter, password } = ctx.context;
+        if (input.password.length < ctx.context.password.config.minPasswordLength) refuse('BAD_REQUEST', 'PASSWORD_TOO_SHORT', 'Password too short');
+        if (input.password.length > ctx.context.password.config.maxPasswordLength) refuse('BAD_REQUEST', 'PASSWORD_TOO_LONG', 'Password too long');
+        if ((await internalAdapter.findUserByEmail(input.email)) !== null) refuse('BAD_REQUEST', 'USER_ALREADY_EXISTS', 'User already exists. Use another email.');
+        const domainId = newDomainId();
+        const hash = await password.hash(input.password);
+        const user = (await internalAdapter.createUser(
+          { email: input.email, name: input.name, emailVerified: false, accessLevel: ROLE_LEVELS.ownerAdministrator, domainId, rootDomainId: domainId },
+          { method: 'email' },
+        )) as RegisteredUser;
+        try {
+          await internalAdapter.linkAccount({ userId: user.id, providerId: 'credential', accountId: user.id, password: hash });
+          await store.set(onBehalfOf(user.id), `domains/${domainId}`, { name: input.domainName, kind: input.domainKind, rootDomainId: domainId, timeZone: 'Asia/Tokyo', status: 'active' }, false);
+          await writeStaff(user, domainId, ROLE_LEVELS.ownerAdministrator);
+        } catch (error) {
+          // Nothing half-made stays behind: without its domain the account could do nothing.
+          await internalAdapter.deleteUser(user.id).catch(() => undefined);
+          await database.query('delete from documents where path = $1 or parent_path = $1', [`domains/${domainId}`]).catch(() => undefined);
+          asApiError(error);
+        }
+        // Registration does not wait for the address to be verified (as sign-up): the mail goes out now.
+        await sendVerificationEmailFn(ctx, user as never);
+        const session = await internalAdapter.createSession(user.id);
+        await setSessionCookie(ctx, { session, user: user as never });
+        return ctx.json({ domainId, userId: user.id });
+      }),
+
+      createInvitation: createAuthEndpoint('/registration/invitations', { method: 'POST' }, async (ctx) => {
+        const session = await getSessionFromCtx(ctx);
+        if (session === null) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'sign in to invite');
+        const inviter = session.user as unknown as RegisteredUser;
+        const input = parse(createInvitationInput, ctx.body);
+        const claims: Claims = {
+          uid: inviter.id,
+          accessLevel: effectiveLevel({ accessLevel: inviter.accessLevel ?? 0 }, secondFactorsOf({ twoFactorEnabled: inviter.twoFactorEnabled ?? null, secondFactorEnrolledAt: inviter.secondFactorEnrolledAt ?? null }), await secondFactor.requires(inviter.domainId)),
+          domainId: inviter.domainId ?? null,
+          rootDomainId: inviter.rootDomainId ?? null,
+        };
+        const domainId = input.domainId ?? claims.domainId;
+        if (domainId === null) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'you belong to no domain');
+        // The staff rules: nobody grants a level above their own, and below level 4 nobody grants administrator rights.
+        if (STAFF === undefined || !guardAllowsWrite(STAFF, claims, null, { accessLevel: input.accessLevel })) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'you may not grant this level');
+        // The engine would place an invitation to a domain without a record under the inviter's root.
+        if ((await store.get(onBehalfOf('registration'), `domains/${domainId}`).catch(() => null)) === null) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'no such domain');
+        const id = randomUUID();
+        const expiresAt = new Date(Date.now() + INVITATION_VALID_DAYS * 86_400_000).toISOString();
+        try {
+          await store.set(claims, `invitations/${id}`, { domainId, email: input.email, accessLevel: input.accessLevel, expiresAt }, false);
+        } catch (error) {
+          asApiError(error);
+        }
+        deliver(invitationMail(input.email, await domainName(domainId), inviter.name, invitationUrl(baseURL, domainId, id), INVITATION_VALID_DAYS));
+        return ctx.json({ id, domainId, expiresAt });
+      }),
+
+      previewInvitation: createAuthEndpoint('/registration/invitation', { method: 'GET' }, async (ctx) => {
+        const id = typeof ctx.query?.id === 'string' ? ctx.query.id : '';
+        if (id === '') refuse('NOT_FOUND', REGISTRATION_ERRORS.invitationNotFound, 'no such invitation');
+        const invitation = await readInvitation(id);
+        const preview: InvitationPreview = {
+          domainId: invitation.domainId,
+          domainName: await domainName(invitation.domainId),
+          email: invitation.email,
+          accessLevel: invitation.accessLevel,
+          expiresAt: invitation.expiresAt,
+          status: statusOf(invitation),
+        };
+        return ctx.json(preview);
+      }),
+
+      acceptInvitation: createAuthEndpoint('/registration/accept', { method: 'POST' }, async (ctx) => {
+        const input = parse(acceptInvitationInput, ctx.body);
+        const invitation = await readInvitation(input.invitationId, input.domainId);
+        const status = statusOf(invitation);
+        if (status === 'used') refuse('GONE', REGISTRATION_ERRORS.invitationUsed, 'this invitation has been used');
+        if (status === 'expired') refuse('GONE', REGISTRATION_ERRORS.invitationExpired, 'this invitation has expired');
+        const { internalAdapter } = ctx.context;
+        const domain = await store.get(onBehalfOf('registration'), `domains/${invitation.domainId}`).catch(() => null);
+        const rootDomainId = typeof domain?.document.rootDomainId === 'string' && domain.document.rootDomainId !== '' ? domain.document.rootDomainId : invitation.domainId;
+        const fields = { accessLevel: invitation.accessLevel, domainId: invitation.domainId, rootDomainId };
+        const session = await getSessionFromCtx(ctx);
+        let user: RegisteredUser;
+        if (session !== null && session.user.isAnonymous !== true) {
+          if (session.user.email.toLowerCase() !== invitation.email.toLowerCase()) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationOtherAddress, 'this invitation is for another address');
+          await leaveCurrentDomain(session.user as unknown as RegisteredUser, invitation.domainId);
+          user = (await internalAdapter.updateUser(session.user.id, fields)) as RegisteredUser;
+        } else {
+          if ((await internalAdapter.findUserByEmail(invitation.email)) !== null) refuse('CONFLICT', REGISTRATION_ERRORS.signInToAccept, 'this address has an account: sign in, then accept');
+          if (input.name === undefined || input.password === undefined) refuse('BAD_REQUEST', REGISTRATION_ERRORS.invalidInput, 'name and password are required');
+          if (input.password.length < ctx.context.password.config.minPasswordLength) refuse('BAD_REQUEST', 'PASSWORD_TOO_SHORT', 'Password too short');
+          if (input.password.length > ctx.context.password.config.maxPasswordLength) refuse('BAD_REQUEST', 'PASSWORD_TOO_LONG', 'Password too long');
+          const hash = await ctx.context.password.hash(input.password);
+          // The link came by mail to this address: it is verified.
+          user = (await internalAdapter.createUser({ email: invitation.email, name: input.name, emailVerified: true, ...fields }, { method: 'email' })) as RegisteredUser;
+          await internalAdapter.linkAccount({ userId: user.id, providerId: 'credential', accountId: user.id, password: hash });
+          const created = await internalAdapter.createSession(user.id);
+          await setSessionCookie(ctx, { session: created, user: user as never });
+        }
+        await writeStaff(user, invitation.domainId, invitation.accessLevel).catch(asApiError);
+        await store.update(onBehalfOf(user.id), `invitations/${input.invitationId}`, { usedAt: new Date().toISOString() }).catch(asApiError);
+        return ctx.json({ userId: user.id, domainId: invitation.domainId });
+      }),
+    },
+    rateLimit: [
+      { pathMatcher: (path: string) => path === '/registration/domain' || path === '/registration/accept', window: 60, max: 10 },
+      { pathMatcher: (path: string) => path === '/registration/invitations', window: 60, max: 30 },
+    ],
+  } satisfies BetterAuthPlugin;
+}

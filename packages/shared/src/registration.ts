@@ -1,0 +1,72 @@
+/**
+ * Joining the product without an existing account (PRODUCT.md section 4): `/register` creates a
+ * new root domain whose first user is its owner (level 5); `/registerUser/:domainId` lets a person
+ * invited by mail join that domain at the invited level. Shapes shared by the server's endpoints
+ * (under /api/auth/registration/*) and the web app's screens.
+ */
+import { z } from 'zod/v3';
+import { ROLE_LEVELS } from './roles.ts';
+
+/** How long an invitation link stays valid. */
+export const INVITATION_VALID_DAYS = 7;
+
+/** Kinds of domain a person may register on their own (agencies and the maker are set up by the maker). */
+export const REGISTRABLE_DOMAIN_KINDS = ['corporation', 'facility', 'individual'] as const;
+export type RegistrableDomainKind = (typeof REGISTRABLE_DOMAIN_KINDS)[number];
+
+/** Levels an invitation may grant: a domain's own users, up to its owner. */
+export const INVITABLE_LEVELS = [ROLE_LEVELS.individualUser, ROLE_LEVELS.generalStaff, ROLE_LEVELS.administrator, ROLE_LEVELS.privilegeAdministrator, ROLE_LEVELS.ownerAdministrator] as const;
+
+const email = z.string().trim().toLowerCase().email();
+const name = z.string().trim().min(1).max(100);
+/** Length rules are Better Auth's (MIN/MAX_PASSWORD_LENGTH): checked there, with its error codes. */
+const password = z.string().min(1).max(1000);
+
+export const registerDomainInput = z
+  .object({ name, email, password, domainName: z.string().trim().min(1).max(100), domainKind: z.enum(REGISTRABLE_DOMAIN_KINDS) })
+  .strict();
+export type RegisterDomainInput = z.infer<typeof registerDomainInput>;
+
+export const createInvitationInput = z
+  .object({
+    email,
+    accessLevel: z.number().int().refine((level) => (INVITABLE_LEVELS as readonly number[]).includes(level), 'not a level an invitation can grant'),
+    /** Default: the inviter's own domain. */
+    domainId: z.string().min(1).optional(),
+  })
+  .strict();
+export type CreateInvitationInput = z.infer<typeof createInvitationInput>;
+
+/** Accepting an invitation: a new account (name and password), or the signed-in account with the invited address (neither). */
+export const acceptInvitationInput = z
+  .object({ invitationId: z.string().min(1), domainId: z.string().min(1), name: name.optional(), password: password.optional() })
+  .strict();
+export type AcceptInvitationInput = z.infer<typeof acceptInvitationInput>;
+
+export type InvitationStatus = 'valid' | 'used' | 'expired';
+
+/** What the invitation page shows before the invitee accepts. */
+export interface InvitationPreview {
+  domainId: string;
+  domainName: string;
+  email: string;
+  accessLevel: number;
+  expiresAt: string;
+  status: InvitationStatus;
+}
+
+/** Error codes of the registration endpoints (beside Better Auth's own, e.g. USER_ALREADY_EXISTS). */
+export const REGISTRATION_ERRORS = {
+  invalidInput: 'INVALID_REGISTRATION_INPUT',
+  invitationNotFound: 'INVITATION_NOT_FOUND',
+  invitationUsed: 'INVITATION_USED',
+  invitationExpired: 'INVITATION_EXPIRED',
+  /** The signed-in account's address is not the invited one. */
+  invitationOtherAddress: 'INVITATION_FOR_ANOTHER_ADDRESS',
+  /** The invited address has an account already: sign in with it, then accept. */
+  signInToAccept: 'SIGN_IN_TO_ACCEPT_INVITATION',
+  /** Accepting would leave the account's current domain without an owner. */
+  lastOwner: 'LAST_OWNER_OF_DOMAIN',
+  /** The inviter may not grant this level or invite to this domain. */
+  invitationNotAllowed: 'INVITATION_NOT_ALLOWED',
+} as const;
