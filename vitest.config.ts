@@ -43,6 +43,7 @@ export default defineConfig({
         },
       },
       { test: { name: 'simulator', environment: 'node', include: ['packages/simulator/src/**/*.test.ts'] } },
+      { test: { name: 'analysis', environment: 'node', include: ['packages/analysis/src/**/*.test.ts'] } },
       {
         test: {
           name: 'web',

@@ -75,6 +75,29 @@ describe('/handleauth', () => {
     expect(me.user.isEmailVerified).toBe(true);
   });
 
+  it('changes the address from /account-info through the mailed link, and the old address takes it back', async () => {
+    const stamp = Date.now();
+    const oldEmail = `before-${stamp}@example.com`;
+    const newEmail = `after-${stamp}@example.com`;
+    await signUp(oldEmail, 'a-fine-password');
+    await tab.page.goto('/account-info');
+    await tab.page.getByLabel('新しいメールアドレス').fill(newEmail);
+    await tab.page.getByRole('button', { name: '確認メールを送信' }).click();
+    await tab.page.getByRole('status').filter({ hasText: `${newEmail} に確認メールを送信しました` }).waitFor();
+
+    const change = linkIn(await mailTo(newEmail, '【Nemuri Monitor】メールアドレス変更の確認'));
+    expect(change.searchParams.get('mode')).toBe('changeEmail');
+    await tab.page.goto(`${change.pathname}${change.search}`);
+    await tab.page.getByRole('status').filter({ hasText: 'メールアドレスを変更しました。' }).waitFor();
+    const me = async () => ((await (await tab.context.request.get(`${baseURL}/api/me`)).json()) as { user: { email: string } | null }).user;
+    expect((await me())?.email).toBe(newEmail);
+
+    const recover = linkIn(await mailTo(oldEmail, '【Nemuri Monitor】メールアドレスが変更されました'));
+    await tab.page.goto(`${recover.pathname}${recover.search}`);
+    await tab.page.getByRole('status').filter({ hasText: '元のメールアドレスに戻し' }).waitFor();
+    expect(await me()).toBeNull();
+  });
+
   it('says in Japanese when a link is broken', async () => {
     await tab.page.goto('/handleauth?mode=verifyEmail&token=not-a-token');
     await tab.page.getByRole('alert').filter({ hasText: 'メールアドレスを確認できませんでした。 リンクが無効です' }).waitFor();

@@ -41,11 +41,11 @@ const only = process.argv[2];
 await buildParser();
 if (!only || only === 'static') {
   run('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
-  for (const project of ['packages/shared', 'packages/parser', 'packages/simulator', 'packages/server', 'packages/web', 'tsconfig.tools.json']) {
+  for (const project of ['packages/shared', 'packages/parser', 'packages/simulator', 'packages/analysis', 'packages/server', 'packages/web', 'tsconfig.tools.json']) {
     run(`type-check ${project}`, 'npx', ['tsc', '-p', project]);
   }
 }
-if (!only || only === 'unit') vitest('unit and server tests', ['shared', 'parser', 'simulator', 'server', 'web']);
+if (!only || only === 'unit') vitest('unit and server tests', ['shared', 'parser', 'simulator', 'analysis', 'server', 'web']);
 if (!only || only === 'e2e') {
   console.log('\n▶ build the web app');
   try {

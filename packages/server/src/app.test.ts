@@ -226,7 +226,7 @@ describePostgres('the server on PostgreSQL', () => {
     expect(rows).toEqual([{ schema: schema.schema }]);
     expect(server.start.firstStart).toBe(true);
     expect(server.demo).toBe(false);
-    expect(await (await fetch(`${server.url}/api/app-info`)).json()).toEqual({ version: APP_VERSION, demo: false });
+    expect(await (await fetch(`${server.url}/api/app-info`)).json()).toEqual({ version: APP_VERSION, demo: false, socialProviders: [] });
   });
 
   it('GET /api/me answers that nobody is signed in', async () => {

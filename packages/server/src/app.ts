@@ -2,6 +2,7 @@
  * The HTTP application: every plugin is registered here, in one place. Building it touches no
  * network; `startServer` (server.ts) opens the database, listens and then completes sign-in.
  */
+import websocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { appInfoPlugin } from './appInfo/appInfo.ts';
 import type { Auth } from './auth/auth.ts';
@@ -11,10 +12,15 @@ import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
 import { documentsPlugin } from './documents/documentsPlugin.ts';
 import { healthPlugin } from './health/health.ts';
+import { ingestPlugin } from './ingest/ingestPlugin.ts';
+import { IngestPipeline } from './ingest/pipeline.ts';
 import { errorsPlugin } from './http/errors.ts';
 import { securityHeadersPlugin } from './http/securityHeaders.ts';
+import { livePlugin } from './live/livePlugin.ts';
 import { outboxPlugin } from './mail/outbox.ts';
+import { monitoringPlugin } from './monitoring/monitoringPlugin.ts';
 import { sessionPlugin } from './session/session.ts';
+import { signalsPlugin } from './signals/signalsPlugin.ts';
 import { webAppPlugin } from './webApp/webApp.ts';
 
 /** Where log lines (JSON, one per line) go instead of standard output. */
@@ -22,8 +28,15 @@ export interface LogDestination {
   write(line: string): void;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Device frames: MQTT/HTTP ingest, ring buffers, live fan-out, storage (ingest/pipeline.ts). */
+    ingest: IngestPipeline;
+  }
+}
+
 export interface BuildAppOptions {
-  config: Pick<Config, 'webDist' | 'logLevel'>;
+  config: Pick<Config, 'webDist' | 'logLevel'> & Partial<Pick<Config, 'oauthProviders'>> & Partial<Pick<Config, 'signalRetentionDays'>>;
   database: Database;
   /**
    * Sign-in (auth.ts). A promise while the server does not know its port yet (PORT=0): requests
@@ -44,13 +57,22 @@ export async function buildApp({ config, database, auth, logger = true }: BuildA
   await app.register(securityHeadersPlugin);
   await app.register(errorsPlugin);
   await app.register(healthPlugin, { database });
-  await app.register(appInfoPlugin, { database });
+  await app.register(appInfoPlugin, { database, socialProviders: (config.oauthProviders ?? []).map((provider) => provider.id) });
   // Before every plugin with routes that need `request.principal`.
   await app.register(principalPlugin, { auth, database });
   await app.register(authPlugin, { auth });
   await app.register(sessionPlugin, { auth, database });
+  await app.register(websocket);
   await app.register(documentsPlugin, { database });
+  await app.register(livePlugin, { database, auth });
   await app.register(outboxPlugin, { database });
+  // Device frames in (HTTP; MQTT is started by server.ts) and signals out (read API, live WebSocket).
+  const ingest = new IngestPipeline({ database, log: app.log, ...(config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays }) });
+  app.decorate('ingest', ingest);
+  await app.register(ingestPlugin, { pipeline: ingest });
+  await app.register(signalsPlugin, { pipeline: ingest });
+  // Live room states and alerts, from the same frames.
+  await app.register(monitoringPlugin, { database, pipeline: ingest });
   // Last: it answers everything the plugins above do not.
   await app.register(webAppPlugin, { webDist: config.webDist });
   return app;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_WEB_DIST, loadConfig, redactUrl, resolveDemo } from './config.ts';
+import { ConfigError, DEFAULT_WEB_DIST, loadConfig, redactUrl, resolveDemo, resolveSimulate } from './config.ts';
 
 const CWD = '/srv/nemuri';
 
@@ -22,10 +22,18 @@ describe('loadConfig', () => {
       publicUrl: null,
       authSecret: null,
       authRateLimitMax: null,
+      oauthProviders: [],
+      ssoTrustedOrigins: [],
       dataDir: '/srv/nemuri/data',
       database: { kind: 'pglite', dataDir: '/srv/nemuri/data/pglite' },
       mqttUrl: null,
       mqttPort: 1883,
+      mqttPortExplicit: false,
+      mqttSharedGroup: null,
+      mqttClientId: null,
+      signalRetentionDays: 30,
+      signalStoredChannels: null,
+      simulate: 'auto',
       smtpUrl: null,
       demo: 'auto',
       webDist: DEFAULT_WEB_DIST,
@@ -45,6 +53,12 @@ describe('loadConfig', () => {
         PUBLIC_URL: 'https://nemuri.example/',
         AUTH_SECRET: 'a'.repeat(32),
         AUTH_RATE_LIMIT_MAX: '500',
+        GOOGLE_CLIENT_ID: 'google-id',
+        GOOGLE_CLIENT_SECRET: 'google-secret',
+        LINE_CLIENT_ID: 'line-id',
+        LINE_CLIENT_SECRET: 'line-secret',
+        LINE_DISCOVERY_URL: 'https://line.test/.well-known/openid-configuration',
+        SSO_TRUSTED_ORIGINS: 'https://idp.example.com, http://127.0.0.1:9000',
         DATA_DIR: 'var/nemuri',
         DATABASE_URL: 'postgres://app:secret@db.example:5432/nemuri',
         MQTT_URL: 'mqtts://broker.example:8883',
@@ -62,15 +76,37 @@ describe('loadConfig', () => {
       publicUrl: 'https://nemuri.example',
       authSecret: 'a'.repeat(32),
       authRateLimitMax: 500,
+      oauthProviders: [
+        { id: 'google', clientId: 'google-id', clientSecret: 'google-secret', discoveryUrl: 'https://accounts.google.com/.well-known/openid-configuration' },
+        { id: 'line', clientId: 'line-id', clientSecret: 'line-secret', discoveryUrl: 'https://line.test/.well-known/openid-configuration' },
+      ],
+      ssoTrustedOrigins: ['https://idp.example.com', 'http://127.0.0.1:9000'],
       dataDir: '/srv/nemuri/var/nemuri',
       database: { kind: 'postgresql', url: 'postgres://app:secret@db.example:5432/nemuri' },
       mqttUrl: 'mqtts://broker.example:8883',
       mqttPort: 11883,
+      mqttPortExplicit: true,
+      mqttSharedGroup: null,
+      mqttClientId: null,
+      signalRetentionDays: 30,
+      signalStoredChannels: null,
+      simulate: 'auto',
       smtpUrl: 'smtp://mail.example:587',
       demo: 'on',
       webDist: '/srv/nemuri/public',
       logLevel: 'debug',
     });
+  });
+
+  it('needs both halves of a social provider, and well-formed SSO origins', () => {
+    expect(problemsOf({ GOOGLE_CLIENT_ID: 'x' })).toEqual(['GOOGLE_CLIENT_ID needs GOOGLE_CLIENT_SECRET too']);
+    expect(problemsOf({ LINE_CLIENT_SECRET: 'x' })).toEqual(['LINE_CLIENT_SECRET is set without LINE_CLIENT_ID']);
+    expect(problemsOf({ GOOGLE_CLIENT_ID: 'x', GOOGLE_CLIENT_SECRET: 'y', GOOGLE_DISCOVERY_URL: 'ftp://x' })).toEqual([
+      'GOOGLE_DISCOVERY_URL must be a URL starting with one of https://, http://, got "ftp://x"',
+    ]);
+    expect(problemsOf({ SSO_TRUSTED_ORIGINS: 'https://idp.example.com/path' })).toEqual([
+      'SSO_TRUSTED_ORIGINS must list origins such as https://idp.example.com (scheme, host and port only), got "https://idp.example.com/path"',
+    ]);
   });
 
   it('keeps absolute paths and treats empty values as unset', () => {
@@ -173,5 +209,36 @@ describe('resolveDemo', () => {
     expect(resolveDemo('auto', { embedded: true, firstStart: true })).toBe(true);
     expect(resolveDemo('auto', { embedded: true, firstStart: false })).toBe(false);
     expect(resolveDemo('auto', { embedded: false, firstStart: true })).toBe(false);
+  });
+});
+
+describe('device and signal settings', () => {
+  it('reads MQTT_SHARED_GROUP, MQTT_CLIENT_ID, SIGNAL_RETENTION_DAYS and SIMULATE', () => {
+    const config = loadConfig({ MQTT_SHARED_GROUP: 'nemuri', MQTT_CLIENT_ID: 'nemuri-1', SIGNAL_RETENTION_DAYS: '7', SIMULATE: '0' }, CWD);
+    expect([config.mqttSharedGroup, config.mqttClientId, config.signalRetentionDays, config.simulate, config.mqttPortExplicit]).toEqual(['nemuri', 'nemuri-1', 7, 'off', false]);
+    expect(loadConfig({ MQTT_PORT: '1883' }, CWD).mqttPortExplicit).toBe(true);
+  });
+
+  it('reads SIGNAL_STORED_CHANNELS', () => {
+    expect(loadConfig({ SIGNAL_STORED_CHANNELS: 'ecg, respiAxl,respiHr' }, CWD).signalStoredChannels).toEqual(['ecg', 'respiAxl', 'respiHr']);
+    expect(loadConfig({ SIGNAL_STORED_CHANNELS: ',' }, CWD).signalStoredChannels).toEqual([]);
+    expect(problemsOf({ SIGNAL_STORED_CHANNELS: 'ecg,video' })).toEqual([expect.stringMatching(/^SIGNAL_STORED_CHANNELS must list channels among ecg, respiAxl/)]);
+  });
+
+  it('names each invalid one', () => {
+    expect(problemsOf({ MQTT_SHARED_GROUP: 'a/b', MQTT_CLIENT_ID: 'x y', SIGNAL_RETENTION_DAYS: '0', SIMULATE: 'maybe' })).toEqual([
+      expect.stringMatching(/^MQTT_SHARED_GROUP must be/),
+      expect.stringMatching(/^MQTT_CLIENT_ID must be/),
+      expect.stringMatching(/^SIGNAL_RETENTION_DAYS must be a whole number of days from 1 to 36500/),
+      expect.stringMatching(/^SIMULATE must be 1, true, 0 or false/),
+    ]);
+  });
+
+  it('runs the simulated devices with demo data, unless off, and under Vitest only when asked', () => {
+    expect(resolveSimulate('auto', true, {})).toBe(true);
+    expect(resolveSimulate('auto', true, { VITEST: 'true' })).toBe(false);
+    expect(resolveSimulate('on', true, { VITEST: 'true' })).toBe(true);
+    expect(resolveSimulate('off', true, {})).toBe(false);
+    expect(resolveSimulate('on', false, {})).toBe(false);
   });
 });

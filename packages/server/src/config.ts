@@ -16,6 +16,21 @@ export type DatabaseConfig =
   | { kind: 'pglite'; dataDir: string | null }
   | { kind: 'postgresql'; url: string };
 
+/** A social sign-in provider (OpenID Connect), enabled by its client id. */
+export interface OAuthProviderConfig {
+  id: 'google' | 'line';
+  clientId: string;
+  clientSecret: string;
+  /** Its OpenID discovery document; tests point it at a local provider. */
+  discoveryUrl: string;
+}
+
+/** The public providers' discovery documents, used unless <ID>_DISCOVERY_URL says otherwise. */
+export const OAUTH_DISCOVERY_URLS: Readonly<Record<OAuthProviderConfig['id'], string>> = {
+  google: 'https://accounts.google.com/.well-known/openid-configuration',
+  line: 'https://access.line.me/.well-known/openid-configuration',
+};
+
 export interface Config {
   port: number;
   host: string;
@@ -32,13 +47,51 @@ export interface Config {
    * defaults (auth/rateLimit.ts), for test setups where every client shares one address. null: the defaults.
    */
   authRateLimitMax: number | null;
+  /**
+   * GOOGLE_CLIENT_ID / _SECRET / _DISCOVERY_URL and LINE_…: the social providers offered on the
+   * sign-in page and /link; a provider without a client id is off.
+   */
+  oauthProviders: OAuthProviderConfig[];
+  /**
+   * SSO_TRUSTED_ORIGINS: origins (comma-separated) of enterprise OpenID providers registered for
+   * single sign-on; sign-in refuses to talk to an identity provider whose origin is not trusted.
+   */
+  ssoTrustedOrigins: string[];
   /** Absolute path of DATA_DIR (embedded database, uploads). */
   dataDir: string;
   database: DatabaseConfig;
-  /** External MQTT broker; null: the embedded broker (a later issue). */
+  /** External MQTT broker; null: the embedded broker (Aedes, ingest/broker.ts). */
   mqttUrl: string | null;
-  /** Port of the embedded MQTT broker (a later issue). */
+  /** Port of the embedded MQTT broker; 0 picks a free port. */
   mqttPort: number;
+  /**
+   * Whether MQTT_PORT was given: then a taken port fails the start; unset (1883), a taken port
+   * only warns and the embedded broker takes a free port instead.
+   */
+  mqttPortExplicit: boolean;
+  /**
+   * MQTT_SHARED_GROUP: with MQTT_URL, subscribe as `$share/<group>/devices/+/frames` so that several
+   * server processes divide the devices among them (scale-out). null: a plain subscription.
+   */
+  mqttSharedGroup: string | null;
+  /**
+   * MQTT_CLIENT_ID: with MQTT_URL, the server's client id, with a persistent session (clean session
+   * off), so that the broker keeps the frames it has not yet had acknowledged while the server restarts.
+   * One per server process. null: a random id and a clean session.
+   */
+  mqttClientId: string | null;
+  /** SIGNAL_RETENTION_DAYS: stored raw signals older than this are deleted (hourly). Default 30. */
+  signalRetentionDays: number;
+  /**
+   * SIGNAL_STORED_CHANNELS: the channels whose frames are stored (the others are live only), e.g.
+   * `ecg,respiAxl,respiHr`. null (unset): all, except `eit` while the simulated demo devices run.
+   */
+  signalStoredChannels: string[] | null;
+  /**
+   * SIMULATE: run the device simulator for the demo devices in demo mode. 'auto' (unset): yes, except
+   * under the test runner (Vitest), so that test servers stay quiet unless a test asks for it.
+   */
+  simulate: DemoSetting;
   /** SMTP server for mail; null: mail goes to the development outbox (GET /api/dev/outbox). */
   smtpUrl: string | null;
   demo: DemoSetting;
@@ -86,10 +139,18 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicUrl: parsePublicUrl(value('PUBLIC_URL'), problems),
     authSecret: parseAuthSecret(value('AUTH_SECRET'), problems),
     authRateLimitMax: parseRateLimitMax(value('AUTH_RATE_LIMIT_MAX'), problems),
+    oauthProviders: (['google', 'line'] as const).flatMap((id) => parseOAuthProvider(id, value, problems)),
+    ssoTrustedOrigins: parseOrigins('SSO_TRUSTED_ORIGINS', value('SSO_TRUSTED_ORIGINS'), problems),
     dataDir,
     database: parseDatabase(value('DATABASE_URL'), dataDir, problems),
     mqttUrl: parseUrl('MQTT_URL', value('MQTT_URL'), ['mqtt:', 'mqtts:', 'tcp:', 'tls:', 'ws:', 'wss:'], problems),
     mqttPort,
+    mqttPortExplicit: value('MQTT_PORT') !== undefined,
+    mqttSharedGroup: parseSharedGroup(value('MQTT_SHARED_GROUP'), problems),
+    mqttClientId: parseClientId(value('MQTT_CLIENT_ID'), problems),
+    signalRetentionDays: parseRetentionDays(value('SIGNAL_RETENTION_DAYS'), problems),
+    signalStoredChannels: parseStoredChannels(value('SIGNAL_STORED_CHANNELS'), problems),
+    simulate: parseSimulate(value('SIMULATE'), problems),
     smtpUrl: parseUrl('SMTP_URL', value('SMTP_URL'), ['smtp:', 'smtps:'], problems),
     demo: parseDemo(value('DEMO'), problems),
     webDist,
@@ -107,6 +168,60 @@ function parsePort(name: string, raw: string | undefined, fallback: number, prob
     return fallback;
   }
   return port;
+}
+
+function parseSharedGroup(raw: string | undefined, problems: string[]): string | null {
+  if (raw === undefined) return null;
+  // MQTT topic levels may not contain the wildcards or a slash.
+  if (/^[A-Za-z0-9_-]{1,64}$/.test(raw)) return raw;
+  problems.push(`MQTT_SHARED_GROUP must be 1 to 64 letters, digits, _ or -, got "${raw}"`);
+  return null;
+}
+
+function parseClientId(raw: string | undefined, problems: string[]): string | null {
+  if (raw === undefined) return null;
+  if (/^[A-Za-z0-9_.:-]{1,64}$/.test(raw)) return raw;
+  problems.push(`MQTT_CLIENT_ID must be 1 to 64 letters, digits, _ . : or -, got "${raw}"`);
+  return null;
+}
+
+/** The sample channels of docs/device-protocol.md (multi frames are stored as their nested frames). */
+export const SIGNAL_CHANNELS = ['ecg', 'respiAxl', 'impe', 'eit', 'respiHr', 'button', 'temperature'] as const;
+
+function parseStoredChannels(raw: string | undefined, problems: string[]): string[] | null {
+  if (raw === undefined) return null;
+  const channels = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const unknown = channels.filter((channel) => !(SIGNAL_CHANNELS as readonly string[]).includes(channel));
+  if (unknown.length > 0) {
+    problems.push(`SIGNAL_STORED_CHANNELS must list channels among ${SIGNAL_CHANNELS.join(', ')}, separated by commas, got "${raw}"`);
+    return null;
+  }
+  return channels;
+}
+
+function parseRetentionDays(raw: string | undefined, problems: string[]): number {
+  if (raw === undefined) return 30;
+  const days = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(days) || days < 1 || days > 36500) {
+    problems.push(`SIGNAL_RETENTION_DAYS must be a whole number of days from 1 to 36500 (unset: 30), got "${raw}"`);
+    return 30;
+  }
+  return days;
+}
+
+function parseSimulate(raw: string | undefined, problems: string[]): DemoSetting {
+  if (raw === undefined) return 'auto';
+  const lower = raw.toLowerCase();
+  if (lower === '1' || lower === 'true') return 'on';
+  if (lower === '0' || lower === 'false') return 'off';
+  problems.push(`SIMULATE must be 1, true, 0 or false (unset: simulated demo devices run in demo mode), got "${raw}"`);
+  return 'auto';
+}
+
+/** Whether to run the simulated demo devices (see Config.simulate). */
+export function resolveSimulate(setting: DemoSetting, demoData: boolean, env: Record<string, string | undefined> = process.env): boolean {
+  if (!demoData || setting === 'off') return false;
+  return setting === 'on' || env.VITEST === undefined;
 }
 
 function parsePublicUrl(raw: string | undefined, problems: string[]): string | null {
@@ -166,6 +281,36 @@ function parseUrl(name: string, raw: string | undefined, protocols: string[], pr
   const accepted = protocols.map((p) => `${p}//`).join(', ');
   problems.push(`${name} must be a URL starting with one of ${accepted}, got "${redactUrl(raw)}"`);
   return null;
+}
+
+function parseOrigins(name: string, raw: string | undefined, problems: string[]): string[] {
+  if (raw === undefined) return [];
+  const origins: string[] = [];
+  for (const item of raw.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+    const url = URL.canParse(item) ? new URL(item) : null;
+    if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== item.replace(/\/$/, '')) {
+      problems.push(`${name} must list origins such as https://idp.example.com (scheme, host and port only), got "${item}"`);
+      continue;
+    }
+    origins.push(url.origin);
+  }
+  return origins;
+}
+
+function parseOAuthProvider(id: OAuthProviderConfig['id'], value: (name: string) => string | undefined, problems: string[]): OAuthProviderConfig[] {
+  const prefix = id.toUpperCase();
+  const clientId = value(`${prefix}_CLIENT_ID`);
+  const clientSecret = value(`${prefix}_CLIENT_SECRET`);
+  const discoveryUrl = parseUrl(`${prefix}_DISCOVERY_URL`, value(`${prefix}_DISCOVERY_URL`), ['https:', 'http:'], problems) ?? OAUTH_DISCOVERY_URLS[id];
+  if (clientId === undefined) {
+    if (clientSecret !== undefined) problems.push(`${prefix}_CLIENT_SECRET is set without ${prefix}_CLIENT_ID`);
+    return [];
+  }
+  if (clientSecret === undefined) {
+    problems.push(`${prefix}_CLIENT_ID needs ${prefix}_CLIENT_SECRET too`);
+    return [];
+  }
+  return [{ id, clientId, clientSecret, discoveryUrl }];
 }
 
 function parseDemo(raw: string | undefined, problems: string[]): DemoSetting {

@@ -9,11 +9,13 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildAppOptions } from './app.ts';
 import type { Auth } from './auth/auth.ts';
 import { publicUrlOf } from './auth/http.ts';
-import { resolveDemo, type Config } from './config.ts';
-import { markDemoData, recordStart, type StartRecord } from './database/appMeta.ts';
+import { resolveDemo, resolveSimulate, SIGNAL_CHANNELS, type Config } from './config.ts';
+import { hasDemoData, markDemoData, recordStart, type StartRecord } from './database/appMeta.ts';
 import type { Database } from './database/database.ts';
 import { migrate } from './database/migrate.ts';
 import { openDatabase } from './database/open.ts';
+import { connectExternalBroker, startEmbeddedBroker, type DeviceBroker } from './ingest/broker.ts';
+import { startDemoSimulation, type DemoSimulation } from './ingest/demoSimulation.ts';
 import { createMailer, senderOf } from './mail/mail.ts';
 
 export interface RunningServer {
@@ -28,6 +30,12 @@ export interface RunningServer {
   /** Whether the demo data set is due at this start (so far: the demo accounts). */
   demo: boolean;
   auth: Auth;
+  /** The embedded MQTT broker's port (when MQTT_PORT's was taken, the free one it took instead); null with MQTT_URL. */
+  mqttPort: number | null;
+  /** Where devices publish: the embedded broker (`mqtt://127.0.0.1:<port>`) or MQTT_URL. */
+  mqttUrl: string;
+  /** The simulated demo devices, when they run (demo mode, SIMULATE not 0). */
+  simulation: DemoSimulation | null;
   /** Stops accepting, waits for requests in flight, then closes the database. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -40,6 +48,8 @@ export interface StartServerOptions {
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<RunningServer> {
   const database = await openDatabase(config);
   let app: FastifyInstance | undefined;
+  let broker: DeviceBroker | undefined;
+  let simulation: DemoSimulation | null = null;
   try {
     await migrate(database);
     const start = await recordStart(database);
@@ -47,10 +57,17 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const authReady = deferred<Auth>();
     app = await buildApp({ config, database, auth: authReady.promise, ...(options.logger === undefined ? {} : { logger: options.logger }) });
     await listen(app, config);
+    // Device frames over MQTT (early, so that a taken MQTT_PORT fails the start at once).
+    const pipeline = app.ingest;
+    pipeline.warmUp();
+    broker = config.mqttUrl
+      ? await connectExternalBroker({ pipeline, log: app.log, url: config.mqttUrl, sharedGroup: config.mqttSharedGroup, clientId: config.mqttClientId })
+      : await startEmbeddedBroker({ pipeline, log: app.log, host: config.host, port: config.mqttPort, portExplicit: config.mqttPortExplicit });
+    pipeline.start();
     const { port } = app.server.address() as AddressInfo;
     const url = `http://${displayHost(config.host)}:${port}`;
     const running = app;
-    const authConfig = { publicUrl: config.publicUrl, authSecret: config.authSecret, authRateLimitMax: config.authRateLimitMax, port };
+    const authConfig = { publicUrl: config.publicUrl, authSecret: config.authSecret, authRateLimitMax: config.authRateLimitMax, oauthProviders: config.oauthProviders, ssoTrustedOrigins: config.ssoTrustedOrigins, port };
     let auth: Auth;
     try {
       // Loaded only now: Better Auth takes a second or two to load, and a start that fails
@@ -63,26 +80,43 @@ export async function startServer(config: Config, options: StartServerOptions = 
         const created = await createDemoAccounts(auth);
         await markDemoData(database);
         app.log.info(`demo accounts: ${created} created`);
+        await (await import('./demo/seedDemoData.ts')).loadDemoDataAtStart(database, app.log);
       }
       authReady.resolve(auth);
     } catch (error) {
       authReady.reject(new Error('sign-in could not start', { cause: error }));
       throw error;
     }
+    // The simulated devices, once the demo data (devices and their secrets) exists.
+    const simulate = resolveSimulate(config.simulate, demo || (await hasDemoData(database)));
+    // EIT is most of the volume (about 0.9 MB a minute per device): 24 simulated devices would store
+    // 30 GB a day. So unless SIGNAL_STORED_CHANNELS says otherwise, the demo keeps EIT live only.
+    const stored = config.signalStoredChannels ?? (simulate ? SIGNAL_CHANNELS.filter((channel) => channel !== 'eit') : null);
+    pipeline.storeChannels(stored);
+    if (stored !== null) app.log.info({ channels: stored }, 'stored signal channels (the others are live only)');
+    if (simulate) simulation = await startDemoSimulation({ brokerUrl: broker.url, log: app.log });
+    const deviceBroker = broker;
     const publicUrl = publicUrlOf(authConfig);
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> => {
       stopping ??= (async () => {
         try {
+          // Devices first (nothing new is acknowledged), then HTTP, then what the pipeline holds.
+          await simulation?.stop();
+          await deviceBroker.close();
           await running.close();
+          await pipeline.stop();
         } finally {
           await database.close();
         }
       })();
       return stopping;
     };
-    return { app: running, database, url, port, publicUrl, start, demo, auth, stop };
+    return { app: running, database, url, port, publicUrl, start, demo, auth, mqttPort: deviceBroker.port, mqttUrl: deviceBroker.url, simulation, stop };
   } catch (error) {
+    await simulation?.stop().catch(() => undefined);
+    await broker?.close().catch(() => undefined);
+    app?.ingest.stopTimers();
     await app?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;

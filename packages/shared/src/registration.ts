@@ -70,3 +70,27 @@ export const REGISTRATION_ERRORS = {
   /** The inviter may not grant this level or invite to this domain. */
   invitationNotAllowed: 'INVITATION_NOT_ALLOWED',
 } as const;
+
+/** How long a report link works unless its creator says otherwise, and at most. */
+export const REPORT_LINK_DEFAULT_DAYS = 30;
+export const REPORT_LINK_MAX_DAYS = 365;
+
+export const createReportLinkInput = z
+  .object({ roomId: z.string().min(1), validDays: z.number().int().min(1).max(REPORT_LINK_MAX_DAYS).optional() })
+  .strict();
+
+/** What /register-report-access-user shows before the link is used. */
+export interface ReportLinkPreview {
+  roomId: string;
+  roomName: string;
+  expiresAt: string;
+  status: InvitationStatus;
+}
+
+export const REPORT_LINK_ERRORS = {
+  notFound: 'REPORT_LINK_NOT_FOUND',
+  used: 'REPORT_LINK_USED',
+  expired: 'REPORT_LINK_EXPIRED',
+  /** Staff see reports through their own domain; the link is for family members and doctors (level 1). */
+  forViewersOnly: 'REPORT_LINK_FOR_VIEWERS_ONLY',
+} as const;

@@ -33,6 +33,8 @@ export interface SignedInUser {
   singleTimeToken: string | null;
   mfas: EnrolledSecondFactor[];
   signInTime: string;
+  /** Whether the user's domain requires a second factor (then it cannot be turned off). Not in the specification's list: the account screen needs it. */
+  secondFactorRequired: boolean;
 }
 
 /** What `GET /api/me` answers: the current user, or null when nobody is signed in. */

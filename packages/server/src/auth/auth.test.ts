@@ -5,13 +5,14 @@
 import { join } from 'node:path';
 import { APP_VERSION } from '@nemuri/shared/version';
 import type { AddressInfo } from 'node:net';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
+import { DEMO_ACCOUNTS, DEMO_DOMAINS, DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { SignedInUser } from '@nemuri/shared/user';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { DocumentStore } from '../documents/store.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { BrowserClient } from '../testing/browserClient.ts';
 import { createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
@@ -47,6 +48,10 @@ function signInWorks(setUp: () => Promise<Setup>): void {
   beforeAll(async () => {
     setup = await setUp();
     server = await start();
+    // mfa@example.com's domain requires a second factor (its settings, as in the demo data set).
+    const store = new DocumentStore(server.database, { error: () => undefined });
+    const system = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
+    await store.set(system, `domains/${DEMO_DOMAINS.mfaFacility}`, { name: '二要素必須の施設', kind: 'facility', settings: { requireMfa: true } }, true);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
@@ -76,6 +81,7 @@ function signInWorks(setUp: () => Promise<Setup>): void {
       singleTimeToken: null,
       mfas: [],
       signInTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      secondFactorRequired: false,
     });
     expect(Math.abs(Date.parse(user.signInTime) - Date.now())).toBeLessThan(60_000);
   });
@@ -189,7 +195,7 @@ function signInWorks(setUp: () => Promise<Setup>): void {
   });
 
   it('tells the sign-in page that the demo data set is here', async () => {
-    expect(await (await fetch(`${server.url}/api/app-info`)).json()).toEqual({ version: APP_VERSION, demo: true });
+    expect(await (await fetch(`${server.url}/api/app-info`)).json()).toEqual({ version: APP_VERSION, demo: true, socialProviders: [] });
   });
 
   it('signs in every demo account with the demo password, showing its level, domain and root domain', async () => {

@@ -9,7 +9,8 @@
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
 import { getMigrations } from 'better-auth/db/migration';
-import { anonymous, twoFactor } from 'better-auth/plugins';
+import { anonymous, oneTimeToken, twoFactor } from 'better-auth/plugins';
+import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { BetterAuthOptions } from '@better-auth/core';
 import type { Config } from '../config.ts';
 import type { Database } from '../database/database.ts';
@@ -17,9 +18,14 @@ import { DatabaseDialect } from '../database/kysely.ts';
 import type { MailMessage } from '../mail/mail.ts';
 import { handleAuthUrl, resetPasswordMail, verifyEmailMail } from '../mail/mailTexts.ts';
 import { registration } from '../registration/registrationEndpoints.ts';
+import { reportAccess } from '../registration/reportAccessEndpoints.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, publicUrlOf } from './http.ts';
 import { rateLimitOptions } from './rateLimit.ts';
+import { emailChange } from './emailChange.ts';
+import { checkSocialProvider, checkUnlink } from './providerLinks.ts';
+import { checkFreshSession, FRESH_SESSION_SECONDS, reauthentication } from './reauthentication.ts';
 import { secondFactorPolicyOf } from './secondFactorPolicy.ts';
+import { enterpriseSso } from './sso.ts';
 import { resolveAuthSecret } from './secret.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -39,7 +45,7 @@ export interface AuthLogger {
 }
 
 export interface CreateAuthOptions {
-  config: Pick<Config, 'publicUrl' | 'authSecret' | 'authRateLimitMax'> & {
+  config: Pick<Config, 'publicUrl' | 'authSecret' | 'authRateLimitMax'> & Partial<Pick<Config, 'oauthProviders' | 'ssoTrustedOrigins'>> & {
     /** The port the server listens on (the real one when PORT is 0). */
     port: number;
   };
@@ -60,6 +66,9 @@ export const USER_FIELDS = {
 /** The error code of refusing to turn off a second factor that the user's domain requires. */
 export const SECOND_FACTOR_REQUIRED = 'SECOND_FACTOR_REQUIRED';
 
+/** How long a one-time sign-in token (singleTimeToken) stays valid. */
+export const SINGLE_TIME_TOKEN_MINUTES = 10;
+
 /** The issuer shown in authenticator apps. */
 export const TOTP_ISSUER = 'Nemuri Monitor';
 
@@ -78,7 +87,11 @@ function authOptions({ config, database, mail, logger }: CreateAuthOptions, secr
     }
     mail.send(message).catch((error: unknown) => logger?.error({ err: error, to: message.to, subject: message.subject }, 'mail could not be sent'));
   };
-  const trustedOrigins = [...new Set([baseURL, `http://127.0.0.1:${config.port}`, `http://localhost:${config.port}`])];
+  const oauthProviders = config.oauthProviders ?? [];
+  const offeredProviders = oauthProviders.map((provider) => provider.id);
+  // An identity provider's own origin must be trusted for its callback (STACK-NOTES: OIDC on 127.0.0.1).
+  const providerOrigins = oauthProviders.map((provider) => new URL(provider.discoveryUrl).origin);
+  const trustedOrigins = [...new Set([baseURL, `http://127.0.0.1:${config.port}`, `http://localhost:${config.port}`, ...providerOrigins, ...(config.ssoTrustedOrigins ?? [])])];
   return {
     appName: 'Nemuri Monitor',
     baseURL,
@@ -106,13 +119,44 @@ function authOptions({ config, database, mail, logger }: CreateAuthOptions, secr
       },
     },
     user: { additionalFields: USER_FIELDS },
+    // Sensitive changes need a recent sign-in (Better Auth's own for unlinking, ours for the rest).
+    session: { freshAge: FRESH_SESSION_SECONDS },
+    account: {
+      // Linking from /link acts on the signed-in user, whose provider account may carry another
+      // address (LINE often carries none); signing in never links by address on its own.
+      accountLinking: { enabled: true, allowDifferentEmails: true, trustedProviders: [] },
+    },
     plugins: [
       // TOTP with backup codes; enabled once a first code is verified (not on /two-factor/enable).
       twoFactor({ issuer: TOTP_ISSUER, backupCodeOptions: { amount: 10, length: 10 } }),
       // Anonymous sign-in (/anonymous): a level-1 user without a domain or an address of its own.
       anonymous({ emailDomainName: 'anonymous.invalid' }),
+      // Google and LINE over OpenID Connect, with endpoints from their discovery documents
+      // (configurable, so tests use a local provider); only those with a client id.
+      genericOAuth({
+        config: oauthProviders.map((provider) => ({
+          providerId: provider.id,
+          name: provider.id === 'google' ? 'Google' : 'LINE',
+          discoveryUrl: provider.discoveryUrl,
+          requireIdTokenVerification: true,
+          clientId: provider.clientId,
+          clientSecret: provider.clientSecret,
+          scopes: ['openid', 'profile', 'email'],
+          pkce: true,
+        })),
+      }),
+      // POST /reauthenticate: a fresh session before sensitive changes (reauthentication.ts).
+      reauthentication(),
+      // Changing the address, and taking a change back from the old address (emailChange.ts).
+      emailChange({ baseURL, deliver }),
+      // One-time sign-in tokens (singleTimeToken) for QR codes and shared links.
+      oneTimeToken({ expiresIn: SINGLE_TIME_TOKEN_MINUTES, storeToken: 'hashed' }),
       // /register and /registerUser/:domainId (registration/registrationEndpoints.ts).
       registration({ database, baseURL, deliver, ...(logger === undefined ? {} : { log: logger }) }),
+      // /register-report-access-user: report links for family members and doctors.
+      reportAccess({ database, baseURL, ...(logger === undefined ? {} : { log: logger }) }),
+      // Enterprise single sign-on: SAML and OIDC providers per root domain (sso.ts).
+      enterpriseSso({ database, ...(logger === undefined ? {} : { log: logger }) }),
     ],
     databaseHooks: {
       user: {
@@ -131,6 +175,12 @@ function authOptions({ config, database, mail, logger }: CreateAuthOptions, secr
       // client's `revokeOtherSessions`); a reset does through revokeSessionsOnPasswordReset.
       // A user whose domain requires a second factor cannot turn it off.
       before: createAuthMiddleware(async (ctx) => {
+        checkSocialProvider(ctx, offeredProviders);
+        await checkFreshSession(ctx);
+        await checkUnlink(ctx, async () => {
+          const session = await getSessionFromCtx(ctx);
+          return session === null ? null : ctx.context.internalAdapter.findAccounts(session.user.id);
+        });
         if (ctx.path === '/two-factor/disable') {
           const session = await getSessionFromCtx(ctx);
           if (session !== null && (await secondFactorPolicyOf(database).requires((session.user as { domainId?: string | null }).domainId))) {

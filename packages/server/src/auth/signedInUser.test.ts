@@ -82,6 +82,7 @@ describe('toSignedInUser and principalOf', () => {
       singleTimeToken: null,
       mfas: [],
       signInTime: '2026-04-01T09:30:00.000Z',
+      secondFactorRequired: false,
     });
     expect(principalOf(session, false)).toEqual({ uid: 'u1', accessLevel: 2, domainId: 'demo-facility-a', rootDomainId: 'demo-corp' });
   });

@@ -78,8 +78,8 @@ export function toSignedInUser({ session, user }: AuthSession, accounts: readonl
     email: isAnonymous ? null : user.email,
     phoneNumber: null,
     photoURL: user.image ?? null,
-    // The way this user signs in: e-mail and password, or anonymous (other providers come later).
-    providerId: isAnonymous ? 'anonymous' : 'email',
+    // The way this user signs in: e-mail and password when they have one, else their first provider.
+    providerId: isAnonymous ? 'anonymous' : (loginProviders.find((login) => login.provider === 'email') ?? loginProviders[0])?.provider ?? 'email',
     isEmailVerified: isAnonymous ? false : user.emailVerified,
     isAnonymous,
     loginProviders,
@@ -89,5 +89,6 @@ export function toSignedInUser({ session, user }: AuthSession, accounts: readonl
     singleTimeToken: null,
     mfas,
     signInTime: new Date(session.createdAt).toISOString(),
+    secondFactorRequired,
   };
 }

@@ -5,12 +5,13 @@
  * computed here from the otpauth URI, as an authenticator app would.
  */
 import { join } from 'node:path';
-import { DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
+import { DEMO_DOMAINS, DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { SignedInUser } from '@nemuri/shared/user';
 import { URI, type TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
+import { DocumentStore } from '../documents/store.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { BrowserClient } from '../testing/browserClient.ts';
 import { makeTempDir, type TempDir } from '../testing/webDist.ts';
@@ -47,6 +48,10 @@ describe('second factor (TOTP)', () => {
   beforeAll(async () => {
     dir = await makeTempDir('nemuri-2fa-');
     server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '1', WEB_DIST: join(dir.path, 'no-web') }), { logger: false });
+    // mfa@example.com's domain requires a second factor (its settings, as in the demo data set).
+    const store = new DocumentStore(server.database, { error: () => undefined });
+    const system = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
+    await store.set(system, `domains/${DEMO_DOMAINS.mfaFacility}`, { name: '二要素必須の施設', kind: 'facility', settings: { requireMfa: true } }, true);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

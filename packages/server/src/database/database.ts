@@ -40,6 +40,13 @@ export interface Database extends Queryable {
    * a query failed; a transaction still open then is rolled back.
    */
   connect(): Promise<DatabaseSession>;
+  /**
+   * Receives notifications (`pg_notify`) on `channel` until the returned function is called. On
+   * PostgreSQL a connection of its own listens, and reopens after it was lost; `onReconnect` then
+   * runs, since notifications sent meanwhile are gone and whatever was derived from them is stale.
+   * Channel names are plain identifiers.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   /** Closes the connection(s) once the queries under way are done. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -49,6 +56,11 @@ export interface DatabaseSession {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
   /** Ends the session; later queries on it are refused. Safe to call twice. */
   release(): Promise<void>;
+}
+
+/** Refuses channel names that would need quoting (they go into `listen <channel>` as they are). */
+export function assertChannel(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid notification channel "${channel}": use a plain lower-case identifier`);
 }
 
 /**

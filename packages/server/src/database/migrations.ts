@@ -58,4 +58,42 @@ export const MIGRATIONS: readonly Migration[] = [
       create index documents_group_room on documents (collection_group, room_id);
     `,
   },
+  {
+    // Raw signals (ingest/ and signals/): frames are first appended to signal_frames_pending, one row
+    // a frame, before the device's MQTT message is acknowledged; a compactor then moves complete
+    // minutes into signal_chunks, one row per device, channel and minute holding the gzip-compressed
+    // concatenated SMF frames (several gzip members when late frames were appended). See
+    // docs/architecture.md, "Raw signal storage".
+    id: '004_signal_chunks',
+    sql: `
+      create table signal_frames_pending (
+        id bigserial primary key,
+        serial text collate "C" not null,
+        channel text not null,
+        start_us bigint not null,
+        seq bigint not null,
+        frame bytea not null,
+        domain_id text,
+        root_domain_id text,
+        received_at timestamptz not null default now()
+      );
+      create index signal_frames_pending_time on signal_frames_pending (start_us);
+      create index signal_frames_pending_device on signal_frames_pending (serial, channel, start_us);
+      create table signal_chunks (
+        serial text collate "C" not null,
+        channel text not null,
+        minute timestamptz not null,
+        frames bytea not null,
+        frame_count integer not null,
+        first_seq bigint not null,
+        last_seq bigint not null,
+        domain_id text,
+        root_domain_id text,
+        updated_at timestamptz not null default now(),
+        primary key (serial, channel, minute)
+      );
+      create index signal_chunks_minute on signal_chunks (minute);
+      create index signal_chunks_root_domain on signal_chunks (root_domain_id, minute);
+    `,
+  },
 ];

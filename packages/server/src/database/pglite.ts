@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite, types } from '@electric-sql/pglite';
 import { lockDataDir, type DataDirLock } from './dataDirLock.ts';
-import { TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult } from './database.ts';
+import { assertChannel, TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult } from './database.ts';
 import { Mutex } from './mutex.ts';
 
 /** Parsers that make PGlite return what node-postgres returns (see database.ts). */
@@ -105,6 +105,18 @@ class PgliteDatabase implements Database {
           endTurn();
         }
       },
+    };
+  }
+
+  /** PGlite's one connection listens; it cannot be lost, so `onReconnect` never runs. */
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    assertChannel(channel);
+    const unlisten = await this.#turn.run(() => this.#pglite.listen(channel, onNotify));
+    let stopped = false;
+    return async () => {
+      if (stopped) return;
+      stopped = true;
+      if (!this.#pglite.closed) await this.#turn.run(() => unlisten());
     };
   }
 

@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { redactUrl } from '../config.ts';
-import { TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult } from './database.ts';
+import { assertChannel, TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult } from './database.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -27,12 +27,12 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   if (options.searchPath !== undefined && !/^[A-Za-z_][A-Za-z0-9_$]*(,\s*[A-Za-z_][A-Za-z0-9_$]*)*$/.test(options.searchPath)) {
     throw new Error(`invalid search path "${options.searchPath}": use plain schema names`);
   }
-  const pool = new pg.Pool({
+  const clientConfig: pg.ClientConfig = {
     connectionString: options.url,
-    max: options.maxConnections ?? 10,
     types: TYPES,
     ...(options.searchPath === undefined ? {} : { options: `-c search_path=${options.searchPath}` }),
-  });
+  };
+  const pool = new pg.Pool({ ...clientConfig, max: options.maxConnections ?? 10 });
   // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool and the next
   // query opens a new one; without a listener Node would end the process.
   pool.on('error', (error) => {
@@ -44,7 +44,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     await pool.end().catch(() => undefined);
     throw new Error(`cannot reach PostgreSQL at ${redactUrl(options.url)}: ${describeConnectError(error)}`, { cause: error });
   }
-  return new PostgresDatabase(pool);
+  return new PostgresDatabase(pool, clientConfig);
 }
 
 /** Node reports a refused connection to several addresses as an AggregateError without message. */
@@ -77,11 +77,15 @@ class PostgresDatabase implements Database {
   readonly #pool: pg.Pool;
   readonly #guard = new TransactionGuard();
   readonly #direct: Queryable;
+  readonly #clientConfig: pg.ClientConfig;
+  /** Stops every listener still open (see close). */
+  readonly #listeners = new Set<() => Promise<void>>();
   #closing: Promise<void> | undefined;
 
-  constructor(pool: pg.Pool) {
+  constructor(pool: pg.Pool, clientConfig: pg.ClientConfig) {
     this.#pool = pool;
     this.#direct = queryable(pool);
+    this.#clientConfig = clientConfig;
   }
 
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
@@ -148,8 +152,71 @@ class PostgresDatabase implements Database {
     };
   }
 
+  /**
+   * A client outside the pool: it holds its connection for as long as it listens, which would
+   * take a pool slot for good, and notifications arrive only on the connection that listens.
+   */
+  async listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>> {
+    assertChannel(channel);
+    let stopped = false;
+    let client: pg.Client | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    const open = async (): Promise<void> => {
+      const next = new pg.Client(this.#clientConfig);
+      next.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      next.on('error', () => lost(next));
+      next.on('end', () => lost(next));
+      try {
+        await next.connect();
+        await next.query(`listen ${channel}`);
+      } catch (error) {
+        await next.end().catch(() => undefined);
+        throw error;
+      }
+      if (stopped) await next.end().catch(() => undefined);
+      else client = next;
+    };
+    const reopen = (delayMs: number): void => {
+      retry = setTimeout(() => {
+        open().then(
+          () => {
+            if (!stopped) onReconnect?.();
+          },
+          () => {
+            if (!stopped) reopen(Math.min(delayMs * 2, 30_000));
+          },
+        );
+      }, delayMs);
+      retry.unref();
+    };
+    const lost = (which: pg.Client): void => {
+      if (stopped || which !== client) return;
+      client = undefined;
+      which.end().catch(() => undefined);
+      console.warn(`PostgreSQL listener on ${channel} lost its connection; reconnecting`);
+      reopen(500);
+    };
+    await open();
+    const stop = async (): Promise<void> => {
+      if (stopped) return;
+      stopped = true;
+      this.#listeners.delete(stop);
+      clearTimeout(retry);
+      const last = client;
+      client = undefined;
+      await last?.end().catch(() => undefined);
+    };
+    this.#listeners.add(stop);
+    return stop;
+  }
+
   close(): Promise<void> {
-    this.#closing ??= this.#pool.end();
+    this.#closing ??= (async () => {
+      await Promise.all([...this.#listeners].map((stop) => stop()));
+      await this.#pool.end();
+    })();
     return this.#closing;
   }
 }

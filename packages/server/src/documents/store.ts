@@ -30,6 +30,7 @@ import { applySet, applyUpdate, changedKeys, isPlainObject, type Data } from '@n
 import { assertValid, readRecord } from '@nemuri/shared/documents/validate';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database, Queryable } from '../database/database.ts';
+import { changeFeedOf, type ChangeSink, type DocumentChange } from './changeFeed.ts';
 import { cursorSql, fieldExpr, filterSql, orderSql, Params, scopeSql, type Cursor } from './sql.ts';
 
 export interface Row {
@@ -75,10 +76,32 @@ function denied(): DocumentError {
 }
 
 export class DocumentStore {
+  /** Changes made by each open transaction, announced when it commits (see #transaction). */
+  readonly #pending = new WeakMap<Queryable, DocumentChange[]>();
+
   constructor(
     readonly database: Database,
     readonly log: Logger,
+    readonly changes: ChangeSink = changeFeedOf(database),
   ) {}
+
+  /** A write transaction whose changes go to the change feed once it has committed. */
+  async #transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    let changes: DocumentChange[] = [];
+    const result = await this.database.transaction(async (tx) => {
+      changes = [];
+      this.#pending.set(tx, changes);
+      const value = await fn(tx);
+      await this.changes.notify(tx, changes);
+      return value;
+    });
+    this.changes.publish(changes);
+    return result;
+  }
+
+  #changed(tx: Queryable, change: DocumentChange): void {
+    this.#pending.get(tx)?.push(change);
+  }
 
   #signedIn(claims: Claims | null): Claims {
     if (claims === null) throw new DocumentError('unauthenticated', MESSAGES.signedOut);
@@ -89,20 +112,30 @@ export class DocumentStore {
     if (!levelAllows(spec, operation, claims.accessLevel)) throw denied();
   }
 
-  /** The caller's data scope, with the agency's partners or the user's rooms looked up. */
-  async scopeOf(claims: Claims, db: Queryable = this.database): Promise<DataScope> {
+  /**
+   * The caller's data scope, with the agency's partners or the user's rooms looked up. With
+   * `spec`, the scope for that collection (a level-1 report viewer reads the report collections
+   * of the rooms they were given a link to).
+   */
+  async scopeOf(claims: Claims, db: Queryable = this.database, spec?: CollectionSpec): Promise<DataScope> {
     const needed = factsNeeded(claims);
     let partnerDomainIds: string[] = [];
     let ownedRoomIds: string[] = [];
+    let reportRoomIds: string[] = [];
     if (needed.partners) {
       const { rows } = await db.query<{ id: string }>('select id from documents where collection = $1', [`domains/${claims.domainId}/partners`]);
       partnerDomainIds = rows.map((row) => row.id);
     }
     if (needed.rooms) {
-      const { rows } = await db.query<{ id: string }>(`select id from documents where collection = 'rooms' and data -> 'ownerUids' @> jsonb_build_array($1::text)`, [claims.uid]);
-      ownedRoomIds = rows.map((row) => row.id);
+      const { rows } = await db.query<{ id: string; owner: boolean }>(
+        `select id, data -> 'ownerUids' @> jsonb_build_array($1::text) as owner from documents
+          where collection = 'rooms' and (data -> 'ownerUids' @> jsonb_build_array($1::text) or data -> 'reportViewerUids' @> jsonb_build_array($1::text))`,
+        [claims.uid],
+      );
+      ownedRoomIds = rows.filter((row) => row.owner).map((row) => row.id);
+      reportRoomIds = rows.filter((row) => !row.owner).map((row) => row.id);
     }
-    return dataScopeOf(claims, { partnerDomainIds, ownedRoomIds });
+    return dataScopeOf(claims, { partnerDomainIds, ownedRoomIds, reportRoomIds }, spec?.name);
   }
 
   #visible(spec: CollectionSpec, claims: Claims, scope: DataScope, row: Row): boolean {
@@ -127,7 +160,7 @@ export class DocumentStore {
     this.#checkLevel(claims, ref.spec, 'read');
     const row = await this.#row(this.database, ref.documentPath);
     if (row === null) return null;
-    if (!this.#visible(ref.spec, claims, await this.scopeOf(claims), row)) throw denied();
+    if (!this.#visible(ref.spec, claims, await this.scopeOf(claims, this.database, ref.spec), row)) throw denied();
     return { document: this.#toRecord(ref.spec, row), version: row.version };
   }
 
@@ -147,7 +180,7 @@ export class DocumentStore {
       where.push(`collection = ${params.add(ref.path)}`);
     }
     this.#checkLevel(claims, spec, 'list');
-    const scope = await this.scopeOf(claims);
+    const scope = await this.scopeOf(claims, this.database, spec);
     where.push(scopeSql(params, spec, scope, claims.accessLevel));
     for (const filter of query.where) where.push(filterSql(params, filter.field, filter.op, filter.value));
     for (const ordering of query.orderBy) where.push(`${fieldExpr(params, ordering.field)} is not null`);
@@ -266,6 +299,24 @@ export class DocumentStore {
     }
   }
 
+  /**
+   * A domain always keeps at least one owner (PRODUCT.md section 1): a staff write that demotes,
+   * disables or deletes the last active owner of a staff collection is refused.
+   */
+  async #keepAnOwner(tx: Queryable, ref: DocumentRef, before: Data | null, after: Data | null): Promise<void> {
+    if (ref.spec.name !== 'domains/staff') return;
+    const isOwner = (data: Data | null) => data !== null && typeof data.accessLevel === 'number' && data.accessLevel >= ROLE_LEVELS.ownerAdministrator && data.disabled !== true;
+    if (!isOwner(before) || isOwner(after)) return;
+    // Two demotions at once must not both see the other owner still there.
+    await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`owners:${ref.path}`]);
+    const { rows } = await tx.query<{ n: number }>(
+      `select count(*)::int as n from documents
+        where collection = $1 and path <> $2 and (data ->> 'accessLevel')::int >= $3 and coalesce((data ->> 'disabled')::boolean, false) = false`,
+      [ref.path, ref.documentPath, ROLE_LEVELS.ownerAdministrator],
+    );
+    if ((rows[0]?.n ?? 0) === 0) throw new DocumentError('failed-precondition', MESSAGES.lastOwner);
+  }
+
   async #audit(tx: Queryable, claims: Claims, path: string, operation: 'create' | 'set' | 'update' | 'delete', keys: string[], tenant: RecordTenant): Promise<void> {
     const now = new Date().toISOString();
     const id = randomUUID();
@@ -274,6 +325,7 @@ export class DocumentStore {
        values ($1, 'auditLogs', 'auditLogs', '', $2, $3::jsonb, $4, $5, $6, now(), now())`,
       [`auditLogs/${id}`, id, JSON.stringify({ who: claims.uid, when: now, path, operation, changedKeys: keys }), tenant.domainId, tenant.rootDomainId, tenant.roomId],
     );
+    this.#changed(tx, { path: `auditLogs/${id}`, collection: 'auditLogs', collectionGroup: 'auditLogs', op: 'create', tenant });
   }
 
   async #write(claims: Claims, ref: DocumentRef, existing: Row | null, data: Data, operation: 'set' | 'update', tx: Queryable, scope: DataScope): Promise<Data> {
@@ -281,6 +333,7 @@ export class DocumentStore {
     const tenant = await this.#tenantFor(tx, claims, ref, data);
     this.#checkWrite(claims, scope, ref.spec, existing, { data, tenant });
     await this.#checkUnique(tx, ref.spec, ref.documentPath, data);
+    await this.#keepAnOwner(tx, ref, existing?.data ?? null, data);
     const { rows } = await tx.query<Row>(
       `insert into documents (path, collection, collection_group, parent_path, id, data, domain_id, root_domain_id, room_id, created_at, updated_at)
        values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, now(), now())
@@ -290,6 +343,8 @@ export class DocumentStore {
       [ref.documentPath, ref.path, ref.spec.group, ref.parentPath, ref.id, JSON.stringify(data), tenant.domainId, tenant.rootDomainId, tenant.roomId],
     );
     const row = rows[0] as Row;
+    const moved = existing !== null && JSON.stringify(tenantOf(existing)) !== JSON.stringify(tenant);
+    this.#changed(tx, { path: ref.documentPath, collection: ref.path, collectionGroup: ref.spec.group, op: existing === null ? 'create' : operation, tenant, ...(moved ? { previousTenant: tenantOf(existing) } : {}) });
     await this.#audit(tx, claims, ref.documentPath, existing === null ? 'create' : operation, changedKeys(existing?.data ?? null, data), tenant);
     return this.#toRecord(ref.spec, row);
   }
@@ -317,7 +372,9 @@ export class DocumentStore {
     const existing = await this.#row(tx, ref.documentPath, true);
     if (existing === null) return;
     this.#checkWrite(claims, scope, ref.spec, existing, null);
+    await this.#keepAnOwner(tx, ref, existing.data, null);
     await tx.query('delete from documents where path = $1', [ref.documentPath]);
+    this.#changed(tx, { path: ref.documentPath, collection: ref.path, collectionGroup: ref.spec.group, op: 'delete', tenant: tenantOf(existing) });
     await this.#audit(tx, claims, ref.documentPath, 'delete', changedKeys(existing.data, null), tenantOf(existing));
   }
 
@@ -333,7 +390,7 @@ export class DocumentStore {
     const claims = this.#signedIn(principal);
     parseDocumentPath(path);
     const scope = await this.scopeOf(claims);
-    return this.database.transaction((tx) => this.#setIn(tx, claims, scope, path, input, merge));
+    return this.#transaction((tx) => this.#setIn(tx, claims, scope, path, input, merge));
   }
 
   /**
@@ -346,7 +403,7 @@ export class DocumentStore {
     const ref = parseDocumentPath(path);
     this.#checkLevel(claims, ref.spec, 'update');
     const scope = await this.scopeOf(claims);
-    return this.database.transaction((tx) => this.#updateIn(tx, claims, scope, ref, fields));
+    return this.#transaction((tx) => this.#updateIn(tx, claims, scope, ref, fields));
   }
 
   /** Deletes the record; deleting a missing record succeeds (nothing to do). */
@@ -355,7 +412,7 @@ export class DocumentStore {
     const ref = parseDocumentPath(path);
     this.#checkLevel(claims, ref.spec, 'delete');
     const scope = await this.scopeOf(claims);
-    await this.database.transaction((tx) => this.#deleteIn(tx, claims, scope, path));
+    await this.#transaction((tx) => this.#deleteIn(tx, claims, scope, path));
   }
 
   /**
@@ -368,7 +425,7 @@ export class DocumentStore {
     const reads = input.reads as unknown[];
     const writes = input.writes as unknown[];
     const scope = await this.scopeOf(claims);
-    await this.database.transaction(async (tx) => {
+    await this.#transaction(async (tx) => {
       for (const read of reads) {
         if (!isPlainObject(read) || typeof read.path !== 'string' || typeof read.version !== 'number') throw new DocumentError('invalid-argument', MESSAGES.invalidData('runTransaction'));
         const ref = parseDocumentPath(read.path);

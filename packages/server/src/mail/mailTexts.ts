@@ -5,7 +5,7 @@
  */
 import type { MailMessage } from './mail.ts';
 
-export type HandleAuthMode = 'resetPassword' | 'verifyEmail';
+export type HandleAuthMode = 'resetPassword' | 'verifyEmail' | 'changeEmail' | 'recoverEmail';
 
 /** The /handleauth link for a mode and token, under the public URL. */
 export function handleAuthUrl(publicUrl: string, mode: HandleAuthMode, token: string): string {
@@ -65,6 +65,38 @@ export function invitationMail(to: string, domainName: string, inviterName: stri
       link,
       '',
       'お心当たりのない場合は、このメールを破棄してください。',
+      '',
+    ].join('\n'),
+  };
+}
+
+export function changeEmailMail(to: string, link: string, validHours: number): MailMessage {
+  return {
+    to,
+    subject: '【Nemuri Monitor】メールアドレス変更の確認',
+    text: [
+      'Nemuri Monitor のメールアドレスをこのアドレスに変更する手続きを受け付けました。',
+      '',
+      `変更を完了するには、${validHours}時間以内に次のリンクを開いてください。`,
+      link,
+      '',
+      'お心当たりのない場合は、このメールを破棄してください。メールアドレスは変更されません。',
+      '',
+    ].join('\n'),
+  };
+}
+
+export function recoverEmailMail(to: string, newEmail: string, link: string, validDays: number): MailMessage {
+  return {
+    to,
+    subject: '【Nemuri Monitor】メールアドレスが変更されました',
+    text: [
+      `Nemuri Monitor のログイン用メールアドレスが ${newEmail} に変更されました。`,
+      '',
+      `この変更にお心当たりのない場合は、${validDays}日以内に次のリンクを開くと、元のメールアドレスに戻し、すべての端末からログアウトします。`,
+      link,
+      '',
+      'ご自身で変更された場合は、このメールを破棄してください。',
       '',
     ].join('\n'),
   };

@@ -14,18 +14,28 @@ import { DocumentStore } from '../documents/store.ts';
 import { listOutbox } from '../mail/mail.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { BrowserClient } from '../testing/browserClient.ts';
+import { createTestSchema, describePostgres } from '../testing/postgres.ts';
 import { makeTempDir, type TempDir } from '../testing/webDist.ts';
 
 const PASSWORD = 'correct horse battery';
 
-describe('registration', () => {
+function registrationSuite(databaseUrl: () => Promise<{ url: string; drop(): Promise<void> }>) {
   let dir: TempDir;
   let server: RunningServer;
+  let dropDatabase: () => Promise<void> = async () => undefined;
   let address = 10;
   /** Each client from its own loopback address: the rate limits count per address. */
   const client = () => new BrowserClient(server.url, { from: `127.0.1.${address++}` });
 
-  const latestMailTo = async (to: string) => (await listOutbox(server.database)).find((mail) => mail.to === to);
+  /** Mail goes out without the request waiting for it: look a few times. */
+  const latestMailTo = async (to: string, subject = '') => {
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const mail = (await listOutbox(server.database)).find((item) => item.to === to && item.subject.includes(subject));
+      if (mail !== undefined) return mail;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return undefined;
+  };
   const linkIn = (text: string): URL => new URL(/https?:\/\/\S+/.exec(text)?.[0] ?? 'http://missing');
 
   const registerDomain = async (browser: BrowserClient, email: string) =>
@@ -35,13 +45,23 @@ describe('registration', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir('nemuri-registration-');
+    const database = await databaseUrl();
+    dropDatabase = database.drop;
     server = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '1', SIMULATE: '0', WEB_DIST: join(dir.path, 'no-web') }),
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, DATA_DIR: dir.path, DEMO: '1', SIMULATE: '0', WEB_DIST: join(dir.path, 'no-web') }),
       { logger: false },
     );
+    // The demo accounts' domains, so the test does not depend on the demo data set.
+    const store = new DocumentStore(server.database, { error: () => undefined });
+    const system = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
+    await store.set(system, 'domains/demo-corp', { name: '社会福祉法人さくら会', kind: 'corporation', rootDomainId: 'demo-corp' }, true);
+    await store.set(system, 'domains/demo-facility-a', { name: 'さくら苑', kind: 'facility', parentDomainId: 'demo-corp', rootDomainId: 'demo-corp' }, true);
+    await store.set(system, 'domains/demo-facility-b', { name: 'もみじ荘', kind: 'facility', parentDomainId: 'demo-corp', rootDomainId: 'demo-corp' }, true);
+    await store.set(system, 'domains/demo-agency', { name: 'ねむりケア販売株式会社', kind: 'agency', rootDomainId: 'demo-agency' }, true);
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
+    await dropDatabase();
     await dir?.remove();
   });
 
@@ -56,7 +76,7 @@ describe('registration', () => {
     expect(domain.body).toMatchObject({ document: { name: 'ひまわり苑', kind: 'facility', rootDomainId: domainId } });
     const staff = await owner.get(`/api/documents/domains/${domainId}/staff/${me.uid}`);
     expect(staff.body).toMatchObject({ document: { email: 'owner.new@example.com', accessLevel: ROLE_LEVELS.ownerAdministrator } });
-    const mail = await latestMailTo('owner.new@example.com');
+    const mail = await latestMailTo('owner.new@example.com', 'メールアドレスの確認');
     expect(mail?.subject).toContain('メールアドレスの確認');
   });
 
@@ -77,7 +97,7 @@ describe('registration', () => {
     const { domainId } = (await registerDomain(owner, 'owner.invites@example.com')).body as { domainId: string };
     const sent = await invite(owner, { email: 'new.staff@example.com', accessLevel: ROLE_LEVELS.generalStaff });
     expect(sent.status).toBe(200);
-    const mail = await latestMailTo('new.staff@example.com');
+    const mail = await latestMailTo('new.staff@example.com', '招待');
     expect(mail?.subject).toBe('【Nemuri Monitor】ひまわり苑 への招待');
     const link = linkIn(mail?.text ?? '');
     expect(link.pathname).toBe(`/registerUser/${domainId}`);
@@ -105,7 +125,7 @@ describe('registration', () => {
     const existing = client();
     expect((await existing.signUp({ name: '既存 利用者', email: 'someone@example.com', password: PASSWORD })).status).toBe(200);
     await invite(owner, { email: 'someone@example.com', accessLevel: ROLE_LEVELS.administrator });
-    const invitationId = linkIn((await latestMailTo('someone@example.com'))?.text ?? '').searchParams.get('invitation') ?? '';
+    const invitationId = linkIn((await latestMailTo('someone@example.com', '招待'))?.text ?? '').searchParams.get('invitation') ?? '';
 
     const signedOut = await client().post('/api/auth/registration/accept', { invitationId, domainId, name: 'x', password: PASSWORD });
     expect(signedOut).toMatchObject({ status: 409, body: { code: REGISTRATION_ERRORS.signInToAccept } });
@@ -123,7 +143,7 @@ describe('registration', () => {
     const lonelyOwner = client();
     await registerDomain(lonelyOwner, 'lonely.owner@example.com');
     await invite(owner, { email: 'lonely.owner@example.com', accessLevel: ROLE_LEVELS.generalStaff });
-    const invitationId = linkIn((await latestMailTo('lonely.owner@example.com'))?.text ?? '').searchParams.get('invitation') ?? '';
+    const invitationId = linkIn((await latestMailTo('lonely.owner@example.com', '招待'))?.text ?? '').searchParams.get('invitation') ?? '';
     const refused = await lonelyOwner.post('/api/auth/registration/accept', { invitationId, domainId });
     expect(refused).toMatchObject({ status: 409, body: { code: REGISTRATION_ERRORS.lastOwner } });
     expect(await lonelyOwner.me()).toMatchObject({ accessLevel: ROLE_LEVELS.ownerAdministrator });
@@ -157,4 +177,13 @@ describe('registration', () => {
     expect((await client().get('/api/auth/registration/invitation?id=expired-one')).body).toMatchObject({ status: 'expired' });
     expect((await client().get('/api/auth/registration/invitation?id=nothing')).status).toBe(404);
   });
-});
+}
+
+describe('registration on PGlite', () => registrationSuite(async () => ({ url: 'memory://', drop: async () => undefined })));
+
+describePostgres('registration on PostgreSQL', () =>
+  registrationSuite(async () => {
+    const schema = await createTestSchema();
+    return { url: schema.url, drop: () => schema.drop() };
+  }),
+);

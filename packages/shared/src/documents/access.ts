@@ -1,7 +1,9 @@
 /**
  * Who may do what to which record (PRODUCT.md section 1). An operation needs the collection's
  * minimum level (collections.ts) and, for tenant data, the record inside the caller's data scope:
- * - level 1: rooms whose `ownerUids` include the user (and those rooms' records);
+ * - level 1: rooms whose `ownerUids` include the user (and those rooms' records); for the report
+ *   collections (REPORT_COLLECTIONS: the room and its sleep records) also rooms whose
+ *   `reportViewerUids` include the user (a family member or doctor given a report link);
  * - levels 2-3: their own `domainId`;
  * - levels 4-5: every domain under their `rootDomainId`;
  * - levels 50-51: their agency domain and its partner domains;
@@ -30,7 +32,12 @@ export interface RecordTenant {
 export interface ScopeFacts {
   partnerDomainIds: readonly string[];
   ownedRoomIds: readonly string[];
+  /** Rooms whose reports the user may read (`reportViewerUids`). */
+  reportRoomIds?: readonly string[];
 }
+
+/** What a report viewer may read of a room: the room itself and its sleep records. */
+export const REPORT_COLLECTIONS: readonly string[] = ['rooms', 'rooms/sleeps'];
 
 export type DataScope =
   | { kind: 'all' }
@@ -45,7 +52,8 @@ export function factsNeeded(claims: Claims): { partners: boolean; rooms: boolean
   return { partners: level >= ROLE_LEVELS.agency && level < ROLE_LEVELS.developer && claims.domainId !== null, rooms: level === ROLE_LEVELS.individualUser };
 }
 
-export function dataScopeOf(claims: Claims, facts: ScopeFacts): DataScope {
+/** The caller's scope for one collection (`collection`: its registry name; the report collections widen a level-1 scope). */
+export function dataScopeOf(claims: Claims, facts: ScopeFacts, collection?: string): DataScope {
   const level = claims.accessLevel;
   if (level >= ROLE_LEVELS.developer) return { kind: 'all' };
   if (level >= ROLE_LEVELS.agency) {
@@ -59,7 +67,10 @@ export function dataScopeOf(claims: Claims, facts: ScopeFacts): DataScope {
   if (level >= ROLE_LEVELS.generalStaff) {
     return claims.domainId === null ? { kind: 'none' } : { kind: 'domains', domainIds: [claims.domainId], rootDomainIds: [] };
   }
-  if (level === ROLE_LEVELS.individualUser) return { kind: 'rooms', roomIds: facts.ownedRoomIds };
+  if (level === ROLE_LEVELS.individualUser) {
+    const reportRooms = collection !== undefined && REPORT_COLLECTIONS.includes(collection) ? (facts.reportRoomIds ?? []) : [];
+    return { kind: 'rooms', roomIds: reportRooms.length === 0 ? facts.ownedRoomIds : [...new Set([...facts.ownedRoomIds, ...reportRooms])] };
+  }
   return { kind: 'none' };
 }
 

@@ -336,3 +336,29 @@ export function collectionByGroup(group: string): CollectionSpec | undefined {
 
 /** The common fields: set by the server, never written by a caller. */
 export const COMMON_FIELDS = ['documentReferenceId', 'documentPath', 'createdAt', 'updatedAt'] as const;
+
+/**
+ * Each collection's schema under its registry name, with its own zod type, so that clients can
+ * type records from the registry (web `RecordOf<'rooms'>`). Types only: COLLECTIONS is the table.
+ */
+export const SCHEMAS = {
+  domains: domainSchema,
+  'domains/staff': staffSchema,
+  'domains/partners': partnerSchema,
+  'domains/bills': billSchema,
+  rooms: roomSchema,
+  'rooms/sleeps': sleepSchema,
+  'rooms/uploads': uploadSchema,
+  devices: deviceSchema,
+  'devices/borrows': borrowSchema,
+  deviceTypes: deviceTypeSchema,
+  parameters: parameterSchema,
+  views: viewSchema,
+  histories: historySchema,
+  alerts: alertSchema,
+  auditLogs: auditLogSchema,
+  invitations: invitationSchema,
+  reportAccess: reportAccessSchema,
+} as const;
+
+export type CollectionName = keyof typeof SCHEMAS;

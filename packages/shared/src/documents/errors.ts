@@ -2,10 +2,11 @@
  * The document engine's error codes and messages (PRODUCT.md section 6, the specification's
  * section 8): the API answers `{ code, message }` with one of these codes and the English message.
  */
-export type DocumentErrorCode = 'invalid-argument' | 'not-found' | 'permission-denied' | 'unauthenticated' | 'aborted' | 'unimplemented';
+export type DocumentErrorCode = 'invalid-argument' | 'failed-precondition' | 'not-found' | 'permission-denied' | 'unauthenticated' | 'aborted' | 'unimplemented';
 
 export const HTTP_STATUS_OF_CODE: Record<DocumentErrorCode, number> = {
   'invalid-argument': 400,
+  'failed-precondition': 400,
   unauthenticated: 401,
   'permission-denied': 403,
   'not-found': 404,
@@ -50,6 +51,7 @@ export const MESSAGES = {
   signedOut: 'Sign in to use the data',
   outOfScope: 'Missing or insufficient permissions.',
   notUnique: (field: string) => `Another document already has this ${field}`,
+  lastOwner: 'A domain must keep at least one owner',
   versionMismatch: (path: string) => `The document changed since it was read: ${path}`,
   unimplemented: (what: string) => `Not implemented: ${what}`,
 } as const;

@@ -20,12 +20,15 @@ const agency: ScreenLoader = () => import('../features/agency/AgencyScreen.tsx')
 const monitoring: ScreenLoader = () => import('../features/monitoring/MonitoringScreen.tsx');
 const rawView: ScreenLoader = () => import('../features/monitoring/RawViewScreen.tsx');
 const account: ScreenLoader = () => import('../features/account/AccountScreen.tsx');
+const link: ScreenLoader = () => import('../features/account/LinkScreen.tsx');
 const master: ScreenLoader = () => import('../features/master/MasterScreen.tsx');
 const auth: ScreenLoader = () => import('../features/auth/AuthScreen.tsx');
 const login: ScreenLoader = () => import('../features/auth/LoginScreen.tsx');
 const signup: ScreenLoader = () => import('../features/auth/SignupScreen.tsx');
 const register: ScreenLoader = () => import('../features/auth/RegisterScreen.tsx');
 const registerUser: ScreenLoader = () => import('../features/auth/RegisterUserScreen.tsx');
+const sso: ScreenLoader = () => import('../features/auth/SsoScreen.tsx');
+const ssoProvider: ScreenLoader = () => import('../features/auth/SsoProviderScreen.tsx');
 
 /** The screen of every route that renders one, by route name (see `@nemuri/shared/routeAccess`). */
 export const SCREENS: Record<string, ScreenLoader> = {
@@ -33,7 +36,7 @@ export const SCREENS: Record<string, ScreenLoader> = {
   homeCard: roomList,
   homeTable: roomList,
   homeSmallCard: roomList,
-  link: account,
+  link,
   roomConfigCard: roomConfig,
   roomConfigTable: roomConfig,
   roomConfigSmallCard: roomConfig,
@@ -82,8 +85,8 @@ export const SCREENS: Record<string, ScreenLoader> = {
   masterHistoryLists: master,
   login,
   mfaauth: auth,
-  sso: auth,
-  ssoProvider: auth,
+  sso,
+  ssoProvider,
   handleauth: auth,
   signup,
   anonymous: auth,

@@ -1,11 +1,33 @@
-/** What the server says about itself: version and whether the demo data set is loaded. */
-export interface AppInfo {
-  version: string;
-  demo: boolean;
+/** What the server says about itself before sign-in (GET /api/app-info), fetched once per page. */
+import { useEffect, useState } from 'react';
+import type { AppInfoResponse } from '@nemuri/shared/appInfo';
+
+export type AppInfo = AppInfoResponse;
+
+let pending: Promise<AppInfo> | null = null;
+
+export function fetchAppInfo(): Promise<AppInfo> {
+  pending ??= fetch('/api/app-info', { headers: { accept: 'application/json' } }).then(async (response) => {
+    if (!response.ok) throw new Error(`GET /api/app-info answered ${response.status}`);
+    return (await response.json()) as AppInfo;
+  });
+  // A failure is not kept: the next caller asks again.
+  pending.catch(() => (pending = null));
+  return pending;
 }
 
-export async function fetchAppInfo(): Promise<AppInfo> {
-  const response = await fetch('/api/app-info', { headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`GET /api/app-info answered ${response.status}`);
-  return (await response.json()) as AppInfo;
+/** The app info once it has arrived; null meanwhile or when it could not be read (logged). */
+export function useAppInfo(): AppInfo | null {
+  const [info, setInfo] = useState<AppInfo | null>(null);
+  useEffect(() => {
+    let active = true;
+    fetchAppInfo().then(
+      (value) => active && setInfo(value),
+      (error: unknown) => console.warn('[app-info] unavailable', error),
+    );
+    return () => {
+      active = false;
+    };
+  }, []);
+  return info;
 }

@@ -3,7 +3,8 @@
  * `AuthError` whose `code` picks the Japanese message (`auth.errors.<code>` in the locales).
  */
 import { fetchCurrentUser, setCurrentUser } from './session.ts';
-import { REGISTRATION_ERRORS, type InvitationPreview, type RegisterDomainInput } from '@nemuri/shared/registration';
+import type { SocialProviderId } from '@nemuri/shared/appInfo';
+import { REGISTRATION_ERRORS, REPORT_LINK_ERRORS, type InvitationPreview, type RegisterDomainInput, type ReportLinkPreview } from '@nemuri/shared/registration';
 import type { SignedInUser } from '@nemuri/shared/user';
 
 export type AuthErrorCode =
@@ -24,6 +25,16 @@ export type AuthErrorCode =
   | 'invitationOtherAddress'
   | 'signInToAccept'
   | 'lastOwner'
+  | 'invalidProvider'
+  | 'lastProvider'
+  | 'providerFailed'
+  | 'sessionNotFresh'
+  | 'noPassword'
+  | 'sameEmail'
+  | 'reportLinkNotFound'
+  | 'reportLinkUsed'
+  | 'reportLinkExpired'
+  | 'reportLinkForViewers'
   | 'tooManyRequests'
   | 'network'
   | 'unknown';
@@ -61,6 +72,15 @@ const SERVER_CODES: Record<string, AuthErrorCode> = {
   [REGISTRATION_ERRORS.invitationOtherAddress]: 'invitationOtherAddress',
   [REGISTRATION_ERRORS.signInToAccept]: 'signInToAccept',
   [REGISTRATION_ERRORS.lastOwner]: 'lastOwner',
+  INVALID_PROVIDER: 'invalidProvider',
+  LAST_PROVIDER: 'lastProvider',
+  SESSION_NOT_FRESH: 'sessionNotFresh',
+  CREDENTIAL_ACCOUNT_NOT_FOUND: 'noPassword',
+  EMAIL_IS_THE_SAME: 'sameEmail',
+  [REPORT_LINK_ERRORS.notFound]: 'reportLinkNotFound',
+  [REPORT_LINK_ERRORS.used]: 'reportLinkUsed',
+  [REPORT_LINK_ERRORS.expired]: 'reportLinkExpired',
+  [REPORT_LINK_ERRORS.forViewersOnly]: 'reportLinkForViewers',
 };
 
 function postAuth(path: string, body: Record<string, unknown>): Promise<unknown> {
@@ -215,4 +235,107 @@ export async function acceptInvitation(input: { invitationId: string; domainId: 
 /** An administrator invites someone to a domain by mail. */
 export async function createInvitation(input: { email: string; accessLevel: number; domainId?: string }): Promise<{ id: string; expiresAt: string }> {
   return (await postAuth('/registration/invitations', input)) as { id: string; expiresAt: string };
+}
+
+/**
+ * Starts sign-in with Google or LINE: the browser leaves for the provider and comes back to
+ * `callbackPath` signed in (or to /login?error=… when the provider refused).
+ */
+export async function signInWithProvider(provider: SocialProviderId, callbackPath: string): Promise<void> {
+  const answer = (await postAuth('/sign-in/social', { provider, callbackURL: callbackPath, errorCallbackURL: '/login', disableRedirect: true })) as { url?: string };
+  if (typeof answer.url !== 'string') throw new AuthError('unknown', 'no authorization URL');
+  window.location.assign(answer.url);
+}
+
+/** Links Google or LINE to the signed-in user: the browser comes back to /link. */
+export async function linkProvider(provider: SocialProviderId): Promise<void> {
+  const answer = (await postAuth('/link-social', { provider, callbackURL: '/link', errorCallbackURL: '/link', disableRedirect: true })) as { url?: string };
+  if (typeof answer.url !== 'string') throw new AuthError('unknown', 'no authorization URL');
+  window.location.assign(answer.url);
+}
+
+/** A way the signed-in user can sign in (Better Auth's account row). */
+export interface LinkedAccount {
+  /** Better Auth's id of the link: what unlinking names. */
+  id: string;
+  /** Better Auth's provider id: `credential`, `google`, `line`, `saml.…`, `oidc.…`. */
+  providerId: string;
+  /** The user's id at the provider. */
+  accountId: string;
+  createdAt: string;
+}
+
+export async function listLinkedAccounts(): Promise<LinkedAccount[]> {
+  return (await callAuth('/list-accounts', { method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } })) as LinkedAccount[];
+}
+
+export async function unlinkAccount(id: string): Promise<SignedInUser | null> {
+  await postAuth('/unlink-account', { accountId: id });
+  return refreshUser();
+}
+
+/** Proves again who the signed-in user is (password), for changes that need a recent sign-in. */
+export async function reauthenticate(password: string): Promise<void> {
+  try {
+    await postAuth('/reauthenticate', { password });
+  } catch (error) {
+    throw wrongPasswordOf(error);
+  }
+}
+
+/**
+ * A one-time sign-in token (the user's singleTimeToken), valid for a few minutes: a QR code or
+ * link with it signs the same user in on another device, once.
+ */
+export async function issueSingleTimeToken(): Promise<string> {
+  const answer = (await callAuth('/one-time-token/generate', { method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } })) as { token?: string };
+  if (typeof answer.token !== 'string') throw new AuthError('unknown', 'no token');
+  const user = await fetchCurrentUser();
+  setCurrentUser(user === null ? null : { ...user, singleTimeToken: answer.token });
+  return answer.token;
+}
+
+/** Signs in with a one-time token (from a QR code or link). */
+export async function signInWithSingleTimeToken(token: string): Promise<SignedInUser | null> {
+  try {
+    await postAuth('/one-time-token/verify', { token });
+  } catch (error) {
+    // Better Auth answers a used, expired or unknown token with a bare 400.
+    throw error instanceof AuthError && error.code === 'unknown' ? new AuthError('invalidToken', error.message) : error;
+  }
+  return refreshUser();
+}
+
+/** Mails a confirmation link to the new address (a recent sign-in is needed: `sessionNotFresh`). */
+export async function requestEmailChange(newEmail: string): Promise<void> {
+  await postAuth('/email/change', { newEmail });
+}
+
+/** From the link mailed to the new address: the address changes. */
+export async function confirmEmailChange(token: string): Promise<void> {
+  await postAuth('/email/confirm', { token });
+  await refreshUser();
+}
+
+/** From the mail to the old address: the change is taken back and every session ends. */
+export async function recoverEmail(token: string): Promise<void> {
+  await postAuth('/email/recover', { token });
+  setCurrentUser(null);
+}
+
+/** What a report link (/register-report-access-user?token=…) offers. */
+export async function previewReportLink(token: string): Promise<ReportLinkPreview> {
+  return (await callAuth(`/report-access/preview?token=${encodeURIComponent(token)}`, { method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } })) as ReportLinkPreview;
+}
+
+/** Makes the signed-in (usually anonymous) user a viewer of the link's room reports. */
+export async function redeemReportLink(token: string): Promise<{ roomId: string }> {
+  const answer = (await postAuth('/report-access/redeem', { token })) as { roomId: string };
+  await refreshUser();
+  return answer;
+}
+
+/** An administrator's report link for one room: give it to a family member or doctor. */
+export async function createReportLink(roomId: string, validDays?: number): Promise<{ url: string; expiresAt: string }> {
+  return (await postAuth('/report-access/links', validDays === undefined ? { roomId } : { roomId, validDays })) as { url: string; expiresAt: string };
 }

@@ -10,10 +10,27 @@ type Listener = () => void;
 
 let currentUser: SignedInUser | null = null;
 const listeners = new Set<Listener>();
+const identityListeners = new Set<Listener>();
+
+/** What the server acts on for this user: a change means connections opened earlier act for someone else. */
+function identityOf(user: SignedInUser | null): string {
+  return user === null ? '' : `${user.uid} ${user.accessLevel} ${user.domainId ?? ''} ${user.rootDomainId ?? ''}`;
+}
 
 export function setCurrentUser(user: SignedInUser | null): void {
+  const changed = identityOf(user) !== identityOf(currentUser);
   currentUser = user;
   for (const listener of listeners) listener();
+  if (changed) for (const listener of identityListeners) listener();
+}
+
+/**
+ * Called when another user signs in, the user signs out, or their level or domain changes: long-lived
+ * connections (the live WebSocket) reconnect to act for the session as it is now.
+ */
+export function onIdentityChange(listener: Listener): () => void {
+  identityListeners.add(listener);
+  return () => identityListeners.delete(listener);
 }
 
 export function getCurrentUser(): SignedInUser | null {

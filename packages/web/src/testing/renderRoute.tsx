@@ -26,6 +26,7 @@ export function userAtLevel(accessLevel: AccessLevel): SignedInUser {
     singleTimeToken: null,
     mfas: [],
     signInTime: '2026-11-22T00:00:00.000Z',
+    secondFactorRequired: false,
   };
 }
 

@@ -4,7 +4,6 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGES } from '@nemuri/shared/constants';
-import { DEMO_DOMAINS_REQUIRING_MFA } from '@nemuri/shared/demoAccounts';
 import type { SignedInUser } from '@nemuri/shared/user';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { changePassword, disableTotp, updateDisplayName } from '../../lib/authClient.ts';
@@ -16,6 +15,8 @@ import { useCurrentRoute } from '../../app/routeHandle.ts';
 import { authErrorMessage } from '../auth/authErrorMessage.ts';
 import { MIN_PASSWORD_LENGTH } from '../auth/credentialRules.ts';
 import { TotpEnrolment } from '../auth/TotpEnrolment.tsx';
+import { EmailSection } from './EmailSection.tsx';
+import { OtherDeviceSection } from './OtherDeviceSection.tsx';
 
 type Feedback = { ok: boolean; message: string } | null;
 
@@ -43,14 +44,21 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 /** /account-info: profile, password, second factor, display settings and sign-out. Other routes of this module keep the placeholder. */
 export default function AccountScreen() {
+  const { t } = useTranslation();
   const route = useCurrentRoute();
   const user = useCurrentUser();
   if (route?.name !== 'account_edit' || user === null) return <ScreenPage />;
   return (
     <ScreenPage>
       <ProfileSection user={user} />
+      <Section title={t('account.emailChange.title')}>
+        <EmailSection user={user} />
+      </Section>
       <PasswordSection />
       <SecondFactorSection user={user} />
+      <Section title={t('account.otherDevice.title')}>
+        <OtherDeviceSection />
+      </Section>
       <DisplaySection />
       <SignOutSection />
     </ScreenPage>
@@ -159,8 +167,7 @@ function SecondFactorSection({ user }: { user: SignedInUser }) {
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [busy, setBusy] = useState(false);
   const totp = user.mfas.find((factor) => factor.kind === 'totp');
-  // The stand-in for the domain's settings that the server also uses (signedInUser.ts).
-  const required = user.domainId !== null && DEMO_DOMAINS_REQUIRING_MFA.includes(user.domainId);
+  const required = user.secondFactorRequired;
 
   const disable = async (event: FormEvent) => {
     event.preventDefault();

@@ -13,7 +13,7 @@ export default function AuthScreen() {
   const route = useCurrentRoute();
   if (route?.name === 'handleauth') return <HandleAuthScreen />;
   if (route?.name === 'mfaauth') return <MfaAuthScreen />;
-  if (route?.name === 'anonymous') return <AnonymousScreen />;
+  if (route?.name === 'anonymous' || route?.name === 'RegisterReportAccessUser') return <AnonymousScreen />;
   return (
     <ScreenPage>
       <Paper withBorder radius="md" p="lg">

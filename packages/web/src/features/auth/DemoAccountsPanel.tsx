@@ -1,9 +1,8 @@
 import { Badge, Paper, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
 import { roleOfLevel } from '@nemuri/shared/roles';
-import { fetchAppInfo } from '../../lib/appInfo.ts';
+import { useAppInfo } from '../../lib/appInfo.ts';
 
 interface DemoAccountsPanelProps {
   onPick: (email: string, password: string) => void;
@@ -12,18 +11,7 @@ interface DemoAccountsPanelProps {
 /** In demo mode, the demo accounts and their shared password, one click to fill the form. */
 export function DemoAccountsPanel({ onPick }: DemoAccountsPanelProps) {
   const { t } = useTranslation();
-  const [demo, setDemo] = useState(false);
-
-  useEffect(() => {
-    let active = true;
-    fetchAppInfo()
-      .then((info) => active && setDemo(info.demo))
-      .catch((error: unknown) => console.warn('[demo] app info unavailable', error));
-    return () => {
-      active = false;
-    };
-  }, []);
-
+  const demo = useAppInfo()?.demo === true;
   if (!demo) return null;
   return (
     <Paper withBorder radius="md" p="md" data-testid="demo-accounts">

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
-import { requestPasswordReset, resetPassword, verifyEmail } from '../../lib/authClient.ts';
+import { confirmEmailChange, recoverEmail, requestPasswordReset, resetPassword, verifyEmail } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { authErrorMessage } from './authErrorMessage.ts';
 import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from './credentialRules.ts';
@@ -12,7 +12,8 @@ import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from './credentialRules.ts';
 /**
  * /handleauth: where the links of sign-in mail land. `mode=resetPassword&token=…` asks for a new
  * password; `mode=resetPassword` without a token asks for the address to mail a reset link to
- * (the "forgot password" form); `mode=verifyEmail&token=…` verifies the address at once.
+ * (the "forgot password" form); `mode=verifyEmail&token=…` verifies the address at once;
+ * `mode=changeEmail&token=…` completes a change of address; `mode=recoverEmail&token=…` takes one back.
  */
 export default function HandleAuthScreen() {
   const { t } = useTranslation();
@@ -24,6 +25,8 @@ export default function HandleAuthScreen() {
   if (mode === 'resetPassword' && token !== '') content = <NewPasswordForm token={token} />;
   else if (mode === 'resetPassword') content = <RequestResetForm />;
   else if (mode === 'verifyEmail' && token !== '') content = <VerifyEmail token={token} />;
+  else if (mode === 'changeEmail' && token !== '') content = <VerifyEmail token={token} action={confirmEmailChange} working="auth.handle.changingEmail" done="auth.handle.emailChanged" failed="auth.handle.emailChangeFailed" />;
+  else if (mode === 'recoverEmail' && token !== '') content = <VerifyEmail token={token} action={recoverEmail} working="auth.handle.recoveringEmail" done="auth.handle.emailRecovered" failed="auth.handle.emailRecoverFailed" />;
   else content = <Failure message={t('auth.handle.badLink')} />;
 
   return (
@@ -193,7 +196,20 @@ function NewPasswordForm({ token }: { token: string }) {
 
 type VerifyState = { state: 'working' } | { state: 'done' } | { state: 'failed'; message: string };
 
-function VerifyEmail({ token }: { token: string }) {
+/** A link that completes an action on its own (verify, change or recover the address): progress, then the outcome. */
+function VerifyEmail({
+  token,
+  action = verifyEmail,
+  working = 'auth.handle.verifying',
+  done = 'auth.handle.verified',
+  failed = 'auth.handle.verifyFailed',
+}: {
+  token: string;
+  action?: (token: string) => Promise<void>;
+  working?: string;
+  done?: string;
+  failed?: string;
+}) {
   const { t } = useTranslation();
   const [result, setResult] = useState<VerifyState>({ state: 'working' });
   const started = useRef<string | null>(null);
@@ -201,17 +217,17 @@ function VerifyEmail({ token }: { token: string }) {
   useEffect(() => {
     if (started.current === token) return;
     started.current = token;
-    verifyEmail(token).then(
+    action(token).then(
       () => setResult({ state: 'done' }),
       (caught: unknown) => setResult({ state: 'failed', message: authErrorMessage(t, caught) }),
     );
-  }, [token, t]);
+  }, [token, t, action]);
 
   if (result.state === 'working') {
     return (
       <Stack gap="md" align="center">
         <Loader size="sm" />
-        <Text size="sm">{t('auth.handle.verifying')}</Text>
+        <Text size="sm">{t(working)}</Text>
       </Stack>
     );
   }
@@ -219,7 +235,7 @@ function VerifyEmail({ token }: { token: string }) {
     return (
       <Stack gap="md">
         <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
-          {t('auth.handle.verifyFailed')} {result.message}
+          {t(failed)} {result.message}
         </Alert>
         <Anchor component={Link} to="/" size="sm">
           {t('auth.handle.toHome')}
@@ -230,7 +246,7 @@ function VerifyEmail({ token }: { token: string }) {
   return (
     <Stack gap="md">
       <Alert color="teal" icon={<IconCircleCheck size={iconSize('xs')} />} role="status">
-        {t('auth.handle.verified')}
+        {t(done)}
       </Alert>
       <Anchor component={Link} to="/" size="sm">
         {t('auth.handle.toHome')}

@@ -9,6 +9,8 @@ import { signInWithEmail } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { useAuthAction } from './useAuthAction.ts';
 import { DemoAccountsPanel } from './DemoAccountsPanel.tsx';
+import { SocialSignIn } from './SocialSignIn.tsx';
+import { TokenSignIn } from './TokenSignIn.tsx';
 import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from './credentialRules.ts';
 
 /** Sign-in with e-mail and password; afterwards the user returns to the page they asked for. */
@@ -20,6 +22,8 @@ export default function LoginScreen() {
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
   const { pending: submitting, error, run } = useAuthAction();
+  // Set by the server when a sign-in with Google or LINE came back refused.
+  const providerError = searchParams.get('error') !== null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -37,14 +41,16 @@ export default function LoginScreen() {
     });
   };
 
+  const token = searchParams.get('token');
   return (
     <ScreenPage>
       <Stack gap="lg">
+        {token ? <TokenSignIn token={token} redirectTo={safeRedirectTarget(searchParams.get('redirect'))} /> : null}
         <Paper withBorder radius="md" p="lg" component="form" onSubmit={submit} noValidate>
           <Stack gap="md">
-            {error ? (
+            {error || providerError ? (
               <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
-                {error}
+                {error ?? t('auth.errors.providerFailed')}
               </Alert>
             ) : null}
             <TextInput
@@ -70,6 +76,7 @@ export default function LoginScreen() {
             <Button type="submit" loading={submitting} fullWidth>
               {t('auth.signIn')}
             </Button>
+            <SocialSignIn redirectTo={safeRedirectTarget(searchParams.get('redirect'))} />
             <Group justify="space-between" gap="xs">
               <Anchor component={Link} to="/signup" size="sm">
                 {t('auth.toSignup')}

@@ -1,0 +1,225 @@
+// Alert rules over a room's live state history, and the bookkeeping that turns them into alert events.
+// evaluateAlerts() is pure: the history and the domain's numbers in, the alerts active now out (at most
+// one per type, PRODUCT.md section 5 `alerts.type`). AlertTracker keeps a short history per room and
+// emits open, close and re-sound events; the server stores them as `alerts` documents.
+import type { RoomStateName, TimedRoomState } from './roomState.ts';
+
+export const ALERT_TYPES = [
+  'noBreathing',
+  'heartRateHigh',
+  'heartRateLow',
+  'respirationHigh',
+  'respirationLow',
+  'button',
+  'longOutOfBed',
+  'outOfBed',
+  'temperatureHigh',
+  'deviceOffline',
+] as const;
+export type AlertType = (typeof ALERT_TYPES)[number];
+
+/** The alert thresholds of a domain (`domains.numbers`). */
+export interface AlertNumbers {
+  respirationRateLow: number;
+  respirationRateHigh: number;
+  heartRateLow: number;
+  heartRateHigh: number;
+  outOfBedAlertMin: number;
+  noBreathingAlertSec: number;
+  temperatureHigh: number;
+  deviceOfflineMin: number;
+}
+
+/** Used for every number a domain leaves unset: adult resting ranges, and the product's defaults. */
+export const DEFAULT_ALERT_NUMBERS: Readonly<AlertNumbers> = {
+  respirationRateLow: 8,
+  respirationRateHigh: 25,
+  heartRateLow: 45,
+  heartRateHigh: 110,
+  outOfBedAlertMin: 10,
+  noBreathingAlertSec: 20,
+  temperatureHigh: 37.5,
+  deviceOfflineMin: 5,
+};
+
+/** The domain's numbers as stored (any may be missing or null) completed with the defaults. */
+export function resolveAlertNumbers(numbers?: { [K in keyof AlertNumbers]?: number | null } | null): AlertNumbers {
+  const resolved = { ...DEFAULT_ALERT_NUMBERS };
+  if (!numbers) return resolved;
+  for (const key of Object.keys(resolved) as (keyof AlertNumbers)[]) {
+    const value = numbers[key];
+    if (typeof value === 'number' && Number.isFinite(value)) resolved[key] = value;
+  }
+  return resolved;
+}
+
+export interface AlertRuleOptions {
+  /** A rate or temperature must stay beyond its limit this long (default 60 s). */
+  sustainSec?: number;
+  /** A button press keeps its alert active this long (default 120 s), or until pressed again. */
+  buttonActiveSec?: number;
+}
+
+export interface ActiveAlert {
+  type: AlertType;
+  /** When the alert condition was met (e.g. no breathing since + noBreathingAlertSec). */
+  since: number;
+}
+
+/** States in which the person is in bed and the rates mean something. */
+const IN_BED: ReadonlySet<RoomStateName> = new Set(['awake', 'asleep', 'noBreathing']);
+const BREATHING: ReadonlySet<RoomStateName> = new Set(['awake', 'asleep']);
+
+/**
+ * The time of the oldest sample of the unbroken run of newest samples that satisfy `holds`; NaN when
+ * the newest does not. A sample gap of more than `maxGapMs` breaks the run.
+ */
+function heldSince(history: readonly TimedRoomState[], holds: (state: TimedRoomState) => boolean, maxGapMs = 5000): number {
+  let since = Number.NaN;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const sample = history[i]!;
+    if (!holds(sample)) break;
+    if (!Number.isNaN(since) && since - sample.at > maxGapMs) break;
+    since = sample.at;
+  }
+  return since;
+}
+
+/** The alerts active at the newest sample of `history` (oldest first), in ALERT_TYPES order. */
+export function evaluateAlerts(history: readonly TimedRoomState[], numbers: AlertNumbers = DEFAULT_ALERT_NUMBERS, options: AlertRuleOptions = {}): ActiveAlert[] {
+  const now = history.at(-1);
+  if (!now) return [];
+  const sustainMs = (options.sustainSec ?? 60) * 1000;
+  const buttonMs = (options.buttonActiveSec ?? 120) * 1000;
+  const active: ActiveAlert[] = [];
+  const add = (type: AlertType, since: number): void => {
+    if (Number.isFinite(since) && since <= now.at) active.push({ type, since });
+  };
+  const sustained = (type: AlertType, holds: (state: TimedRoomState) => boolean): void => {
+    const since = heldSince(history, holds);
+    if (now.at - since >= sustainMs) add(type, since + sustainMs);
+  };
+  const rate = (value: number | null, test: (v: number) => boolean): boolean => value !== null && test(value);
+
+  if (now.state === 'noBreathing') add('noBreathing', now.since + numbers.noBreathingAlertSec * 1000);
+  sustained('heartRateHigh', (s) => IN_BED.has(s.state) && rate(s.heartRate, (v) => v > numbers.heartRateHigh));
+  sustained('heartRateLow', (s) => IN_BED.has(s.state) && rate(s.heartRate, (v) => v < numbers.heartRateLow));
+  sustained('respirationHigh', (s) => BREATHING.has(s.state) && rate(s.respirationRate, (v) => v > numbers.respirationRateHigh));
+  sustained('respirationLow', (s) => BREATHING.has(s.state) && rate(s.respirationRate, (v) => v > 0 && v < numbers.respirationRateLow));
+  if (now.lastButtonAt !== null && now.at - now.lastButtonAt < buttonMs) add('button', now.lastButtonAt);
+  if (now.state === 'outOfBed') {
+    add('longOutOfBed', now.since + numbers.outOfBedAlertMin * 60_000);
+    add('outOfBed', now.since);
+  }
+  sustained('temperatureHigh', (s) => s.state !== 'offline' && rate(s.temperature, (v) => v >= numbers.temperatureHigh));
+  if (now.state === 'offline') add('deviceOffline', now.since + numbers.deviceOfflineMin * 60_000);
+  return active;
+}
+
+export interface OpenAlert {
+  type: AlertType;
+  startedAt: number;
+  acknowledgedAt: number | null;
+  acknowledgedBy: string | null;
+  /** When it last sounded (opened or re-sounded). */
+  soundedAt: number;
+}
+
+export type AlertEvent =
+  | { kind: 'open'; type: AlertType; at: number; startedAt: number }
+  | { kind: 'close'; type: AlertType; at: number; startedAt: number }
+  | { kind: 'resound'; type: AlertType; at: number; startedAt: number };
+
+export interface AlertTrackerOptions extends AlertRuleOptions {
+  /** An acknowledged alert whose condition persists sounds again after this long (default 300 s). */
+  resoundAfterSec?: number;
+}
+
+/**
+ * Open alerts of one room. update() once a second with the room's state; it returns what changed:
+ * `open` when a type becomes active, `close` when it stops, `resound` when an acknowledged alert is
+ * still active `resoundAfterSec` after it was acknowledged (the acknowledgement is then cleared) or when
+ * its condition starts again (a new button press).
+ */
+export class AlertTracker {
+  readonly #numbers: AlertNumbers;
+  readonly #options: AlertTrackerOptions;
+  readonly #resoundMs: number;
+  readonly #historyMs: number;
+  readonly #history: TimedRoomState[] = [];
+  readonly #open = new Map<AlertType, OpenAlert & { conditionSince: number }>();
+
+  constructor(numbers: AlertNumbers = DEFAULT_ALERT_NUMBERS, options: AlertTrackerOptions = {}) {
+    this.#numbers = numbers;
+    this.#options = options;
+    this.#resoundMs = (options.resoundAfterSec ?? 300) * 1000;
+    // Only the sustained rules look back, by sustainSec; keep a little more.
+    this.#historyMs = ((options.sustainSec ?? 60) + 10) * 1000;
+  }
+
+  get open(): readonly OpenAlert[] {
+    return [...this.#open.values()].map(({ type, startedAt, acknowledgedAt, acknowledgedBy, soundedAt }) => ({ type, startedAt, acknowledgedAt, acknowledgedBy, soundedAt }));
+  }
+
+  acknowledge(type: AlertType, atMs: number, by: string | null = null): boolean {
+    const alert = this.#open.get(type);
+    if (!alert) return false;
+    alert.acknowledgedAt = atMs;
+    alert.acknowledgedBy = by;
+    return true;
+  }
+
+  update(state: TimedRoomState): AlertEvent[] {
+    const history = this.#history;
+    if (history.length > 0 && state.at <= history.at(-1)!.at) return [];
+    history.push(state);
+    while (history.length > 0 && state.at - history[0]!.at > this.#historyMs) history.shift();
+    const active = evaluateAlerts(history, this.#numbers, this.#options);
+    const events: AlertEvent[] = [];
+    const seen = new Set<AlertType>();
+    for (const { type, since } of active) {
+      seen.add(type);
+      const open = this.#open.get(type);
+      if (!open) {
+        this.#open.set(type, { type, startedAt: since, acknowledgedAt: null, acknowledgedBy: null, soundedAt: state.at, conditionSince: since });
+        events.push({ kind: 'open', type, at: state.at, startedAt: since });
+        continue;
+      }
+      const again = since > open.conditionSince;
+      open.conditionSince = since;
+      if (open.acknowledgedAt !== null && (again || state.at - open.acknowledgedAt >= this.#resoundMs)) {
+        open.acknowledgedAt = null;
+        open.acknowledgedBy = null;
+        open.soundedAt = state.at;
+        events.push({ kind: 'resound', type, at: state.at, startedAt: open.startedAt });
+      }
+    }
+    for (const [type, open] of this.#open) {
+      if (seen.has(type)) continue;
+      this.#open.delete(type);
+      events.push({ kind: 'close', type, at: state.at, startedAt: open.startedAt });
+    }
+    return events;
+  }
+}
+
+export interface AlertOwner {
+  domainId: string;
+  roomId?: string | null;
+  deviceSerial?: string | null;
+}
+
+/** The fields of an `alerts` document (PRODUCT.md section 5) for an alert, timestamps as ISO 8601. */
+export function alertDocument(owner: AlertOwner, alert: { type: AlertType; startedAt: number; endedAt?: number | null; acknowledgedAt?: number | null; acknowledgedBy?: string | null }) {
+  const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+  return {
+    domainId: owner.domainId,
+    roomId: owner.roomId ?? null,
+    deviceSerial: owner.deviceSerial ?? null,
+    type: alert.type,
+    startedAt: new Date(alert.startedAt).toISOString(),
+    endedAt: iso(alert.endedAt),
+    acknowledgedBy: alert.acknowledgedBy ?? null,
+    acknowledgedAt: iso(alert.acknowledgedAt),
+  };
+}

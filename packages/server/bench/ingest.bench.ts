@@ -1,0 +1,244 @@
+// `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres --skip-ceiling]`: the device pipeline
+// under load, in one process. Simulated devices (ECG 250 Hz, 3-axis acceleration 50 Hz, respiHr 1 Hz;
+// one frame per channel and second, real time) publish over MQTT (QoS 1) to the server's embedded
+// broker; signed-in WebSocket subscribers of /api/signals/live take every device. Reports frames/s
+// through publish → parse → ring buffer → WebSocket, publish-to-subscriber latency (p50/p99), frames
+// lost, what was stored, and, as the ceiling, the same broker's (Aedes) raw QoS 1 publish/subscribe
+// rate without the pipeline. Default database: PGlite in memory; --postgres: a fresh schema of
+// TEST_DATABASE_URL (default postgres://root@127.0.0.1:5432/test), dropped afterwards.
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { parseArgs } from 'node:util';
+import { Aedes } from 'aedes';
+import mqtt from 'mqtt';
+import WebSocket from 'ws';
+import { DEMO_DOMAINS, DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
+import { loadParser } from '@nemuri/parser/node';
+import { startSimulation, type SimulatedChannel } from '@nemuri/simulator/index';
+import { loadConfig } from '../src/config.ts';
+import { hashDeviceSecret } from '../src/devices/deviceSecret.ts';
+import { SYSTEM_PRINCIPAL } from '../src/ingest/deviceStatus.ts';
+import { startServer } from '../src/server.ts';
+import { LIVE_SIGNALS_PATH, MAX_DEVICES_PER_SOCKET } from '../src/signals/signalsPlugin.ts';
+import { BrowserClient } from '../src/testing/browserClient.ts';
+import { createTestSchema } from '../src/testing/postgres.ts';
+import { makeTempDir } from '../src/testing/webDist.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '1000' },
+    seconds: { type: 'string', default: '20' },
+    /** Simulated seconds per real second: above 1 offers more frames/s than real devices would. */
+    speed: { type: 'string', default: '1' },
+    /** Run on a fresh schema of TEST_DATABASE_URL (testing/postgres.ts) instead of PGlite in memory. */
+    postgres: { type: 'boolean', default: false },
+    'skip-ceiling': { type: 'boolean', default: false },
+  },
+});
+const DEVICES = Number(args.devices);
+const SECONDS = Number(args.seconds);
+const SPEED = Number(args.speed);
+const CHANNELS: SimulatedChannel[] = ['ecg', 'respiAxl', 'respiHr'];
+const CHANNEL_CODES: Record<number, SimulatedChannel> = { 1: 'ecg', 2: 'respiAxl', 5: 'respiHr' };
+const SECRET = 'bench-device-secret';
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+const ms = (value: number): string => `${value.toFixed(1)} ms`;
+
+async function pipelineRun(): Promise<void> {
+  const dir = await makeTempDir('nemuri-bench-');
+  const schema = args.postgres ? await createTestSchema() : null;
+  const server = await startServer(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      MQTT_PORT: '0',
+      DATABASE_URL: schema?.url ?? 'memory://',
+      DATA_DIR: dir.path,
+      DEMO: '1',
+      SIMULATE: '0',
+      LOG_LEVEL: 'warn',
+      WEB_DIST: join(dir.path, 'no-web'),
+      AUTH_RATE_LIMIT_MAX: '100000',
+    }),
+    { logger: false },
+  );
+  try {
+    const serials = Array.from({ length: DEVICES }, (_, i) => `BENCH-${String(i + 1).padStart(5, '0')}`);
+    const credentialHash = hashDeviceSecret(SECRET);
+    const registering = performance.now();
+    for (const serial of serials) {
+      await server.app.ingest.documents.set(SYSTEM_PRINCIPAL, `devices/${serial}`, { deviceTypeId: 'nemuri-pad', domainId: DEMO_DOMAINS.facilityA, status: 'in_use', credentialHash }, false);
+    }
+    console.log(`${DEVICES} devices registered in ${ms(performance.now() - registering)}`);
+
+    const browser = new BrowserClient(server.url);
+    const signIn = await browser.signIn('sysadmin@example.com', DEMO_PASSWORD);
+    if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}`);
+
+    // Publish times by device, channel and sequence number.
+    const published = new Map<string, Float64Array>();
+    const maxSeq = SECONDS + 5;
+    const keyOf = (serial: string, channel: SimulatedChannel): string => `${serial}\u0000${channel}`;
+    for (const serial of serials) for (const channel of CHANNELS) published.set(keyOf(serial, channel), new Float64Array(maxSeq).fill(Number.NaN));
+    const latencies = new Float64Array(DEVICES * CHANNELS.length * maxSeq);
+    let received = 0;
+    let duplicates = 0;
+    let firstPublish = Number.NaN;
+    let lastReceive = 0;
+    const seen = new Set<string>();
+    /** The worst latency of the frames published in each second of the run. */
+    const worstBySecond: number[] = [];
+
+    const sockets: WebSocket[] = [];
+    for (let i = 0; i < serials.length; i += MAX_DEVICES_PER_SOCKET) {
+      const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}${LIVE_SIGNALS_PATH}`, { headers: { cookie: browser.cookieHeader } });
+      await new Promise((resolve, reject) => {
+        socket.once('open', resolve);
+        socket.once('error', reject);
+      });
+      socket.on('message', (data: Buffer, isBinary) => {
+        if (!isBinary) return;
+        const now = performance.now();
+        const length = data[0]!;
+        const serial = data.toString('latin1', 1, 1 + length);
+        const frame = data.subarray(1 + length);
+        const channel = CHANNEL_CODES[frame[5]!];
+        const sequence = frame.readUInt32LE(12);
+        if (channel === undefined) return;
+        const id = `${serial}:${channel}:${sequence}`;
+        if (seen.has(id)) {
+          duplicates++;
+          return;
+        }
+        seen.add(id);
+        const sent = published.get(keyOf(serial, channel))?.[sequence];
+        if (sent !== undefined && !Number.isNaN(sent)) {
+          latencies[received] = now - sent;
+          const second = Math.floor((sent - firstPublish) / 1000);
+          worstBySecond[second] = Math.max(worstBySecond[second] ?? 0, now - sent);
+        }
+        received++;
+        lastReceive = now;
+      });
+      let answered = 0;
+      const batch = serials.slice(i, i + MAX_DEVICES_PER_SOCKET);
+      const statuses = new Promise<void>((resolve) => {
+        const onMessage = (data: Buffer, isBinary: boolean): void => {
+          if (!isBinary && ++answered === batch.length) {
+            socket.off('message', onMessage);
+            resolve();
+          }
+        };
+        socket.on('message', onMessage);
+      });
+      for (const serial of batch) socket.send(JSON.stringify({ type: 'subscribe', serial, channels: CHANNELS }));
+      await statuses;
+      sockets.push(socket);
+    }
+    console.log(`${sockets.length} WebSocket subscribers (${MAX_DEVICES_PER_SOCKET} devices each at most)`);
+
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    const simulation = await startSimulation({
+      serials,
+      broker: server.mqttUrl,
+      secretFor: () => SECRET,
+      speed: SPEED,
+      durationSeconds: SECONDS,
+      channels: CHANNELS,
+      seed: 'bench',
+      onFrame: (serial, frame) => {
+        const now = performance.now();
+        if (Number.isNaN(firstPublish)) firstPublish = now;
+        const times = published.get(keyOf(serial, frame.channel));
+        if (times && frame.sequence < times.length) times[frame.sequence] = now;
+      },
+      onError: (error) => console.error(`simulator: ${error.message}`),
+    });
+    console.log(`${DEVICES} simulated devices connected in ${ms(performance.now() - started)}; streaming ${SECONDS} simulated s at speed ${SPEED} …`);
+    await simulation.done;
+    const generated = simulation.stats.framesGenerated;
+    const drainUntil = performance.now() + 10_000;
+    while (received < generated && performance.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 50));
+    const elapsed = (lastReceive - firstPublish) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const wall = (performance.now() - started) / 1000;
+
+    for (const socket of sockets) socket.close();
+    const stats = server.app.ingest.stats;
+    await server.app.ingest.store.flush();
+    const { rows } = await server.database.query<{ n: number }>('select count(*)::int as n from signal_frames_pending');
+    const chunkRows = await server.database.query<{ n: number; frames: number }>('select count(*)::int as n, coalesce(sum(frame_count), 0)::int as frames from signal_chunks');
+    const sorted = latencies.slice(0, received).sort();
+
+    console.log('\npipeline (publish → parse → ring buffer → WebSocket subscriber, and storage)');
+    console.log(`  frames generated ${generated}, acknowledged by the broker ${simulation.stats.framesPublished}, publish errors ${simulation.stats.publishErrors}`);
+    console.log(`  frames at the subscribers ${received} (duplicates ${duplicates}), lost ${generated - received}`);
+    console.log(`  throughput ${(received / elapsed).toFixed(0)} frames/s over ${elapsed.toFixed(1)} s (offered ${(DEVICES * CHANNELS.length * SPEED).toFixed(0)} frames/s)`);
+    console.log(`  latency publish → subscriber: p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(percentile(sorted, 100))}`);
+    console.log(`  worst latency by second of the run: ${worstBySecond.map((value) => value.toFixed(0)).join(' ')} ms`);
+    console.log(`  stored: ${rows[0]?.n} pending frames + ${chunkRows.rows[0]?.frames} frames in ${chunkRows.rows[0]?.n} chunks; pipeline messages ${stats.messages}, rejected ${stats.rejectedMessages}, storage errors ${stats.storageErrors}`);
+    console.log(`  process CPU ${((cpu.user + cpu.system) / 1e6 / wall * 100).toFixed(0)} % of one core (simulator, broker, server and subscribers in this one process)`);
+    await simulation.stop();
+  } finally {
+    await server.stop();
+    await schema?.drop();
+    await dir.remove();
+  }
+}
+
+/** The broker alone: plain Aedes, no authentication hooks, one QoS 1 subscriber, QoS 1 publishers as fast as they are acknowledged. */
+async function ceilingRun(): Promise<void> {
+  const parser = await loadParser();
+  const frame = Buffer.from(parser.encodeSmfFrame({ channel: 'ecg', format: 'int16', sampleRate: 250, sequence: 0, startTimeUs: Date.now() * 1000, raw: new Int16Array(250) }));
+  const broker = await Aedes.createBroker();
+  const server = createServer(broker.handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const url = `mqtt://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const publishers = Math.min(DEVICES, 100);
+  const perPublisher = 1000;
+  const windowPerPublisher = 50;
+  const subscriber = await mqtt.connectAsync(url, { protocolVersion: 4, clean: true });
+  let delivered = 0;
+  let lastDelivery = 0;
+  subscriber.on('message', () => {
+    delivered++;
+    lastDelivery = performance.now();
+  });
+  await subscriber.subscribeAsync('devices/+/frames', { qos: 1 });
+  const clients = await Promise.all(Array.from({ length: publishers }, (_, i) => mqtt.connectAsync(url, { protocolVersion: 4, clientId: `ceiling-${i}`, clean: true })));
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client, i) => {
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < perPublisher) {
+          next++;
+          await client.publishAsync(`devices/CEIL-${i}/frames`, frame, { qos: 1 });
+        }
+      };
+      await Promise.all(Array.from({ length: windowPerPublisher }, worker));
+    }),
+  );
+  const total = publishers * perPublisher;
+  const until = performance.now() + 10_000;
+  while (delivered < total && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+  const seconds = (lastDelivery - started) / 1000;
+  console.log(`\nceiling: the same broker (Aedes) alone, QoS 1, ${publishers} publishers → 1 subscriber, ${frame.byteLength}-byte frames`);
+  console.log(`  ${delivered} of ${total} delivered in ${seconds.toFixed(2)} s: ${(delivered / seconds).toFixed(0)} messages/s`);
+  await Promise.all(clients.map((client) => client.endAsync()));
+  await subscriber.endAsync();
+  await new Promise<void>((resolve) => broker.close(() => resolve()));
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+console.log(`bench:ingest: ${DEVICES} devices at speed ${SPEED} × ${CHANNELS.join(', ')} (1 frame per channel and second) for ${SECONDS} s; database ${args.postgres ? 'PostgreSQL' : 'PGlite in memory'}`);
+await pipelineRun();
+if (!args['skip-ceiling']) await ceilingRun();
+process.exit(0);

@@ -1,0 +1,293 @@
+/**
+ * Device messages over MQTT (docs/device-protocol.md, "Connecting"): topic `devices/{serial}/frames`,
+ * QoS 1, MQTT 3.1.1. Either
+ * - the embedded broker (Aedes, the default): devices sign in with username = serial and password =
+ *   their secret; a device may publish only to its own topic and nobody may subscribe to device
+ *   topics; or
+ * - an external broker (MQTT_URL: Mosquitto, an EMQX cluster …): it authenticates the devices, and the
+ *   server subscribes to `devices/+/frames` (or `$share/<MQTT_SHARED_GROUP>/devices/+/frames` so that
+ *   several server processes divide the devices) and drops frames of serials it does not know.
+ * In both cases a QoS 1 message is acknowledged only once its frames are committed to the database,
+ * so that an acknowledged frame survives a restart; a message the parser rejects is acknowledged and
+ * dropped (resending it would not make it valid).
+ */
+import { createServer, type Server } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
+import { ParseError } from '@nemuri/parser/errors';
+import type { KnownDevice } from './deviceRegistry.ts';
+import type { IngestPipeline, IngestRoutes, PipelineLogger } from './pipeline.ts';
+
+export const FRAMES_TOPIC_FILTER = 'devices/+/frames';
+const FRAMES_TOPIC = /^devices\/([^/]+)\/frames$/;
+
+export interface DeviceBroker {
+  /** The port of the embedded broker; null with an external broker. */
+  readonly port: number | null;
+  /** What the simulator and devices connect to, e.g. `mqtt://127.0.0.1:1883`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Not authorized (MQTT 3.1.1 CONNACK return code 5). */
+const NOT_AUTHORIZED = 5;
+
+export interface EmbeddedBrokerOptions {
+  pipeline: IngestPipeline;
+  log: PipelineLogger;
+  host: string;
+  port: number;
+  /** MQTT_PORT was given: a taken port fails the start instead of falling back to a free port. */
+  portExplicit: boolean;
+}
+
+export async function startEmbeddedBroker({ pipeline, log, host, port, portExplicit }: EmbeddedBrokerOptions): Promise<DeviceBroker> {
+  const devices = new WeakMap<Client, KnownDevice>();
+  const broker = await Aedes.createBroker({
+    authenticate(client, username, password, done) {
+      const serial = username ?? '';
+      const refuse = (): void => {
+        log.warn({ serial, clientId: client.id }, 'MQTT connection refused: unknown device or wrong secret');
+        const error = Object.assign(new Error('not authorized'), { returnCode: NOT_AUTHORIZED }) as AuthenticateError;
+        done(error, false);
+      };
+      if (password === undefined || serial === '') return refuse();
+      pipeline.registry.authenticate(serial, password.toString('utf8')).then(
+        (device) => {
+          if (device === null) return refuse();
+          devices.set(client, device);
+          done(null, true);
+        },
+        (error: unknown) => {
+          log.error({ serial, err: error }, 'MQTT authentication failed');
+          done(Object.assign(new Error('server unavailable'), { returnCode: 3 }) as AuthenticateError, false);
+        },
+      );
+    },
+    authorizePublish(client, packet, callback) {
+      const device = client ? devices.get(client) : undefined;
+      if (device === undefined || packet.topic !== `devices/${device.serial}/frames`) {
+        log.warn({ serial: device?.serial, topic: packet.topic }, 'MQTT publish refused: a device may publish only to devices/{its serial}/frames');
+        return callback(new Error('not authorized to publish there'));
+      }
+      const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+      // Frames are not for keeping in the broker.
+      packet.retain = false;
+      try {
+        // The acknowledgement (PUBACK) is sent when this callback is called: after the commit.
+        pipeline.ingest(device, payload).durable.then(
+          () => callback(null),
+          (error: unknown) => callback(error as Error),
+        );
+      } catch (error) {
+        if (error instanceof ParseError) callback(null);
+        else callback(error as Error);
+      }
+    },
+    authorizeSubscribe(client, subscription, callback) {
+      const device = client ? devices.get(client) : undefined;
+      // Devices may use their own topics other than frames (e.g. commands later); nobody reads device frames here.
+      const own = device !== undefined && subscription.topic.startsWith(`devices/${device.serial}/`) && !subscription.topic.includes('+') && !subscription.topic.includes('#');
+      if (!own || subscription.topic === `devices/${device.serial}/frames`) {
+        log.warn({ serial: device?.serial, topic: subscription.topic }, 'MQTT subscription refused');
+        return callback(null, null);
+      }
+      callback(null, subscription);
+    },
+    // Frames are consumed in authorizePublish; nothing needs routing to other clients.
+    authorizeForward(_client, packet) {
+      return FRAMES_TOPIC.test(packet.topic) ? null : packet;
+    },
+  });
+  broker.on('clientError', (client, error) => log.info({ clientId: client.id, err: error.message }, 'MQTT client error'));
+  broker.on('connectionError', (client, error) => log.info({ clientId: client.id, err: error.message }, 'MQTT connection error'));
+
+  const server = createServer(broker.handle);
+  // `localhost` would bind one of 127.0.0.1 and ::1 only; devices and the simulator use 127.0.0.1.
+  const bindHost = host === 'localhost' ? '127.0.0.1' : host;
+  let actual: number;
+  try {
+    actual = await listen(server, bindHost, port);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    if (portExplicit) {
+      await closeBroker(broker);
+      throw new Error(`MQTT_PORT ${port} on ${bindHost} is already in use (another MQTT broker?): stop it, choose another MQTT_PORT, or use it with MQTT_URL`, { cause: error });
+    }
+    actual = await listen(server, bindHost, 0);
+    log.warn({ wanted: port, port: actual }, `MQTT port ${port} is already in use (another MQTT broker?): the embedded broker listens on port ${actual} instead; set MQTT_PORT to choose, or MQTT_URL to use that broker`);
+  }
+  log.info({ port: actual, host: bindHost }, 'embedded MQTT broker listening');
+  const urlHost = bindHost === '0.0.0.0' || bindHost === '::' ? '127.0.0.1' : bindHost.includes(':') ? `[${bindHost}]` : bindHost;
+  return {
+    port: actual,
+    url: `mqtt://${urlHost}:${actual}`,
+    async close() {
+      await closeBroker(broker);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => reject(error);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
+    });
+  });
+}
+
+function closeBroker(broker: Aedes): Promise<void> {
+  return new Promise((resolve) => broker.close(() => resolve()));
+}
+
+export interface ExternalBrokerOptions {
+  pipeline: IngestPipeline;
+  log: PipelineLogger;
+  url: string;
+  /** MQTT_SHARED_GROUP: subscribe through `$share/<group>/…` (MQTT 5 shared subscriptions, which Mosquitto and EMQX also offer to 3.1.1 clients). */
+  sharedGroup: string | null;
+  /** MQTT_CLIENT_ID: a persistent session under this id; null: a random id and a clean session. */
+  clientId?: string | null;
+}
+
+export async function connectExternalBroker({ pipeline, log, url, sharedGroup, clientId = null }: ExternalBrokerOptions): Promise<DeviceBroker> {
+  // With a persistent session the broker keeps what the server has not acknowledged (a failed write, a
+  // restart) and delivers it again on reconnection; with a clean session that is lost.
+  const persistent = clientId !== null;
+  const unknownLogged = new Map<string, number>();
+  const shared = sharedGroup !== null;
+
+  /**
+   * Takes a client's frame messages into the pipeline. mqtt.js handles one incoming packet at a time
+   * and sends the PUBACK when handleMessage calls back; waiting there for the commit would let one
+   * message in per database write. So handleMessage takes the message synchronously and calls back
+   * with an error marker, which makes mqtt.js move on without acknowledging, and the PUBACK is sent
+   * here once the frames are committed (in arrival order, as MQTT 3.1.1 section 4.6 requires, since
+   * commits complete in order).
+   */
+  const takeFrames = (client: MqttClient, routes: IngestRoutes): void => {
+    const sendPuback = (messageId: number | undefined): void => {
+      if (messageId === undefined) return;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mqtt.js has no public API for a deferred PUBACK
+      (client as any)._sendPacket({ cmd: 'puback', messageId });
+    };
+    const DEFERRED = new Error('acknowledged later');
+    client.handleMessage = (packet: IPublishPacket, callback: (error?: Error) => void): void => {
+      const serial = FRAMES_TOPIC.exec(packet.topic)?.[1];
+      if (serial === undefined) {
+        callback();
+        return;
+      }
+      const ack = packet.qos === 1 ? () => sendPuback(packet.messageId) : () => undefined;
+      const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+      // Unknown serials are dropped; the lookup is cached, so this is rarely a query.
+      const known = pipeline.registry.find(serial);
+      callback(packet.qos === 1 ? DEFERRED : undefined);
+      known.then(
+        (device) => {
+          if (device === null || device.status === 'retired') {
+            const now = Date.now();
+            if (now - (unknownLogged.get(serial) ?? 0) > 60_000) {
+              unknownLogged.set(serial, now);
+              log.warn({ serial }, 'MQTT frames of an unregistered or retired device dropped');
+            }
+            return ack();
+          }
+          try {
+            pipeline.ingest(device, payload, Date.now(), routes).durable.then(ack, () => {
+              // Not stored, so not acknowledged: MQTT 3.1.1 redelivers only on reconnection.
+              if (persistent) client.stream.destroy();
+            });
+          } catch (error) {
+            if (error instanceof ParseError) ack();
+            else log.error({ serial, err: error }, 'MQTT message could not be ingested');
+          }
+        },
+        (error: unknown) => log.error({ serial, err: error }, 'device lookup failed'),
+      );
+    };
+  };
+
+  // Without a shared subscription one client takes every device's frames, for storage and live. With
+  // one, this process receives only its share of the messages: it stores and processes those (room
+  // state: the broker must then give each device's messages to one process, e.g. EMQX's hash_topic
+  // strategy), and a second client subscribes (QoS 0) to the devices its browsers watch, for their
+  // live views only, whichever process stores them.
+  const storing = await connectClient(url, { clientId: clientId ?? `nemuri-server-${randomBytes(6).toString('hex')}`, clean: !persistent }, (client) =>
+    takeFrames(client, shared ? { live: false, allDevices: true, store: true } : {}),
+  );
+  const watching = shared
+    ? await connectClient(url, { clientId: `nemuri-live-${randomBytes(6).toString('hex')}`, clean: true }, (client) => takeFrames(client, { live: true, allDevices: false, store: false })).catch(
+        async (error: unknown) => {
+          await storing.endAsync(true);
+          throw error;
+        },
+      )
+    : null;
+  for (const client of [storing, watching]) client?.on('error', (error) => log.warn({ err: error.message }, 'MQTT broker connection error'));
+  const topic = shared ? `$share/${sharedGroup}/${FRAMES_TOPIC_FILTER}` : FRAMES_TOPIC_FILTER;
+  await storing.subscribeAsync(topic, { qos: 1 });
+  if (watching) {
+    const topicOf = (serial: string): string => `devices/${serial}/frames`;
+    pipeline.hub.onWatch = (serial, watched) => {
+      const done = (error?: Error): void => {
+        if (error) log.warn({ serial, err: error.message }, 'live MQTT subscription failed');
+      };
+      if (watched) watching.subscribe(topicOf(serial), { qos: 0 }, (error) => done(error ?? undefined));
+      else watching.unsubscribe(topicOf(serial), {}, (error) => done(error ?? undefined));
+    };
+    for (const serial of pipeline.hub.watched()) watching.subscribe(topicOf(serial), { qos: 0 });
+  }
+  log.info({ url: redact(url), topic, persistent }, 'subscribed to device frames on the MQTT broker');
+  return {
+    port: null,
+    url,
+    async close() {
+      pipeline.hub.onWatch = undefined;
+      await watching?.endAsync();
+      await storing.endAsync();
+    },
+  };
+}
+
+/**
+ * A connected client whose message handling was set up before connecting: a persistent session
+ * delivers what it kept right after CONNACK.
+ */
+async function connectClient(url: string, options: { clientId: string; clean: boolean }, setUp: (client: MqttClient) => void): Promise<MqttClient> {
+  const client = mqtt.connect(url, { protocolVersion: 4, reconnectPeriod: 1000, connectTimeout: 10_000, manualConnect: true, ...options });
+  setUp(client);
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error): void => {
+      clearTimeout(timer);
+      client.end(true);
+      reject(new Error(`cannot connect to the MQTT broker ${redact(url)}: ${error.message}`, { cause: error }));
+    };
+    // A refused TCP connection is retried silently: give up after a while.
+    const timer = setTimeout(() => onError(new Error('no answer within 15 s')), 15_000);
+    client.once('error', onError);
+    client.once('connect', () => {
+      clearTimeout(timer);
+      client.off('error', onError);
+      resolve();
+    });
+    client.connect();
+  });
+  return client;
+}
+
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Demo mode: the simulator (packages/simulator) streams the demo devices NM-0001 … NM-0024 in real time
+ * through the same MQTT path as real devices, with their demo secrets. SIMULATE=0 turns it off.
+ * It never fails the server's start: without the demo devices it logs why and does not run.
+ */
+import { serialsFor, startSimulation, type Simulation } from '@nemuri/simulator/index';
+
+export const DEMO_DEVICE_COUNT = 24;
+
+export interface DemoSimulation {
+  readonly simulation: Simulation;
+  stop(): Promise<void>;
+}
+
+export interface DemoSimulationOptions {
+  brokerUrl: string;
+  log: { info(object: object, message: string): void; warn(object: object, message: string): void };
+  devices?: number;
+}
+
+export async function startDemoSimulation({ brokerUrl, log, devices = DEMO_DEVICE_COUNT }: DemoSimulationOptions): Promise<DemoSimulation | null> {
+  const serials = serialsFor(devices);
+  let reported = 0;
+  try {
+    const simulation = await startSimulation({
+      serials,
+      broker: brokerUrl,
+      speed: 1,
+      onError: (error) => {
+        // A lost connection repeats every second until it is back: say it a few times, not for ever.
+        if (reported++ < 5) log.warn({ err: error.message }, 'simulated device error');
+      },
+    });
+    log.info({ devices: serials.length, broker: brokerUrl }, `simulated demo devices ${serials[0]} … ${serials.at(-1)} streaming (SIMULATE=0 turns them off)`);
+    return { simulation, stop: () => simulation.stop() };
+  } catch (error) {
+    log.warn({ err: (error as Error).message }, 'the simulated demo devices could not start (are the demo devices registered?)');
+    return null;
+  }
+}

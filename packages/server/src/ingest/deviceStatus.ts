@@ -1,0 +1,102 @@
+/**
+ * Whether each device is online, derived from the age of its last frame, and its `lastSeenAt` kept in
+ * the device record — written at most every {@link LAST_SEEN_WRITE_MS} per device (a record write per
+ * frame would be thousands of writes a second), and when the device goes offline.
+ */
+import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import type { Claims } from '@nemuri/shared/documents/access';
+import type { DocumentStore } from '../documents/store.ts';
+import type { DeviceStatusEvent } from '../signals/liveHub.ts';
+
+/** A device is offline when its last frame arrived longer ago than this. */
+export const OFFLINE_AFTER_MS = 30_000;
+export const LAST_SEEN_WRITE_MS = 15_000;
+
+/** The ingest writes device records as the system, not as a user. */
+export const SYSTEM_PRINCIPAL: Claims = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
+
+interface Seen {
+  lastFrameMs: number;
+  online: boolean;
+  writtenMs: number;
+}
+
+export interface Logger {
+  warn(object: object, message: string): void;
+}
+
+export class DeviceStatusTracker {
+  readonly #seen = new Map<string, Seen>();
+  readonly #documents: DocumentStore;
+  readonly #emit: (event: DeviceStatusEvent) => void;
+  readonly #log: Logger;
+  #writing: Promise<void> | undefined;
+
+  constructor(documents: DocumentStore, emit: (event: DeviceStatusEvent) => void, log: Logger) {
+    this.#documents = documents;
+    this.#emit = emit;
+    this.#log = log;
+  }
+
+  /** The device's status now, as the live view shows it. */
+  statusOf(serial: string): DeviceStatusEvent {
+    const seen = this.#seen.get(serial);
+    return { serial, online: seen?.online ?? false, lastSeenAt: seen ? new Date(seen.lastFrameMs).toISOString() : null };
+  }
+
+  /** A frame of the device arrived. */
+  seen(serial: string, nowMs = Date.now()): void {
+    const seen = this.#seen.get(serial);
+    if (seen === undefined) {
+      this.#seen.set(serial, { lastFrameMs: nowMs, online: true, writtenMs: 0 });
+      this.#emit(this.statusOf(serial));
+      return;
+    }
+    seen.lastFrameMs = nowMs;
+    if (!seen.online) {
+      seen.online = true;
+      this.#emit(this.statusOf(serial));
+    }
+  }
+
+  /** Marks silent devices offline and writes the due `lastSeenAt` values. Call every few seconds. */
+  tick(nowMs = Date.now()): Promise<void> {
+    const due: [string, number][] = [];
+    for (const [serial, seen] of this.#seen) {
+      if (seen.online && nowMs - seen.lastFrameMs > OFFLINE_AFTER_MS) {
+        seen.online = false;
+        this.#emit(this.statusOf(serial));
+      }
+      if (seen.lastFrameMs > seen.writtenMs && (nowMs - seen.writtenMs >= LAST_SEEN_WRITE_MS || !seen.online)) {
+        seen.writtenMs = seen.lastFrameMs;
+        due.push([serial, seen.lastFrameMs]);
+      }
+    }
+    if (due.length === 0 || this.#writing) return this.#writing ?? Promise.resolve();
+    this.#writing = this.#write(due).finally(() => (this.#writing = undefined));
+    return this.#writing;
+  }
+
+  /** Writes every device's latest `lastSeenAt` (at shutdown). */
+  async flush(): Promise<void> {
+    while (this.#writing) await this.#writing;
+    const due: [string, number][] = [];
+    for (const [serial, seen] of this.#seen) {
+      if (seen.lastFrameMs > seen.writtenMs) {
+        seen.writtenMs = seen.lastFrameMs;
+        due.push([serial, seen.lastFrameMs]);
+      }
+    }
+    await this.#write(due);
+  }
+
+  async #write(due: readonly [string, number][]): Promise<void> {
+    for (const [serial, lastFrameMs] of due) {
+      try {
+        await this.#documents.update(SYSTEM_PRINCIPAL, `devices/${serial}`, { lastSeenAt: new Date(lastFrameMs).toISOString() });
+      } catch (error) {
+        this.#log.warn({ serial, err: error }, 'could not record the device\'s lastSeenAt');
+      }
+    }
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Live room states for the home lists and the monitoring grid (docs/api.md, "Monitoring"):
+ * - `GET /api/monitoring/rooms` → `{ at, rooms: LiveRoomState[] }`, the rooms in the caller's scope;
+ * - WebSocket `/api/monitoring/live`: `{type:'subscribe-rooms'}` → every second
+ *   `{type:'rooms', at, rooms}` with the rooms in the caller's scope (re-read every 30 s, so that
+ *   rooms given or taken away follow).
+ * The service runs while the server does (started when it is ready, stopped when it closes).
+ */
+import type { WebSocket } from 'ws';
+import { inScope, levelAllows, type Claims, type DataScope } from '@nemuri/shared/documents/access';
+import { collectionByName } from '@nemuri/shared/documents/collections';
+import { MONITORING_LIVE_PATH, MONITORING_ROOMS_PATH, type LiveRoomState, type MonitoringServerMessage } from '@nemuri/shared/monitoring';
+import type { Database } from '../database/database.ts';
+import { DocumentStore } from '../documents/store.ts';
+import { appWide } from '../http/appWide.ts';
+import { sendError } from '../http/errors.ts';
+import type { IngestPipeline } from '../ingest/pipeline.ts';
+import { RoomStateService } from './roomStateService.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Live room states and alerts (monitoring/roomStateService.ts). */
+    monitoring: RoomStateService;
+  }
+}
+
+export interface MonitoringPluginOptions {
+  database: Database;
+  pipeline: IngestPipeline;
+}
+
+const ROOMS = collectionByName('rooms');
+const SCOPE_REREAD_MS = 30_000;
+/** A socket that has this much unsent is skipped for a second rather than buffered without end. */
+const MAX_BUFFERED_BYTES = 1 << 20;
+
+function roomsIn(scope: DataScope, states: readonly LiveRoomState[]): LiveRoomState[] {
+  return states.filter((state) => inScope(scope, { domainId: state.domainId, rootDomainId: state.rootDomainId, roomId: state.roomId }));
+}
+
+// App-wide so that `app.monitoring` is the server's (tests and server.ts reach the service through it).
+export const monitoringPlugin = appWide<MonitoringPluginOptions>(async (app, { database, pipeline }) => {
+  const service = new RoomStateService({ database, hub: pipeline.hub, log: app.log });
+  const store = new DocumentStore(database, app.log);
+  app.decorate('monitoring', service);
+  app.addHook('onReady', () => service.start());
+  app.addHook('onClose', () => service.stop());
+
+  const scopeFor = async (claims: Claims | null): Promise<DataScope | 'unauthenticated' | 'denied'> => {
+    if (claims === null) return 'unauthenticated';
+    if (ROOMS === undefined || !levelAllows(ROOMS, 'list', claims.accessLevel)) return 'denied';
+    return store.scopeOf(claims, database, ROOMS);
+  };
+
+  app.get(MONITORING_ROOMS_PATH, async (request, reply) => {
+    const scope = await scopeFor(request.principal);
+    if (scope === 'unauthenticated') return sendError(reply, 401, 'unauthenticated', 'Sign in to see the rooms');
+    if (scope === 'denied') return sendError(reply, 403, 'permission-denied', 'Missing or insufficient permissions.');
+    reply.header('cache-control', 'no-store');
+    return { at: Date.now(), rooms: roomsIn(scope, service.states) };
+  });
+
+  app.get(MONITORING_LIVE_PATH, { websocket: true }, (socket: WebSocket, request) => {
+    const claims = request.principal;
+    let scope: DataScope | null = null;
+    let scopeReadAt = 0;
+    let stopListening: (() => void) | null = null;
+    const send = (message: MonitoringServerMessage) => {
+      if (socket.readyState === socket.OPEN && socket.bufferedAmount < MAX_BUFFERED_BYTES) socket.send(JSON.stringify(message));
+    };
+    const refreshScope = async (): Promise<boolean> => {
+      const found = await scopeFor(claims);
+      if (found === 'unauthenticated' || found === 'denied') {
+        send({ type: 'error', code: found === 'denied' ? 'permission-denied' : 'unauthenticated', message: found === 'denied' ? 'Missing or insufficient permissions.' : 'Sign in to see the rooms' });
+        return false;
+      }
+      scope = found;
+      scopeReadAt = Date.now();
+      return true;
+    };
+    const subscribe = async () => {
+      if (stopListening !== null || !(await refreshScope())) return;
+      const deliver = (states: readonly LiveRoomState[], at: number) => {
+        if (scope === null) return;
+        send({ type: 'rooms', at, rooms: roomsIn(scope, states) });
+        if (Date.now() - scopeReadAt > SCOPE_REREAD_MS) {
+          scopeReadAt = Date.now();
+          void refreshScope().catch((error: unknown) => app.log.warn({ err: error }, 'monitoring: scope could not be read again'));
+        }
+      };
+      deliver(service.states, Date.now());
+      stopListening = service.onStates(deliver);
+    };
+    socket.on('message', (raw: Buffer, isBinary: boolean) => {
+      let message: unknown;
+      try {
+        message = isBinary || raw.length > 1024 ? null : JSON.parse(raw.toString('utf8'));
+      } catch {
+        message = null;
+      }
+      const type = typeof message === 'object' && message !== null ? (message as { type?: unknown }).type : undefined;
+      if (type === 'subscribe-rooms') void subscribe().catch((error: unknown) => app.log.warn({ err: error }, 'monitoring: subscription failed'));
+      else if (type === 'unsubscribe-rooms') {
+        stopListening?.();
+        stopListening = null;
+      } else send({ type: 'error', code: 'invalid-argument', message: 'Expected {"type":"subscribe-rooms"} or {"type":"unsubscribe-rooms"}' });
+    });
+    socket.on('close', () => stopListening?.());
+  });
+});

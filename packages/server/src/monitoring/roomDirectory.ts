@@ -1,0 +1,105 @@
+/**
+ * Which room each device watches, and each domain's alert numbers: read from the documents table
+ * (the monitoring acts for no user) and kept current through the change feed, with a full re-read
+ * every minute as a safety net.
+ */
+import { resolveAlertNumbers, type AlertNumbers } from '@nemuri/analysis/alerts';
+import type { Database } from '../database/database.ts';
+import { changeFeedOf, type ChangeBatch } from '../documents/changeFeed.ts';
+
+export interface MonitoredRoom {
+  roomId: string;
+  name: string;
+  domainId: string;
+  rootDomainId: string | null;
+  serial: string;
+}
+
+const REREAD_MS = 60_000;
+
+export class RoomDirectory {
+  readonly #database: Database;
+  #bySerial = new Map<string, MonitoredRoom>();
+  #numbers = new Map<string, AlertNumbers>();
+  #reading: Promise<void> | null = null;
+  #again = false;
+  #timer: NodeJS.Timeout | undefined;
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(database: Database) {
+    this.#database = database;
+  }
+
+  async start(): Promise<void> {
+    this.#unsubscribe = changeFeedOf(this.#database).subscribe((batch) => {
+      if (this.#concerns(batch)) void this.refresh();
+    });
+    this.#timer = setInterval(() => void this.refresh(), REREAD_MS);
+    this.#timer.unref();
+    await this.refresh();
+  }
+
+  stop(): void {
+    this.#unsubscribe?.();
+    clearInterval(this.#timer);
+  }
+
+  #concerns(batch: ChangeBatch): boolean {
+    return 'everything' in batch || batch.changes.some((change) => change.collection === 'rooms' || change.collection === 'domains');
+  }
+
+  /** Reads everything again; calls during a read are folded into one more read after it. */
+  refresh(): Promise<void> {
+    if (this.#reading !== null) {
+      this.#again = true;
+      return this.#reading;
+    }
+    this.#reading = (async () => {
+      try {
+        do {
+          this.#again = false;
+          await this.#read();
+        } while (this.#again);
+      } finally {
+        this.#reading = null;
+      }
+    })();
+    return this.#reading;
+  }
+
+  async #read(): Promise<void> {
+    const { rows } = await this.#database.query<{ id: string; data: Record<string, unknown>; domain_id: string | null; root_domain_id: string | null }>(
+      `select id, data, domain_id, root_domain_id from documents
+        where collection = 'rooms' and coalesce(data ->> 'deviceSerial', '') <> '' and coalesce(data ->> 'status', 'active') <> 'inactive'`,
+    );
+    const bySerial = new Map<string, MonitoredRoom>();
+    for (const row of rows) {
+      const serial = row.data.deviceSerial;
+      if (typeof serial !== 'string' || row.domain_id === null) continue;
+      bySerial.set(serial, { roomId: row.id, name: typeof row.data.name === 'string' ? row.data.name : row.id, domainId: row.domain_id, rootDomainId: row.root_domain_id, serial });
+    }
+    const domainIds = [...new Set([...bySerial.values()].map((room) => room.domainId))];
+    const numbers = new Map<string, AlertNumbers>();
+    if (domainIds.length > 0) {
+      const { rows: domains } = await this.#database.query<{ id: string; numbers: Record<string, number | null> | null }>(
+        `select id, data -> 'numbers' as numbers from documents where collection = 'domains' and id = any($1::text[])`,
+        [domainIds],
+      );
+      for (const domain of domains) numbers.set(domain.id, resolveAlertNumbers(domain.numbers));
+    }
+    this.#bySerial = bySerial;
+    this.#numbers = numbers;
+  }
+
+  roomOf(serial: string): MonitoredRoom | undefined {
+    return this.#bySerial.get(serial);
+  }
+
+  rooms(): MonitoredRoom[] {
+    return [...this.#bySerial.values()];
+  }
+
+  numbersOf(domainId: string): AlertNumbers {
+    return this.#numbers.get(domainId) ?? resolveAlertNumbers(null);
+  }
+}

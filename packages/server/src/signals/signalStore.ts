@@ -1,0 +1,295 @@
+/**
+ * Raw signal storage in PostgreSQL (PGlite or PostgreSQL, migration 004):
+ * - `append` puts frames in `signal_frames_pending`, batched: every caller's promise resolves once its
+ *   frames are committed, so the MQTT acknowledgement (or the HTTP 202) can wait for it without a
+ *   database round trip per frame;
+ * - `compactAll` moves pending frames whose minute is over into `signal_chunks`, one row per device,
+ *   channel and minute: the concatenated frames, gzip-compressed. A frame arriving after its minute was
+ *   compacted becomes another gzip member appended to the chunk (gzip readers read concatenated
+ *   members as one stream), so compaction never reads a chunk back;
+ * - `read` returns a channel's frames of a time range from both tables, in time order, without
+ *   duplicates (QoS 1 may deliver a frame twice);
+ * - `deleteOlderThan` is the retention.
+ * Why a staging table rather than holding a minute in memory: see docs/architecture.md, "Raw signal storage".
+ */
+import { promisify } from 'node:util';
+import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
+import type { Database } from '../database/database.ts';
+import { splitFrames } from './smfHeader.ts';
+
+const gzip = promisify(gzipCallback);
+const gunzip = promisify(gunzipCallback);
+
+export interface PendingFrame {
+  serial: string;
+  channel: string;
+  startTimeUs: number;
+  sequence: number;
+  bytes: Uint8Array;
+  domainId: string | null;
+  rootDomainId: string | null;
+}
+
+export interface SignalStoreOptions {
+  /** Wait this long after a flush before the next one, gathering frames meanwhile. Default 5 ms: in effect a group commit — frames arriving while one write is under way go in the next. */
+  flushIntervalMs?: number;
+  /** Rows per insert statement (7 parameters a row, PostgreSQL allows 65,535). Default 1,000. */
+  rowsPerStatement?: number;
+}
+
+const MINUTE_US = 60_000_000;
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  // pg sends a Buffer as bytea (a plain Uint8Array it would not); no copy.
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+interface Batch {
+  frames: PendingFrame[];
+  done: Promise<void>;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+function newBatch(): Batch {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const done = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A batch nobody waits for (all its callers gone) must not become an unhandled rejection.
+  done.catch(() => undefined);
+  return { frames: [], done, resolve, reject };
+}
+
+export class SignalStore {
+  readonly #database: Database;
+  readonly #flushIntervalMs: number;
+  readonly #rowsPerStatement: number;
+  #batch: Batch = newBatch();
+  #flushing: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  /** Compactions run one after the other. */
+  #compactions: Promise<unknown> = Promise.resolve();
+
+  constructor(database: Database, options: SignalStoreOptions = {}) {
+    this.#database = database;
+    this.#flushIntervalMs = options.flushIntervalMs ?? 5;
+    this.#rowsPerStatement = options.rowsPerStatement ?? 1000;
+  }
+
+  /** Frames waiting for the next write. */
+  get queued(): number {
+    return this.#batch.frames.length;
+  }
+
+  /** Queues frames for the staging table; resolves when they are committed. */
+  append(frames: readonly PendingFrame[]): Promise<void> {
+    const batch = this.#batch;
+    for (const frame of frames) batch.frames.push(frame);
+    this.#schedule();
+    return batch.done;
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined || this.#flushing !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.flush().catch(() => undefined); // the appenders get the error through their promise
+    }, this.#flushIntervalMs);
+  }
+
+  /** Writes what is queued now (and waits for a write under way). */
+  async flush(): Promise<void> {
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    while (this.#flushing) await this.#flushing;
+    const batch = this.#batch;
+    if (batch.frames.length === 0) return;
+    this.#batch = newBatch();
+    this.#flushing = this.#write(batch.frames).then(
+      () => batch.resolve(),
+      (error: unknown) => batch.reject(error as Error),
+    );
+    try {
+      await this.#flushing;
+    } finally {
+      this.#flushing = undefined;
+      if (this.#batch.frames.length > 0) this.#schedule();
+    }
+    await batch.done;
+  }
+
+  async #write(frames: readonly PendingFrame[]): Promise<void> {
+    for (let i = 0; i < frames.length; i += this.#rowsPerStatement) {
+      const slice = frames.slice(i, i + this.#rowsPerStatement);
+      const params: unknown[] = [];
+      const rows: string[] = [];
+      for (const frame of slice) {
+        const n = params.length;
+        rows.push(`($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7})`);
+        params.push(frame.serial, frame.channel, frame.startTimeUs, frame.sequence, asBuffer(frame.bytes), frame.domainId, frame.rootDomainId);
+      }
+      await this.#database.query(
+        `insert into signal_frames_pending (serial, channel, start_us, seq, frame, domain_id, root_domain_id) values ${rows.join(', ')}`,
+        params,
+      );
+    }
+  }
+
+  /**
+   * Moves every pending frame that starts before `beforeUs` into chunks and returns how many it moved.
+   * It works a few devices at a time (about `rowsPerPass` frames), so that each pass holds whole
+   * minutes of those devices (one gzip member per chunk) and no query holds the database long:
+   * on PGlite queries run on the server's own thread, and the live path must not wait seconds.
+   * `pauseMs` between passes lets other work in. One compaction at a time.
+   */
+  compactAll(beforeUs: number, { rowsPerPass = 5000, pauseMs = 0 }: { rowsPerPass?: number; pauseMs?: number } = {}): Promise<number> {
+    const run = async (): Promise<number> => {
+      const { rows } = await this.#database.query<{ serial: string; n: number }>(
+        'select serial, count(*)::int as n from signal_frames_pending where start_us < $1 group by serial order by serial',
+        [beforeUs],
+      );
+      let total = 0;
+      let batch: string[] = [];
+      let batchRows = 0;
+      const flushBatch = async (): Promise<void> => {
+        if (batch.length === 0) return;
+        const serials = batch;
+        batch = [];
+        batchRows = 0;
+        // A device with a long backlog takes several passes.
+        for (let moved = rowsPerPass; moved === rowsPerPass; ) {
+          moved = await this.#compact(beforeUs, serials, rowsPerPass);
+          total += moved;
+          if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        }
+      };
+      for (const row of rows) {
+        if (batchRows > 0 && batchRows + row.n > rowsPerPass) await flushBatch();
+        batch.push(row.serial);
+        batchRows += row.n;
+      }
+      await flushBatch();
+      return total;
+    };
+    const result = this.#compactions.then(run);
+    this.#compactions = result.catch(() => undefined);
+    return result;
+  }
+
+  async #compact(beforeUs: number, serials: readonly string[], limit: number): Promise<number> {
+    const { rows } = await this.#database.query<{
+      id: string;
+      serial: string;
+      channel: string;
+      start_us: string;
+      seq: string;
+      frame: Uint8Array;
+      domain_id: string | null;
+      root_domain_id: string | null;
+    }>(
+      `select id, serial, channel, start_us, seq, frame, domain_id, root_domain_id from signal_frames_pending
+       where serial = any($1::text[]) and start_us < $2 order by serial, channel, start_us limit $3`,
+      [serials, beforeUs, limit],
+    );
+    if (rows.length === 0) return 0;
+    interface Group {
+      serial: string;
+      channel: string;
+      minuteUs: number;
+      frames: { startUs: number; seq: number; bytes: Uint8Array }[];
+      domainId: string | null;
+      rootDomainId: string | null;
+    }
+    const groups = new Map<string, Group>();
+    for (const row of rows) {
+      const startUs = Number(row.start_us);
+      const minuteUs = Math.floor(startUs / MINUTE_US) * MINUTE_US;
+      const key = `${row.serial}\u0000${row.channel}\u0000${minuteUs}`;
+      let group = groups.get(key);
+      if (group === undefined) {
+        group = { serial: row.serial, channel: row.channel, minuteUs, frames: [], domainId: row.domain_id, rootDomainId: row.root_domain_id };
+        groups.set(key, group);
+      }
+      group.frames.push({ startUs, seq: Number(row.seq), bytes: row.frame });
+    }
+    const compressed = await Promise.all(
+      [...groups.values()].map(async (group) => {
+        group.frames.sort((a, b) => a.startUs - b.startUs || a.seq - b.seq);
+        const seqs = group.frames.map((frame) => frame.seq);
+        return {
+          group,
+          frames: await gzip(Buffer.concat(group.frames.map((frame) => frame.bytes))),
+          firstSeq: Math.min(...seqs),
+          lastSeq: Math.max(...seqs),
+        };
+      }),
+    );
+    await this.#database.transaction(async (tx) => {
+      for (let i = 0; i < compressed.length; i += 500) {
+        const params: unknown[] = [];
+        const values: string[] = [];
+        for (const { group, frames, firstSeq, lastSeq } of compressed.slice(i, i + 500)) {
+          const n = params.length;
+          values.push(`($${n + 1}, $${n + 2}, $${n + 3}::timestamptz, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, $${n + 9})`);
+          params.push(group.serial, group.channel, new Date(group.minuteUs / 1000).toISOString(), frames, group.frames.length, firstSeq, lastSeq, group.domainId, group.rootDomainId);
+        }
+        await tx.query(
+          `insert into signal_chunks (serial, channel, minute, frames, frame_count, first_seq, last_seq, domain_id, root_domain_id)
+           values ${values.join(', ')}
+           on conflict (serial, channel, minute) do update set
+             frames = signal_chunks.frames || excluded.frames,
+             frame_count = signal_chunks.frame_count + excluded.frame_count,
+             first_seq = least(signal_chunks.first_seq, excluded.first_seq),
+             last_seq = greatest(signal_chunks.last_seq, excluded.last_seq),
+             domain_id = excluded.domain_id,
+             root_domain_id = excluded.root_domain_id,
+             updated_at = now()`,
+          params,
+        );
+      }
+      await tx.query('delete from signal_frames_pending where id = any($1::bigint[])', [rows.map((row) => row.id)]);
+    });
+    return rows.length;
+  }
+
+  /**
+   * A channel's frames starting in [fromUs, toUs), in time order, duplicates removed, as one SMF stream.
+   * Pending frames are read before chunks: a compaction committing in between then shows its frames
+   * in the chunks (and duplicates are removed), never in neither.
+   */
+  async read(serial: string, channel: string, fromUs: number, toUs: number): Promise<Buffer> {
+    const pending = await this.#database.query<{ frame: Uint8Array }>(
+      'select frame from signal_frames_pending where serial = $1 and channel = $2 and start_us >= $3 and start_us < $4',
+      [serial, channel, fromUs, toUs],
+    );
+    const chunks = await this.#database.query<{ frames: Uint8Array }>(
+      `select frames from signal_chunks where serial = $1 and channel = $2 and minute >= $3::timestamptz and minute < $4::timestamptz order by minute`,
+      [serial, channel, new Date(Math.floor(fromUs / MINUTE_US) * 60_000).toISOString(), new Date(Math.ceil(toUs / 1000)).toISOString()],
+    );
+    const found = new Map<string, { startUs: number; seq: number; bytes: Uint8Array }>();
+    const keep = (bytes: Uint8Array): void => {
+      for (const frame of splitFrames(bytes)) {
+        const { startTimeUs, sequence } = frame.header;
+        if (startTimeUs < fromUs || startTimeUs >= toUs) continue;
+        found.set(`${startTimeUs}:${sequence}`, { startUs: startTimeUs, seq: sequence, bytes: frame.bytes });
+      }
+    };
+    for (const row of chunks.rows) keep(await gunzip(row.frames));
+    for (const row of pending.rows) keep(row.frame);
+    const frames = [...found.values()].sort((a, b) => a.startUs - b.startUs || a.seq - b.seq);
+    return Buffer.concat(frames.map((frame) => frame.bytes));
+  }
+
+  /** Retention: deletes stored frames older than `days`. Returns the chunks and pending frames deleted. */
+  async deleteOlderThan(days: number, nowMs = Date.now()): Promise<{ chunks: number; pending: number }> {
+    const cutoffMs = nowMs - days * 86_400_000;
+    const chunks = await this.#database.query('delete from signal_chunks where minute < $1::timestamptz', [new Date(cutoffMs).toISOString()]);
+    const pending = await this.#database.query('delete from signal_frames_pending where start_us < $1', [cutoffMs * 1000]);
+    return { chunks: chunks.rowCount ?? 0, pending: pending.rowCount ?? 0 };
+  }
+}

@@ -1,0 +1,126 @@
+/** The ring buffer and the signal storage (staging, compaction into gzip chunks, reads, retention) on PGlite. */
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadParser } from '@nemuri/parser/node';
+import type { Parser } from '@nemuri/parser/parser';
+import type { Database } from '../database/database.ts';
+import { migrate } from '../database/migrate.ts';
+import { openPglite } from '../database/pglite.ts';
+import { IngestPipeline } from '../ingest/pipeline.ts';
+import { FrameRing } from './ringBuffer.ts';
+import { SignalStore, type PendingFrame } from './signalStore.ts';
+import { frameHeaderAt, splitFrames } from './smfHeader.ts';
+
+describe('FrameRing', () => {
+  const frame = (n: number) => Uint8Array.of(n);
+
+  it('keeps 60 s of frames by their start time, growing as needed', () => {
+    const ring = new FrameRing(2);
+    for (let second = 0; second < 100; second++) ring.push(frame(second), second * 1e6);
+    expect(ring.size).toBe(61);
+    expect(ring.since(0).map((bytes) => bytes[0])).toEqual([...Array(61).keys()].map((i) => i + 39));
+    expect(ring.since(97e6).map((bytes) => bytes[0])).toEqual([97, 98, 99]);
+    expect(ring.newestStartUs).toBe(99e6);
+  });
+});
+
+describe('SignalStore', () => {
+  let database: Database;
+  let parser: Parser;
+  let store: SignalStore;
+  const minute = Date.UTC(2026, 10, 22, 12, 0) * 1000;
+
+  const ecg = (sequence: number, startUs: number): PendingFrame => {
+    const bytes = parser.encodeSmfFrame({ channel: 'ecg', format: 'int16', sampleRate: 250, sequence, startTimeUs: startUs, raw: new Int16Array(250).fill(sequence) });
+    return { serial: 'S-1', channel: 'ecg', startTimeUs: startUs, sequence, bytes, domainId: 'd', rootDomainId: 'r' };
+  };
+
+  beforeAll(async () => {
+    database = await openPglite(null);
+    await migrate(database);
+    parser = await loadParser();
+    store = new SignalStore(database);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('reads the header fields it needs without the parser', () => {
+    const frame = ecg(7, minute + 1e6);
+    expect(frameHeaderAt(frame.bytes)).toEqual({ channel: 'ecg', sequence: 7, startTimeUs: minute + 1e6, byteLength: frame.bytes.byteLength });
+    expect(splitFrames(Buffer.concat([frame.bytes, frame.bytes]))).toHaveLength(2);
+    expect(frameHeaderAt(frame.bytes.subarray(0, 40))).toBeNull();
+  });
+
+  it('stages frames, compacts complete minutes into one gzip chunk, appends late frames, and reads in time order without duplicates', async () => {
+    const frames = [...Array(60).keys()].map((second) => ecg(second, minute + second * 1e6));
+    // Out of order and one duplicate (a QoS 1 redelivery).
+    await Promise.all([store.append(frames.slice(30)), store.append(frames.slice(0, 30)), store.append([frames[5]!])]);
+    const next = ecg(60, minute + 60e6);
+    await store.append([next]);
+    expect(await store.compactAll(minute + 60e6)).toBe(61);
+    const chunks = await database.query<{ frame_count: number; first_seq: string; last_seq: string; frames: Uint8Array }>(
+      'select frame_count, first_seq, last_seq, frames from signal_chunks where serial = $1 order by minute',
+      ['S-1'],
+    );
+    expect(chunks.rows.map((row) => [row.frame_count, row.first_seq, row.last_seq])).toEqual([[61, '0', '59']]);
+    expect(splitFrames(gunzipSync(chunks.rows[0]!.frames))).toHaveLength(61);
+    // A late frame of the compacted minute: another gzip member.
+    const late = ecg(61, minute + 59.5e6);
+    await store.append([late]);
+    await store.compactAll(minute + 60e6);
+    const all = await store.read('S-1', 'ecg', minute, minute + 120e6);
+    const expected = [...frames, late, next].map((frame) => frame.bytes);
+    expect(splitFrames(all).map((frame) => frame.header.sequence)).toEqual(expected.map((bytes) => frameHeaderAt(bytes)!.sequence));
+    expect(all.equals(Buffer.concat(expected))).toBe(true);
+    // A range inside the minute; another channel; another device.
+    expect((await store.read('S-1', 'ecg', minute + 10e6, minute + 12e6)).equals(Buffer.concat([frames[10]!.bytes, frames[11]!.bytes]))).toBe(true);
+    expect((await store.read('S-1', 'respiAxl', minute, minute + 120e6)).byteLength).toBe(0);
+    expect((await store.read('S-2', 'ecg', minute, minute + 120e6)).byteLength).toBe(0);
+  });
+
+  it('compacts a long backlog of several devices in passes of whole devices', async () => {
+    const start = minute + 3600e6;
+    const frames = ['B-1', 'B-2', 'B-3'].flatMap((serial) => [...Array(130).keys()].map((second) => ({ ...ecg(second, start + second * 1e6), serial })));
+    await store.append(frames);
+    // 390, and the frame the test above left pending.
+    expect(await store.compactAll(start + 180e6, { rowsPerPass: 50 })).toBe(391);
+    for (const serial of ['B-1', 'B-2', 'B-3']) {
+      const stored = await store.read(serial, 'ecg', start, start + 180e6);
+      expect(stored.equals(Buffer.concat(frames.filter((frame) => frame.serial === serial).map((frame) => frame.bytes)))).toBe(true);
+    }
+    const { rows } = await database.query<{ n: number }>("select count(*)::int as n from signal_chunks where serial like 'B-%'");
+    expect(rows[0]?.n).toBe(3 * 3);
+  });
+
+  it('is compacted (and vacuumed on PGlite) by the running pipeline once a minute is over', async () => {
+    const lines: string[] = [];
+    const log = { info: () => undefined, warn: (_: object, message: string) => lines.push(message), error: (_: object, message: string) => lines.push(message) };
+    const pipeline = new IngestPipeline({ database, log, compactEveryMs: 50 });
+    const device = { serial: 'P-1', domainId: 'd', rootDomainId: 'r', credentialHash: null, status: 'in_use' };
+    const startUs = (Math.floor(Date.now() / 60_000) - 5) * 60_000_000;
+    const frames = [0, 1, 2].map((sequence) => ecg(sequence, startUs + sequence * 1e6).bytes);
+    await pipeline.ingest(device, Buffer.concat(frames)).durable;
+    pipeline.start();
+    try {
+      const deadline = Date.now() + 5000;
+      const chunkCount = async () => (await database.query<{ n: number }>("select count(*)::int as n from signal_chunks where serial = 'P-1'")).rows[0]?.n;
+      while ((await chunkCount()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await chunkCount()).toBe(1);
+    } finally {
+      await pipeline.stop();
+    }
+    expect((await store.read('P-1', 'ecg', startUs, startUs + 60e6)).equals(Buffer.concat(frames))).toBe(true);
+    // P-1 has no device record, so only its lastSeenAt could not be written.
+    expect(lines).toEqual(["could not record the device's lastSeenAt"]);
+  });
+
+  it('deletes signals older than the retention', async () => {
+    const old = ecg(0, minute - 40 * 86_400e6);
+    await store.append([old, ecg(1, minute - 40 * 86_400e6 + 120e6)]);
+    await store.compactAll(minute - 40 * 86_400e6 + 60e6);
+    const deleted = await store.deleteOlderThan(30, minute / 1000);
+    expect(deleted).toEqual({ chunks: 1, pending: 1 });
+    expect((await store.read('S-1', 'ecg', minute, minute + 120e6)).byteLength).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,225 @@
+/**
+ * Reading signals (docs/device-protocol.md, "Reading signals"), for users, scope-checked like the
+ * device record (`devices/{serial}` read through the document store as `request.principal`):
+ * - `GET /api/devices/:serial/signals?channel=ecg&from=ISO&to=ISO` → the stored frames of the range,
+ *   one SMF stream (`application/octet-stream`);
+ * - WebSocket `/api/signals/live`: `{type:'subscribe', serial, channels?}` / `{type:'unsubscribe', serial}`
+ *   → the last few seconds from the ring buffer, then every new frame, each as a binary message
+ *   (a one-byte serial length, the serial, then the SMF frame as received), and JSON
+ *   `{type:'status', serial, online, lastSeenAt}` on status changes. A socket that does not keep up
+ *   loses frames (counted, and reported as `{type:'dropped', frames}`) instead of buffering without end.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { WebSocket } from 'ws';
+import { SMF_CHANNELS, type SmfSampleChannel } from '@nemuri/parser/smf';
+import type { Claims } from '@nemuri/shared/documents/access';
+import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
+import { isPlainObject } from '@nemuri/shared/documents/update';
+import { sendError } from '../http/errors.ts';
+import { SERIAL_PATTERN } from '../ingest/deviceRegistry.ts';
+import type { IngestPipeline } from '../ingest/pipeline.ts';
+import type { DeviceStatusEvent, LiveSubscriber } from './liveHub.ts';
+
+export interface SignalsPluginOptions {
+  pipeline: IngestPipeline;
+  /** Unsent bytes above which a live socket's frames are dropped. Default 4 MiB. */
+  maxBufferedBytes?: number;
+}
+
+export const LIVE_SIGNALS_PATH = '/api/signals/live';
+/** Longest range one read returns. */
+export const MAX_READ_RANGE_MS = 24 * 3_600_000;
+/** What a new live subscriber gets from the ring buffer. */
+export const LIVE_BACKFILL_SECONDS = 5;
+export const MAX_DEVICES_PER_SOCKET = 64;
+const HEARTBEAT_MS = 30_000;
+const MAX_MESSAGE_BYTES = 16 * 1024;
+
+export const SAMPLE_CHANNELS = SMF_CHANNELS.filter((channel): channel is SmfSampleChannel => channel !== 'multi');
+
+function isSampleChannel(value: unknown): value is SmfSampleChannel {
+  return typeof value === 'string' && (SAMPLE_CHANNELS as readonly string[]).includes(value);
+}
+
+/** Throws the store's DocumentError (unauthenticated, permission-denied) or not-found. */
+async function checkDeviceVisible(pipeline: IngestPipeline, principal: Claims | null, serial: string): Promise<void> {
+  if (!SERIAL_PATTERN.test(serial)) throw new DocumentError('not-found', `No device ${serial}`);
+  const found = await pipeline.documents.get(principal, `devices/${serial}`);
+  if (found === null) throw new DocumentError('not-found', `No device ${serial}`);
+}
+
+function parseTime(raw: unknown): number | null {
+  if (typeof raw !== 'string' || raw === '') return null;
+  const ms = Date.parse(raw);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** The binary live message: serial length (1 byte), serial (ASCII), SMF frame. */
+export function liveFrameMessage(prefix: Buffer, frame: Uint8Array): Buffer {
+  return Buffer.concat([prefix, frame]);
+}
+
+export function liveFramePrefix(serial: string): Buffer {
+  const serialBytes = Buffer.from(serial, 'latin1');
+  return Buffer.concat([Buffer.of(serialBytes.length), serialBytes]);
+}
+
+/** One socket's device subscriptions. */
+class SignalSocket {
+  readonly #socket: WebSocket;
+  readonly #claims: Claims | null;
+  readonly #pipeline: IngestPipeline;
+  readonly #maxBuffered: number;
+  readonly #subscriptions = new Map<string, { channels: ReadonlySet<SmfSampleChannel> | null; unsubscribe: () => void }>();
+  /** Per serial: subscribe requests in flight, so that a later unsubscribe or subscribe wins. */
+  readonly #generation = new Map<string, number>();
+  dropped = 0;
+  #droppedUnreported = 0;
+
+  constructor(socket: WebSocket, claims: Claims | null, pipeline: IngestPipeline, maxBuffered: number) {
+    this.#socket = socket;
+    this.#claims = claims;
+    this.#pipeline = pipeline;
+    this.#maxBuffered = maxBuffered;
+  }
+
+  #json(message: object): void {
+    if (this.#socket.readyState === this.#socket.OPEN) this.#socket.send(JSON.stringify(message));
+  }
+
+  #frame(prefix: Buffer, bytes: Uint8Array): void {
+    if (this.#socket.readyState !== this.#socket.OPEN) return;
+    if (this.#socket.bufferedAmount > this.#maxBuffered) {
+      this.dropped++;
+      this.#droppedUnreported++;
+      return;
+    }
+    if (this.#droppedUnreported > 0) {
+      this.#json({ type: 'dropped', frames: this.#droppedUnreported });
+      this.#droppedUnreported = 0;
+    }
+    this.#socket.send(liveFrameMessage(prefix, bytes), { binary: true });
+  }
+
+  async handle(text: string): Promise<void> {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.#json({ type: 'error', serial: null, code: 'invalid-argument', message: 'messages must be JSON' });
+      return;
+    }
+    if (!isPlainObject(message) || typeof message.serial !== 'string') {
+      this.#json({ type: 'error', serial: null, code: 'invalid-argument', message: 'expected {type: "subscribe" | "unsubscribe", serial, channels?}' });
+      return;
+    }
+    const serial = message.serial;
+    const generation = (this.#generation.get(serial) ?? 0) + 1;
+    this.#generation.set(serial, generation);
+    if (message.type === 'unsubscribe') {
+      this.#drop(serial);
+      return;
+    }
+    if (message.type !== 'subscribe') {
+      this.#json({ type: 'error', serial, code: 'invalid-argument', message: `unknown message type ${JSON.stringify(message.type)}` });
+      return;
+    }
+    let channels: Set<SmfSampleChannel> | null = null;
+    if (message.channels !== undefined) {
+      if (!Array.isArray(message.channels) || !message.channels.every(isSampleChannel)) {
+        this.#json({ type: 'error', serial, code: 'invalid-argument', message: `channels must be a list of ${SAMPLE_CHANNELS.join(', ')}` });
+        return;
+      }
+      channels = new Set(message.channels);
+    }
+    if (!this.#subscriptions.has(serial) && this.#subscriptions.size >= MAX_DEVICES_PER_SOCKET) {
+      this.#json({ type: 'error', serial, code: 'invalid-argument', message: `at most ${MAX_DEVICES_PER_SOCKET} devices per socket` });
+      return;
+    }
+    try {
+      await checkDeviceVisible(this.#pipeline, this.#claims, serial);
+    } catch (error) {
+      if (!(error instanceof DocumentError)) throw error;
+      if (this.#generation.get(serial) === generation) this.#json({ type: 'error', serial, code: error.code, message: error.message });
+      return;
+    }
+    // A later subscribe or unsubscribe of this serial came in meanwhile: it decides.
+    if (this.#generation.get(serial) !== generation || this.#socket.readyState !== this.#socket.OPEN) return;
+    this.#drop(serial);
+    const prefix = liveFramePrefix(serial);
+    const subscriber: LiveSubscriber = {
+      frame: (_serial, channel, bytes) => {
+        if (channels === null || channels.has(channel)) this.#frame(prefix, bytes);
+      },
+      status: (event: DeviceStatusEvent) => this.#json({ type: 'status', ...event }),
+    };
+    // Backfill and subscription together, synchronously: no frame is missed or sent twice.
+    this.#json({ type: 'status', ...this.#pipeline.status.statusOf(serial) });
+    for (const bytes of this.#pipeline.recent(serial, channels && [...channels], LIVE_BACKFILL_SECONDS)) this.#frame(prefix, bytes);
+    this.#subscriptions.set(serial, { channels, unsubscribe: this.#pipeline.hub.subscribe(serial, subscriber) });
+  }
+
+  #drop(serial: string): void {
+    this.#subscriptions.get(serial)?.unsubscribe();
+    this.#subscriptions.delete(serial);
+  }
+
+  close(): void {
+    for (const serial of [...this.#subscriptions.keys()]) this.#drop(serial);
+  }
+}
+
+export const signalsPlugin: FastifyPluginAsync<SignalsPluginOptions> = async (app, { pipeline, maxBufferedBytes = 4 * 1024 * 1024 }) => {
+  app.get<{ Params: { serial: string }; Querystring: Record<string, string | undefined> }>('/api/devices/:serial/signals', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const { serial } = request.params;
+    const { channel } = request.query;
+    const from = parseTime(request.query.from);
+    const to = parseTime(request.query.to);
+    if (!isSampleChannel(channel)) return sendError(reply, 400, 'invalid-argument', `channel must be one of ${SAMPLE_CHANNELS.join(', ')}`);
+    if (from === null || to === null) return sendError(reply, 400, 'invalid-argument', 'from and to must be ISO 8601 times, e.g. 2026-11-22T21:00:00Z');
+    if (to <= from || to - from > MAX_READ_RANGE_MS) return sendError(reply, 400, 'invalid-argument', `to must be after from, by at most ${MAX_READ_RANGE_MS / 3_600_000} hours`);
+    try {
+      await checkDeviceVisible(pipeline, request.principal, serial);
+    } catch (error) {
+      if (!(error instanceof DocumentError)) throw error;
+      return reply.code(HTTP_STATUS_OF_CODE[error.code]).type('application/json; charset=utf-8').send({ code: error.code, message: error.message });
+    }
+    const frames = await pipeline.store.read(serial, channel, from * 1000, to * 1000);
+    return reply.type('application/octet-stream').send(frames);
+  });
+
+  app.get(LIVE_SIGNALS_PATH, { websocket: true }, (socket, request) => {
+    const connection = new SignalSocket(socket, request.principal, pipeline, maxBufferedBytes);
+    let alive = true;
+    const heartbeat = setInterval(() => {
+      if (!alive) {
+        socket.terminate();
+        return;
+      }
+      alive = false;
+      socket.ping();
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    socket.on('pong', () => {
+      alive = true;
+    });
+    socket.on('message', (data, isBinary) => {
+      const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.byteLength, 0) : data.byteLength;
+      if (isBinary || size > MAX_MESSAGE_BYTES) {
+        socket.close(1003, 'expected small JSON text messages');
+        return;
+      }
+      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      connection.handle(text).catch((error: unknown) => {
+        request.log.error({ err: error }, 'live signal subscription failed');
+        socket.close(1011, 'internal error');
+      });
+    });
+    socket.on('close', () => {
+      clearInterval(heartbeat);
+      connection.close();
+      if (connection.dropped > 0) request.log.info({ dropped: connection.dropped }, 'live signal socket closed after dropping frames it could not take');
+    });
+  });
+};
