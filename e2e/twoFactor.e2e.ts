@@ -20,7 +20,7 @@ let page: Page;
 
 beforeAll(async () => {
   // The real limits (no AUTH_RATE_LIMIT_MAX): this file signs in three times and shows the limit on codes.
-  server = await startServer({ env: { DATABASE_URL: 'memory://', DEMO: '1' } });
+  server = await startServer({ env: { DATABASE_URL: 'memory://', DEMO: '1', NEMURI_DEMO_DATA: '1' } });
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
