@@ -36,8 +36,10 @@ describe('social sign-in and /link', () => {
     const line = page.getByTestId('link-line');
     await google.getByText('連携済み').waitFor();
     await line.getByText('未連携').waitFor();
-    // The only way in cannot be unlinked.
-    await expect(google.getByRole('button', { name: 'Google の連携を解除' }).isDisabled()).resolves.toBe(true);
+    // The only way in cannot be unlinked: the server refuses, the page says why in Japanese.
+    await google.getByRole('button', { name: 'Google の連携を解除' }).click();
+    await page.getByRole('alert').filter({ hasText: '最後のログイン方法は解除できません' }).waitFor();
+    await google.getByText('連携済み').waitFor();
 
     await nextLogin('line', `l-${googleId}`);
     await line.getByRole('button', { name: 'LINE と連携' }).click();

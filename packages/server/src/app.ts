@@ -36,7 +36,7 @@ declare module 'fastify' {
 }
 
 export interface BuildAppOptions {
-  config: Pick<Config, 'webDist' | 'logLevel'> & Partial<Pick<Config, 'oauthProviders'>> & Partial<Pick<Config, 'signalRetentionDays'>>;
+  config: Pick<Config, 'webDist' | 'logLevel'> & Partial<Pick<Config, 'oauthProviders' | 'signalRetentionDays' | 'trustProxy'>>;
   database: Database;
   /**
    * Sign-in (auth.ts). A promise while the server does not know its port yet (PORT=0): requests
@@ -47,8 +47,14 @@ export interface BuildAppOptions {
   logger?: boolean | LogDestination;
 }
 
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 export async function buildApp({ config, database, auth, logger = true }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    // A number of hops becomes proxy-addr's trust function: the nearest n addresses are proxies.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : (config.trustProxy ?? false),
     logger: logger === false ? false : { level: config.logLevel, ...(logger === true ? {} : { stream: logger }) },
     // A line per request drowns what matters at info level; debug and trace bring them back.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       authRateLimitMax: null,
       oauthProviders: [],
       ssoTrustedOrigins: [],
+      trustProxy: false,
       dataDir: '/srv/nemuri/data',
       database: { kind: 'pglite', dataDir: '/srv/nemuri/data/pglite' },
       mqttUrl: null,
@@ -59,6 +60,7 @@ describe('loadConfig', () => {
         LINE_CLIENT_SECRET: 'line-secret',
         LINE_DISCOVERY_URL: 'https://line.test/.well-known/openid-configuration',
         SSO_TRUSTED_ORIGINS: 'https://idp.example.com, http://127.0.0.1:9000',
+        TRUST_PROXY: '1',
         DATA_DIR: 'var/nemuri',
         DATABASE_URL: 'postgres://app:secret@db.example:5432/nemuri',
         MQTT_URL: 'mqtts://broker.example:8883',
@@ -81,6 +83,7 @@ describe('loadConfig', () => {
         { id: 'line', clientId: 'line-id', clientSecret: 'line-secret', discoveryUrl: 'https://line.test/.well-known/openid-configuration' },
       ],
       ssoTrustedOrigins: ['https://idp.example.com', 'http://127.0.0.1:9000'],
+      trustProxy: 1,
       dataDir: '/srv/nemuri/var/nemuri',
       database: { kind: 'postgresql', url: 'postgres://app:secret@db.example:5432/nemuri' },
       mqttUrl: 'mqtts://broker.example:8883',
@@ -107,6 +110,12 @@ describe('loadConfig', () => {
     expect(problemsOf({ SSO_TRUSTED_ORIGINS: 'https://idp.example.com/path' })).toEqual([
       'SSO_TRUSTED_ORIGINS must list origins such as https://idp.example.com (scheme, host and port only), got "https://idp.example.com/path"',
     ]);
+  });
+
+  it('reads TRUST_PROXY as hops or proxy addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.1.0/24' }, CWD).trustProxy).toEqual(['10.0.0.1', '10.0.1.0/24']);
+    expect(loadConfig({ TRUST_PROXY: 'false' }, CWD).trustProxy).toBe(false);
+    expect(problemsOf({ TRUST_PROXY: 'yes please' })).toEqual(["TRUST_PROXY must be a number of proxy hops or the proxies' addresses (e.g. 10.0.0.1,10.0.1.0/24), got \"yes please\""]);
   });
 
   it('keeps absolute paths and treats empty values as unset', () => {

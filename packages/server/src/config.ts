@@ -57,6 +57,12 @@ export interface Config {
    * single sign-on; sign-in refuses to talk to an identity provider whose origin is not trusted.
    */
   ssoTrustedOrigins: string[];
+  /**
+   * TRUST_PROXY: behind a reverse proxy, take the client's address from `X-Forwarded-For` (for the
+   * sign-in rate limits and logs): a number of proxy hops, or the proxies' addresses/CIDRs
+   * (comma-separated). false (unset): the connection's address. Never trust a header anyone can send.
+   */
+  trustProxy: false | number | string[];
   /** Absolute path of DATA_DIR (embedded database, uploads). */
   dataDir: string;
   database: DatabaseConfig;
@@ -141,6 +147,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     authRateLimitMax: parseRateLimitMax(value('AUTH_RATE_LIMIT_MAX'), problems),
     oauthProviders: (['google', 'line'] as const).flatMap((id) => parseOAuthProvider(id, value, problems)),
     ssoTrustedOrigins: parseOrigins('SSO_TRUSTED_ORIGINS', value('SSO_TRUSTED_ORIGINS'), problems),
+    trustProxy: parseTrustProxy(value('TRUST_PROXY'), problems),
     dataDir,
     database: parseDatabase(value('DATABASE_URL'), dataDir, problems),
     mqttUrl: parseUrl('MQTT_URL', value('MQTT_URL'), ['mqtt:', 'mqtts:', 'tcp:', 'tls:', 'ws:', 'wss:'], problems),
@@ -281,6 +288,19 @@ function parseUrl(name: string, raw: string | undefined, protocols: string[], pr
   const accepted = protocols.map((p) => `${p}//`).join(', ');
   problems.push(`${name} must be a URL starting with one of ${accepted}, got "${redactUrl(raw)}"`);
   return null;
+}
+
+function parseTrustProxy(raw: string | undefined, problems: string[]): false | number | string[] {
+  if (raw === undefined || raw === '0' || raw.toLowerCase() === 'false') return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const addresses = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const address = /^([0-9]{1,3}(\.[0-9]{1,3}){3}|[0-9a-fA-F:]+)(\/\d{1,3})?$/;
+  const bad = addresses.filter((part) => !address.test(part));
+  if (addresses.length === 0 || bad.length > 0) {
+    problems.push(`TRUST_PROXY must be a number of proxy hops or the proxies' addresses (e.g. 10.0.0.1,10.0.1.0/24), got "${raw}"`);
+    return false;
+  }
+  return addresses;
 }
 
 function parseOrigins(name: string, raw: string | undefined, problems: string[]): string[] {

@@ -72,7 +72,6 @@ export default function LinkScreen() {
       .filter((a) => a.providerId.startsWith('saml.') || a.providerId.startsWith('oidc.'))
       .map((a) => ({ key: a.id, label: t('link.providers.sso', { id: a.providerId }), icon: IconShieldLock, account: a, linkable: null })),
   ];
-  const linkedCount = accounts.length;
 
   const act = async (key: string, action: () => Promise<unknown>) => {
     setBusy(key);
@@ -141,8 +140,6 @@ export default function LinkScreen() {
                     variant="default"
                     size="xs"
                     loading={busy === row.key}
-                    disabled={linkedCount <= 1}
-                    title={linkedCount <= 1 ? t('auth.errors.lastProvider') : undefined}
                     onClick={() => void act(row.key, () => unlinkAccount(row.account?.id ?? ''))}
                   >
                     {t('link.unlink', { provider: row.label })}
