@@ -91,12 +91,19 @@ describe('app shell as a newcomer sees it', () => {
     await tab.page.waitForTimeout(300);
     expect(console.errors).toEqual([]);
 
-    const failing = await tab.context.newPage();
-    const failingConsole = watchConsole(failing);
-    await failing.route('**/assets/parser-*.wasm', (route) => route.abort());
-    await failing.goto('/login');
-    await failing.getByRole('heading', { name: 'ログイン' }).waitFor();
-    await expect.poll(() => failingConsole.errors.some((text) => text.includes('[startup] parser failed'))).toBe(true);
+    // A context of its own without a service worker: the first page's worker may already serve the
+    // module from its cache, past the route that fails it.
+    const failingContext = await tab.browser.newContext({ baseURL, locale: 'ja-JP', timezoneId: 'Asia/Tokyo', serviceWorkers: 'block' });
+    try {
+      const failing = await failingContext.newPage();
+      const failingConsole = watchConsole(failing);
+      await failing.route('**/assets/parser-*.wasm', (route) => route.abort());
+      await failing.goto('/login');
+      await failing.getByRole('heading', { name: 'ログイン' }).waitFor();
+      await expect.poll(() => failingConsole.errors.some((text) => text.includes('[startup] parser failed')), { timeout: 10_000 }).toBe(true);
+    } finally {
+      await failingContext.close();
+    }
   });
 
   it('scrolls to the top-left on navigation', async () => {

@@ -5,6 +5,7 @@
  * takes effect within SECOND_FACTOR_POLICY_TTL_MS.
  */
 import type { Queryable } from '../database/database.ts';
+import { effectiveLevel, secondFactorsOf, type Principal } from './signedInUser.ts';
 
 export const SECOND_FACTOR_POLICY_TTL_MS = 5_000;
 
@@ -63,4 +64,25 @@ export function secondFactorPolicyOf(database: Queryable): SecondFactorPolicy {
     policies.set(database, policy);
   }
   return policy;
+}
+
+/** A Better Auth user as our own endpoints under /api/auth see it (`ctx.context.session.user`). */
+export interface AuthUserFields {
+  id: string;
+  accessLevel?: number | null;
+  domainId?: string | null;
+  rootDomainId?: string | null;
+  twoFactorEnabled?: boolean | null;
+  secondFactorEnrolledAt?: Date | null;
+}
+
+/** The claims such a user acts with: the level in force (0 while a required second factor is missing). */
+export async function claimsOfAuthUser(user: AuthUserFields, policy: SecondFactorPolicy): Promise<Principal> {
+  const factors = secondFactorsOf({ twoFactorEnabled: user.twoFactorEnabled ?? null, secondFactorEnrolledAt: user.secondFactorEnrolledAt ?? null });
+  return {
+    uid: user.id,
+    accessLevel: effectiveLevel({ accessLevel: user.accessLevel ?? 0 }, factors, await policy.requires(user.domainId)),
+    domainId: user.domainId ?? null,
+    rootDomainId: user.rootDomainId ?? null,
+  };
 }

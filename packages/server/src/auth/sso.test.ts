@@ -14,6 +14,7 @@ import { loadConfig } from '../config.ts';
 import { DocumentStore } from '../documents/store.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { BrowserClient } from '../testing/browserClient.ts';
+import { followToServer } from '../testing/oauthFlow.ts';
 import { startOidcProvider, type LocalOidcProvider } from '../testing/oidcProvider.ts';
 import { createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
 import { ROGUE_IDP_CERT, ROGUE_IDP_KEY, startSamlIdp, type LocalSamlIdp } from '../testing/saml/samlIdp.ts';
@@ -24,35 +25,6 @@ import { SSO_ERRORS } from './sso.ts';
 interface Setup {
   env: Record<string, string>;
   cleanUp(): Promise<void>;
-}
-
-/** Follows redirects between the OpenID provider (with its own cookies) and the server until the server sends the browser to a page. */
-async function followToServer(start: string, server: BrowserClient, serverOrigin: string): Promise<string> {
-  const providerCookies = new Map<string, string>();
-  let url = new URL(start);
-  const isServer = (target: URL) => target.port === new URL(serverOrigin).port && (target.hostname === 'localhost' || target.hostname === '127.0.0.1');
-  for (let hop = 0; hop < 20; hop++) {
-    if (isServer(url)) {
-      const reply = await server.get(`${url.pathname}${url.search}`);
-      const location = reply.headers.location;
-      if (reply.status >= 300 && reply.status < 400 && typeof location === 'string' && new URL(location, serverOrigin).pathname.startsWith('/api/')) {
-        url = new URL(location, serverOrigin);
-        continue;
-      }
-      if (reply.status >= 300 && reply.status < 400 && typeof location === 'string') return new URL(location, serverOrigin).toString();
-      throw new Error(`the server answered ${reply.status} at ${url.pathname}: ${reply.text}`);
-    }
-    const response = await fetch(url, { redirect: 'manual', headers: { cookie: [...providerCookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair = ''] = cookie.split(';');
-      const at = pair.indexOf('=');
-      if (at > 0) providerCookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    const location = response.headers.get('location');
-    if (location === null) throw new Error(`the provider answered ${response.status} at ${url.pathname}: ${await response.text()}`);
-    url = new URL(location, url);
-  }
-  throw new Error('too many redirects');
 }
 
 function ssoWorks(prepare: () => Promise<Setup>) {

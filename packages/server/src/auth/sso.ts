@@ -25,8 +25,7 @@ import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database } from '../database/database.ts';
 import { DocumentStore } from '../documents/store.ts';
 import { PROVIDER_ERRORS } from './providerLinks.ts';
-import { secondFactorPolicyOf } from './secondFactorPolicy.ts';
-import { effectiveLevel, secondFactorsOf } from './signedInUser.ts';
+import { claimsOfAuthUser, secondFactorPolicyOf, type AuthUserFields } from './secondFactorPolicy.ts';
 
 /** `saml.` or `oidc.`, then a name that is safe in a URL path (it appears in /sso/:samlid and the callback paths). */
 export const SSO_PROVIDER_ID = /^(saml|oidc)\.[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
@@ -48,15 +47,6 @@ export interface EnterpriseSsoOptions {
   log?: { warn(details: object, message: string): void; error(details: object, message: string): void };
 }
 
-interface SessionUser {
-  id: string;
-  accessLevel?: number | null;
-  domainId?: string | null;
-  rootDomainId?: string | null;
-  twoFactorEnabled?: boolean | null;
-  secondFactorEnrolledAt?: Date | null;
-}
-
 const refuse = (status: 'BAD_REQUEST' | 'FORBIDDEN' | 'NOT_FOUND' | 'UNAUTHORIZED', error: { code: string; message: string }): never => {
   throw new APIError(status, { ...error });
 };
@@ -71,8 +61,8 @@ export function enterpriseSso({ database, log }: EnterpriseSsoOptions) {
   const domainExists = async (domainId: string) => (await database.query('select 1 from documents where path = $1', [`domains/${domainId}`])).rows.length > 0;
 
   /** Throws unless `user` may manage the providers of `rootDomainId`. */
-  const checkManager = async (user: SessionUser, rootDomainId: string): Promise<void> => {
-    const level = effectiveLevel({ accessLevel: user.accessLevel ?? 0 }, secondFactorsOf({ twoFactorEnabled: user.twoFactorEnabled ?? null, secondFactorEnrolledAt: user.secondFactorEnrolledAt ?? null }), await secondFactor.requires(user.domainId));
+  const checkManager = async (user: AuthUserFields, rootDomainId: string): Promise<void> => {
+    const level = (await claimsOfAuthUser(user, secondFactor)).accessLevel;
     const own = level >= ROLE_LEVELS.privilegeAdministrator && rootDomainId === user.rootDomainId;
     if (own) return;
     if (level < ROLE_LEVELS.developer) refuse('FORBIDDEN', SSO_ERRORS.notAllowed);
@@ -121,7 +111,7 @@ export function enterpriseSso({ database, log }: EnterpriseSsoOptions) {
     }
     const session = await getSessionFromCtx(ctx);
     if (session === null) throw new APIError('UNAUTHORIZED');
-    const user = session.user as unknown as SessionUser;
+    const user = session.user as AuthUserFields;
     const providerId = body.providerId;
     if (ctx.path === '/sso/register') {
       if (typeof providerId !== 'string' || !SSO_PROVIDER_ID.test(providerId)) return refuse('BAD_REQUEST', SSO_ERRORS.invalidProviderId);

@@ -105,7 +105,7 @@ function behavesAsADatabase(open: () => Promise<{ database: Database; cleanUp():
     const session = await database.connect();
     // From outside, meanwhile: never part of the session's transaction (PGlite runs it after the
     // session; PostgreSQL on another connection, whose commit the session may already see).
-    let outside: Promise<unknown> = Promise.resolve();
+    let outside: Promise<unknown> | undefined;
     try {
       await session.query('begin');
       expect((await session.query('insert into sessions (x) values ($1)', [1])).rowCount).toBe(1);

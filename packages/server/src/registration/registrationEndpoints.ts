@@ -31,8 +31,7 @@ import type { Database } from '../database/database.ts';
 import { DocumentStore } from '../documents/store.ts';
 import type { MailMessage } from '../mail/mail.ts';
 import { invitationMail, invitationUrl } from '../mail/mailTexts.ts';
-import { secondFactorPolicyOf } from '../auth/secondFactorPolicy.ts';
-import { effectiveLevel, secondFactorsOf } from '../auth/signedInUser.ts';
+import { claimsOfAuthUser, secondFactorPolicyOf } from '../auth/secondFactorPolicy.ts';
 
 export interface RegistrationOptions {
   database: Database;
@@ -162,12 +161,7 @@ export function registration({ database, baseURL, deliver, log }: RegistrationOp
         if (session === null) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'sign in to invite');
         const inviter = session.user as unknown as RegisteredUser;
         const input = parse(createInvitationInput, ctx.body);
-        const claims: Claims = {
-          uid: inviter.id,
-          accessLevel: effectiveLevel({ accessLevel: inviter.accessLevel ?? 0 }, secondFactorsOf({ twoFactorEnabled: inviter.twoFactorEnabled ?? null, secondFactorEnrolledAt: inviter.secondFactorEnrolledAt ?? null }), await secondFactor.requires(inviter.domainId)),
-          domainId: inviter.domainId ?? null,
-          rootDomainId: inviter.rootDomainId ?? null,
-        };
+        const claims = await claimsOfAuthUser(inviter, secondFactor);
         const domainId = input.domainId ?? claims.domainId;
         if (domainId === null) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'you belong to no domain');
         // The staff rules: nobody grants a level above their own, and below level 4 nobody grants administrator rights.

@@ -18,8 +18,7 @@ import { createReportLinkInput, REGISTRATION_ERRORS, REPORT_LINK_DEFAULT_DAYS, R
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database } from '../database/database.ts';
 import { DocumentStore } from '../documents/store.ts';
-import { secondFactorPolicyOf } from '../auth/secondFactorPolicy.ts';
-import { effectiveLevel, secondFactorsOf } from '../auth/signedInUser.ts';
+import { claimsOfAuthUser, secondFactorPolicyOf, type AuthUserFields } from '../auth/secondFactorPolicy.ts';
 
 interface ReportAccess {
   roomId: string;
@@ -27,15 +26,6 @@ interface ReportAccess {
   tokenHash: string;
   expiresAt: string;
   viewerUid?: string | null;
-}
-
-interface SessionUser {
-  id: string;
-  accessLevel?: number | null;
-  domainId?: string | null;
-  rootDomainId?: string | null;
-  twoFactorEnabled?: boolean | null;
-  secondFactorEnrolledAt?: Date | null;
 }
 
 const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -50,17 +40,6 @@ export function reportAccess({ database, baseURL, log }: { database: Database; b
   const store = new DocumentStore(database, log ?? { error: () => undefined });
   const secondFactor = secondFactorPolicyOf(database);
   const system = (uid: string): Claims => ({ uid, accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null });
-
-  const claimsOf = async (user: SessionUser): Promise<Claims> => ({
-    uid: user.id,
-    accessLevel: effectiveLevel(
-      { accessLevel: user.accessLevel ?? 0 },
-      secondFactorsOf({ twoFactorEnabled: user.twoFactorEnabled ?? null, secondFactorEnrolledAt: user.secondFactorEnrolledAt ?? null }),
-      await secondFactor.requires(user.domainId),
-    ),
-    domainId: user.domainId ?? null,
-    rootDomainId: user.rootDomainId ?? null,
-  });
 
   const find = async (token: unknown): Promise<{ id: string; access: ReportAccess }> => {
     if (typeof token !== 'string' || token === '') throw new APIError('NOT_FOUND', { code: REPORT_LINK_ERRORS.notFound, message: 'no such report link' });
@@ -80,7 +59,7 @@ export function reportAccess({ database, baseURL, log }: { database: Database; b
       createReportLink: createAuthEndpoint('/report-access/links', { method: 'POST', use: [sessionMiddleware] }, async (ctx) => {
         const parsed = createReportLinkInput.safeParse(ctx.body);
         if (!parsed.success) throw new APIError('BAD_REQUEST', { code: REGISTRATION_ERRORS.invalidInput, message: parsed.error.issues.map((issue) => issue.message).join('; ') });
-        const claims = await claimsOf(ctx.context.session.user as unknown as SessionUser);
+        const claims = await claimsOfAuthUser(ctx.context.session.user as AuthUserFields, secondFactor);
         const token = randomBytes(24).toString('base64url');
         const id = randomUUID();
         const expiresAt = new Date(Date.now() + (parsed.data.validDays ?? REPORT_LINK_DEFAULT_DAYS) * 86_400_000).toISOString();
@@ -103,7 +82,7 @@ export function reportAccess({ database, baseURL, log }: { database: Database; b
       }),
 
       redeemReportLink: createAuthEndpoint('/report-access/redeem', { method: 'POST', use: [sessionMiddleware] }, async (ctx) => {
-        const user = ctx.context.session.user as unknown as SessionUser;
+        const user = ctx.context.session.user as AuthUserFields;
         if ((user.accessLevel ?? 0) > ROLE_LEVELS.individualUser) throw new APIError('FORBIDDEN', { code: REPORT_LINK_ERRORS.forViewersOnly, message: 'report links are for family members and doctors' });
         const token = typeof ctx.body === 'object' && ctx.body !== null ? (ctx.body as { token?: unknown }).token : undefined;
         const { id, access } = await find(token);
