@@ -1,6 +1,242 @@
+import { Alert, Badge, Card, Group, Loader, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { IconAlertCircle, IconHeartbeat, IconLungs, IconSearch } from '@tabler/icons-react';
+import type { LiveRoomState, RoomStateName } from '@nemuri/shared/monitoring';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { useCurrentRoute } from '../../app/routeHandle.ts';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
+import { useQuery } from '../../lib/documents/hooks.ts';
+import type { RecordOf } from '../../lib/documents/records.ts';
+import { iconSize } from '../../lib/icons.ts';
+import { useRoomStates } from '../../lib/roomStates.ts';
+import { durationMinutes, STATE_LOOKS, STATE_ORDER } from './roomStateLook.ts';
 
-/** Home room list in card, table and small-card layouts. Shows the route's title until its issue fills the screen. */
+type Room = RecordOf<'rooms'>;
+type Layout = 'card' | 'table' | 'smallcard';
+type SortKey = 'name' | 'state';
+
+const LAYOUT_OF_ROUTE: Record<string, Layout> = { homeCard: 'card', homeTable: 'table', homeSmallCard: 'smallcard' };
+const PATH_OF_LAYOUT: Record<Layout, string> = { card: '/card', table: '/table', smallcard: '/smallcard' };
+/** More rooms than any facility of ours holds; the list says so when it is cut. */
+const ROOM_LIMIT = 500;
+
+interface Row {
+  room: Room;
+  live: LiveRoomState | undefined;
+  state: RoomStateName | 'noDevice';
+}
+
+const collator = new Intl.Collator('ja', { numeric: true });
+
+/**
+ * Home room lists (/card, /table, /smallcard): every room in the user's scope with its live state,
+ * how long it has lasted, and the rates, updated every second; filter by floor and unit, search, sort.
+ */
 export default function RoomListScreen() {
-  return <ScreenPage />;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const route = useCurrentRoute();
+  const layout = LAYOUT_OF_ROUTE[route?.name ?? ''] ?? 'card';
+  const rooms = useQuery({ collection: 'rooms', orderBy: [['name']], limit: ROOM_LIMIT });
+  const live = useRoomStates();
+  const [search, setSearch] = useState('');
+  const [floor, setFloor] = useState<string | null>(null);
+  const [unit, setUnit] = useState<string | null>(null);
+  const [sort, setSort] = useState<SortKey>('name');
+
+  const floors = useMemo(() => [...new Set(rooms.data.map((room) => room.floor).filter((value): value is string => typeof value === 'string' && value !== ''))].sort(collator.compare), [rooms.data]);
+  const units = useMemo(() => [...new Set(rooms.data.map((room) => room.unit).filter((value): value is string => typeof value === 'string' && value !== ''))].sort(collator.compare), [rooms.data]);
+
+  const rows: Row[] = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    const list = rooms.data
+      .filter((room) => (floor === null || room.floor === floor) && (unit === null || room.unit === unit))
+      .filter((room) => needle === '' || [room.name, room.residentName, room.deviceSerial].some((text) => typeof text === 'string' && text.toLowerCase().includes(needle)))
+      .map((room): Row => {
+        const state = live.rooms.get(room.documentReferenceId);
+        return { room, live: state, state: room.deviceSerial ? (state?.state ?? 'offline') : 'noDevice' };
+      });
+    const byName = (a: Row, b: Row) => collator.compare(a.room.name, b.room.name);
+    return list.sort(sort === 'state' ? (a, b) => STATE_ORDER.indexOf(a.state) - STATE_ORDER.indexOf(b.state) || byName(a, b) : byName);
+  }, [rooms.data, live.rooms, search, floor, unit, sort]);
+
+  // Durations count to the server's latest evaluation (no states before the first one anyway).
+  const now = live.at ?? 0;
+  const open = (room: Room) => navigate(`/room/${encodeURIComponent(room.documentReferenceId)}/sleep`);
+
+  return (
+    <ScreenPage>
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Group gap="sm" align="flex-end">
+          <TextInput aria-label={t('rooms.search')} placeholder={t('rooms.search')} leftSection={<IconSearch size={iconSize('xs')} />} value={search} onChange={(event) => setSearch(event.currentTarget.value)} w={220} />
+          {floors.length > 0 ? <Select aria-label={t('rooms.floor')} placeholder={t('rooms.allFloors')} data={floors} value={floor} onChange={setFloor} clearable w={170} /> : null}
+          {units.length > 0 ? <Select aria-label={t('rooms.unit')} placeholder={t('rooms.allUnits')} data={units} value={unit} onChange={setUnit} clearable w={180} /> : null}
+          <SegmentedControl
+            aria-label={t('rooms.sort')}
+            value={sort}
+            onChange={(value) => setSort(value as SortKey)}
+            data={[
+              { value: 'name', label: t('rooms.sortName') },
+              { value: 'state', label: t('rooms.sortState') },
+            ]}
+          />
+        </Group>
+        <SegmentedControl
+          aria-label={t('rooms.layout')}
+          value={layout}
+          onChange={(value) => navigate(PATH_OF_LAYOUT[value as Layout])}
+          data={[
+            { value: 'card', label: t('rooms.layouts.card') },
+            { value: 'table', label: t('rooms.layouts.table') },
+            { value: 'smallcard', label: t('rooms.layouts.smallcard') },
+          ]}
+        />
+      </Group>
+      {!live.connected && !rooms.loading && rows.some((row) => row.state !== 'noDevice') ? (
+        <Alert color="gray" variant="light" role="status">
+          {t('rooms.liveConnecting')}
+        </Alert>
+      ) : null}
+      {rooms.error ? (
+        <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
+          {t('rooms.loadFailed')}
+        </Alert>
+      ) : rooms.loading ? (
+        <Group justify="center" p="xl">
+          <Loader aria-label={t('rooms.loading')} />
+        </Group>
+      ) : rows.length === 0 ? (
+        <Text c="dimmed" py="lg" ta="center">
+          {rooms.data.length === 0 ? t('rooms.none') : t('rooms.noMatch')}
+        </Text>
+      ) : layout === 'table' ? (
+        <RoomTable rows={rows} now={now} onOpen={open} />
+      ) : (
+        <SimpleGrid cols={layout === 'card' ? { base: 1, sm: 2, md: 3, lg: 4 } : { base: 2, sm: 4, md: 6, lg: 8 }} spacing="sm" data-testid="room-grid">
+          {rows.map((row) => (layout === 'card' ? <RoomCard key={row.room.documentReferenceId} row={row} now={now} /> : <SmallRoomCard key={row.room.documentReferenceId} row={row} />))}
+        </SimpleGrid>
+      )}
+    </ScreenPage>
+  );
+}
+
+function StateBadge({ state }: { state: Row['state'] }) {
+  const { t } = useTranslation();
+  const look = STATE_LOOKS[state];
+  const Icon = look.icon;
+  return (
+    <Badge color={look.color} variant="light" leftSection={<Icon size={iconSize('xs')} aria-hidden />} data-state={state}>
+      {t(`rooms.states.${state}`)}
+    </Badge>
+  );
+}
+
+function Rates({ live }: { live: LiveRoomState | undefined }) {
+  const { t } = useTranslation();
+  const value = (number: number | null | undefined) => (number === null || number === undefined ? '—' : Math.round(number).toString());
+  return (
+    <Group gap="md" wrap="nowrap">
+      <Group gap={4} wrap="nowrap" aria-label={t('rooms.respiration')}>
+        <IconLungs size={iconSize('xs')} aria-hidden />
+        <Text size="sm">{t('rooms.perMinute', { value: value(live?.respirationRate) })}</Text>
+      </Group>
+      <Group gap={4} wrap="nowrap" aria-label={t('rooms.heartRate')}>
+        <IconHeartbeat size={iconSize('xs')} aria-hidden />
+        <Text size="sm">{t('rooms.bpm', { value: value(live?.heartRate) })}</Text>
+      </Group>
+    </Group>
+  );
+}
+
+function Since({ live, now }: { live: LiveRoomState | undefined; now: number }) {
+  const { t } = useTranslation();
+  if (live === undefined) return null;
+  const minutes = durationMinutes(live.since, now);
+  return (
+    <Text size="xs" c="dimmed">
+      {minutes >= 60 ? t('rooms.sinceHours', { hours: Math.floor(minutes / 60), minutes: minutes % 60 }) : t('rooms.sinceMinutes', { minutes })}
+    </Text>
+  );
+}
+
+function RoomCard({ row, now }: { row: Row; now: number }) {
+  const { room, live, state } = row;
+  const look = STATE_LOOKS[state];
+  return (
+    <Card withBorder radius="md" padding="sm" component={Link} to={`/room/${encodeURIComponent(room.documentReferenceId)}/sleep`} data-testid="room-card" data-room={room.documentReferenceId} style={{ borderLeft: `4px solid var(--mantine-color-${look.color}-6)` }}>
+      <Stack gap={6}>
+        <Group justify="space-between" wrap="nowrap">
+          <Text fw={600}>{room.name}</Text>
+          <StateBadge state={state} />
+        </Group>
+        <Text size="sm" c="dimmed" truncate>
+          {room.residentName ?? '—'}
+        </Text>
+        <Group justify="space-between" wrap="nowrap">
+          <Rates live={live} />
+          <Since live={live} now={now} />
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+function SmallRoomCard({ row }: { row: Row }) {
+  const { t } = useTranslation();
+  const { room, state } = row;
+  const look = STATE_LOOKS[state];
+  const Icon = look.icon;
+  return (
+    <UnstyledButton component={Link} to={`/room/${encodeURIComponent(room.documentReferenceId)}/sleep`} data-testid="room-card" data-room={room.documentReferenceId} aria-label={`${room.name} ${t(`rooms.states.${state}`)}`}>
+      <Card withBorder radius="md" padding="xs">
+        <Group gap={6} wrap="nowrap">
+          <ThemeIcon color={look.color} variant="light" size="sm" data-state={state}>
+            <Icon size={iconSize('xs')} aria-hidden />
+          </ThemeIcon>
+          <Text size="sm" fw={600} truncate>
+            {room.name}
+          </Text>
+        </Group>
+      </Card>
+    </UnstyledButton>
+  );
+}
+
+function RoomTable({ rows, now, onOpen }: { rows: Row[]; now: number; onOpen: (room: Room) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Table highlightOnHover striped verticalSpacing="xs" data-testid="room-table">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('rooms.columns.room')}</Table.Th>
+          <Table.Th>{t('rooms.columns.resident')}</Table.Th>
+          <Table.Th>{t('rooms.columns.state')}</Table.Th>
+          <Table.Th>{t('rooms.columns.since')}</Table.Th>
+          <Table.Th>{t('rooms.columns.rates')}</Table.Th>
+          <Table.Th>{t('rooms.columns.floorUnit')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row) => (
+          <Table.Tr key={row.room.documentReferenceId} onClick={() => onOpen(row.room)} style={{ cursor: 'pointer' }} data-room={row.room.documentReferenceId}>
+            <Table.Td>
+              <Link to={`/room/${encodeURIComponent(row.room.documentReferenceId)}/sleep`}>{row.room.name}</Link>
+            </Table.Td>
+            <Table.Td>{row.room.residentName ?? '—'}</Table.Td>
+            <Table.Td>
+              <StateBadge state={row.state} />
+            </Table.Td>
+            <Table.Td>
+              <Since live={row.live} now={now} />
+            </Table.Td>
+            <Table.Td>
+              <Rates live={row.live} />
+            </Table.Td>
+            <Table.Td>{[row.room.floor, row.room.unit].filter(Boolean).join(' / ') || '—'}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
 }
