@@ -96,4 +96,13 @@ export const MIGRATIONS: readonly Migration[] = [
       create index signal_chunks_root_domain on signal_chunks (root_domain_id, minute);
     `,
   },
+  {
+    // A level-1 user's scope is the rooms naming them as owner or report viewer: found through
+    // these instead of reading every room on each request.
+    id: '005_room_people_indexes',
+    sql: `
+      create index documents_room_owners on documents using gin ((data -> 'ownerUids')) where collection = 'rooms';
+      create index documents_room_report_viewers on documents using gin ((data -> 'reportViewerUids')) where collection = 'rooms';
+    `,
+  },
 ];

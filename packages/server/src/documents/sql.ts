@@ -19,8 +19,12 @@ export class Params {
   json(value: unknown): string {
     return `${this.add(JSON.stringify(value))}::jsonb`;
   }
-  textList(values: readonly string[]): string {
-    return `(select jsonb_array_elements_text(${this.json(values)}))`;
+  /**
+   * `column = any(<text[]>)`, which the planner turns into an index scan on the tenant columns (a
+   * subselect over a JSON array it cannot); 'false' for an empty list.
+   */
+  anyOf(column: string, values: readonly string[]): string {
+    return values.length === 0 ? 'false' : `${column} = any(${this.add(textArrayLiteral(values))}::text[])`;
   }
 }
 
@@ -72,11 +76,13 @@ export function scopeSql(params: Params, spec: CollectionSpec, scope: DataScope,
       case 'none':
         parts.push('false');
         break;
-      case 'domains':
-        parts.push(`(domain_id in ${params.textList(scope.domainIds)} or root_domain_id in ${params.textList(scope.rootDomainIds)})`);
+      case 'domains': {
+        const either = [params.anyOf('domain_id', scope.domainIds), params.anyOf('root_domain_id', scope.rootDomainIds)].filter((part) => part !== 'false');
+        parts.push(either.length === 0 ? 'false' : `(${either.join(' or ')})`);
         break;
+      }
       case 'rooms':
-        parts.push(`room_id in ${params.textList(scope.roomIds)}`);
+        parts.push(params.anyOf('room_id', scope.roomIds));
         break;
     }
   }
