@@ -1,18 +1,16 @@
-import { Alert, Badge, Card, Group, Loader, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, ThemeIcon, UnstyledButton } from '@mantine/core';
-import { IconAlertCircle, IconHeartbeat, IconLungs, IconSearch } from '@tabler/icons-react';
-import type { LiveRoomState, RoomStateName } from '@nemuri/shared/monitoring';
+import { Alert, Card, Group, Loader, SegmentedControl, Select, SimpleGrid, Table, Text, TextInput, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useCurrentRoute } from '../../app/routeHandle.ts';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { useQuery } from '../../lib/documents/hooks.ts';
-import type { RecordOf } from '../../lib/documents/records.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { useRoomStates } from '../../lib/roomStates.ts';
-import { durationMinutes, STATE_LOOKS, STATE_ORDER } from './roomStateLook.ts';
+import { RoomCard, Rates, Since, StateBadge, type Room, type RoomRow } from './RoomCards.tsx';
+import { STATE_LOOKS, STATE_ORDER } from './roomStateLook.ts';
 
-type Room = RecordOf<'rooms'>;
 type Layout = 'card' | 'table' | 'smallcard';
 type SortKey = 'name' | 'state';
 
@@ -21,11 +19,7 @@ const PATH_OF_LAYOUT: Record<Layout, string> = { card: '/card', table: '/table',
 /** More rooms than any facility of ours holds; the list says so when it is cut. */
 const ROOM_LIMIT = 500;
 
-interface Row {
-  room: Room;
-  live: LiveRoomState | undefined;
-  state: RoomStateName | 'noDevice';
-}
+type Row = RoomRow;
 
 const collator = new Intl.Collator('ja', { numeric: true });
 
@@ -118,67 +112,6 @@ export default function RoomListScreen() {
         </SimpleGrid>
       )}
     </ScreenPage>
-  );
-}
-
-function StateBadge({ state }: { state: Row['state'] }) {
-  const { t } = useTranslation();
-  const look = STATE_LOOKS[state];
-  const Icon = look.icon;
-  return (
-    <Badge color={look.color} variant="light" leftSection={<Icon size={iconSize('xs')} aria-hidden />} data-state={state}>
-      {t(`rooms.states.${state}`)}
-    </Badge>
-  );
-}
-
-function Rates({ live }: { live: LiveRoomState | undefined }) {
-  const { t } = useTranslation();
-  const value = (number: number | null | undefined) => (number === null || number === undefined ? '—' : Math.round(number).toString());
-  return (
-    <Group gap="md" wrap="nowrap">
-      <Group gap={4} wrap="nowrap" aria-label={t('rooms.respiration')}>
-        <IconLungs size={iconSize('xs')} aria-hidden />
-        <Text size="sm">{t('rooms.perMinute', { value: value(live?.respirationRate) })}</Text>
-      </Group>
-      <Group gap={4} wrap="nowrap" aria-label={t('rooms.heartRate')}>
-        <IconHeartbeat size={iconSize('xs')} aria-hidden />
-        <Text size="sm">{t('rooms.bpm', { value: value(live?.heartRate) })}</Text>
-      </Group>
-    </Group>
-  );
-}
-
-function Since({ live, now }: { live: LiveRoomState | undefined; now: number }) {
-  const { t } = useTranslation();
-  if (live === undefined) return null;
-  const minutes = durationMinutes(live.since, now);
-  return (
-    <Text size="xs" c="dimmed">
-      {minutes >= 60 ? t('rooms.sinceHours', { hours: Math.floor(minutes / 60), minutes: minutes % 60 }) : t('rooms.sinceMinutes', { minutes })}
-    </Text>
-  );
-}
-
-function RoomCard({ row, now }: { row: Row; now: number }) {
-  const { room, live, state } = row;
-  const look = STATE_LOOKS[state];
-  return (
-    <Card withBorder radius="md" padding="sm" component={Link} to={`/room/${encodeURIComponent(room.documentReferenceId)}/sleep`} data-testid="room-card" data-room={room.documentReferenceId} style={{ borderLeft: `4px solid var(--mantine-color-${look.color}-6)` }}>
-      <Stack gap={6}>
-        <Group justify="space-between" wrap="nowrap">
-          <Text fw={600}>{room.name}</Text>
-          <StateBadge state={state} />
-        </Group>
-        <Text size="sm" c="dimmed" truncate>
-          {room.residentName ?? '—'}
-        </Text>
-        <Group justify="space-between" wrap="nowrap">
-          <Rates live={live} />
-          <Since live={live} now={now} />
-        </Group>
-      </Stack>
-    </Card>
   );
 }
 

@@ -1,6 +1,197 @@
+import { Alert, Badge, Button, Group, Loader, Paper, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { IconAlertCircle, IconBellRinging, IconCheck, IconVolume } from '@tabler/icons-react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
+import { formatTime } from '../../lib/dates.ts';
+import { documents } from '../../lib/documents/documents.ts';
+import { useQuery } from '../../lib/documents/hooks.ts';
+import type { RecordOf } from '../../lib/documents/records.ts';
+import { iconSize } from '../../lib/icons.ts';
+import { useRoomStates } from '../../lib/roomStates.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { RoomCard, type RoomRow } from '../home/RoomCards.tsx';
+import { enableSound, playAlertChime, soundBlocked } from './alertSound.ts';
 
-/** Live view of all rooms for the nurse station. Shows the route's title until its issue fills the screen. */
+type AlertRecord = RecordOf<'alerts'>;
+
+const MUTE_KEY = 'nemuri.monitoring.muted';
+const collator = new Intl.Collator('ja', { numeric: true });
+
+/**
+ * /monitoring: the nurse station's view. Active alerts on top (newest first) with 「確認」; every
+ * monitored room's live state below, updated every second; a chime for each new unacknowledged
+ * alert, with a mute switch and a prompt where the browser holds sound back.
+ */
 export default function MonitoringScreen() {
-  return <ScreenPage />;
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const rooms = useQuery({ collection: 'rooms', orderBy: [['name']], limit: 500 });
+  const alerts = useQuery({ collection: 'alerts', where: [['endedAt', '==', null]], orderBy: [['startedAt', 'desc']], limit: 200 });
+  const live = useRoomStates();
+  const [muted, setMuted] = useState(() => window.localStorage.getItem(MUTE_KEY) === '1');
+  const [blocked, setBlocked] = useState(() => soundBlocked());
+  const [acknowledging, setAcknowledging] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const sounded = useRef<Set<string> | null>(null);
+
+  const roomsById = useMemo(() => new Map(rooms.data.map((room) => [room.documentReferenceId, room])), [rooms.data]);
+  const unacknowledged = alerts.data.filter((alert) => !alert.acknowledgedAt);
+
+  // A chime for each alert not sounded yet; the alerts present when the page opens only set the baseline.
+  useEffect(() => {
+    if (alerts.loading) return;
+    const ids = unacknowledged.map((alert) => alert.documentReferenceId);
+    if (sounded.current === null) {
+      sounded.current = new Set(ids);
+      return;
+    }
+    const fresh = ids.filter((id) => !sounded.current?.has(id));
+    for (const id of fresh) sounded.current.add(id);
+    if (fresh.length > 0 && !muted) playAlertChime();
+  }, [alerts.loading, unacknowledged, muted]);
+
+  const rows: RoomRow[] = useMemo(
+    () =>
+      rooms.data
+        .filter((room) => Boolean(room.deviceSerial))
+        .map((room) => {
+          const state = live.rooms.get(room.documentReferenceId);
+          return { room, live: state, state: state?.state ?? 'offline' };
+        })
+        .sort((a, b) => collator.compare(a.room.name, b.room.name)),
+    [rooms.data, live.rooms],
+  );
+  const alertsByRoom = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const alert of alerts.data) if (alert.roomId) counts.set(alert.roomId, (counts.get(alert.roomId) ?? 0) + 1);
+    return counts;
+  }, [alerts.data]);
+
+  const acknowledge = async (alert: AlertRecord) => {
+    if (user === null) return;
+    setAcknowledging(alert.documentReferenceId);
+    setError(null);
+    try {
+      await documents.update(`alerts/${alert.documentReferenceId}`, { acknowledgedBy: user.uid, acknowledgedAt: new Date().toISOString() });
+    } catch {
+      setError(t('monitoring.acknowledgeFailed'));
+    } finally {
+      setAcknowledging(null);
+    }
+  };
+
+  const toggleMute = (next: boolean) => {
+    setMuted(next);
+    window.localStorage.setItem(MUTE_KEY, next ? '1' : '0');
+  };
+
+  return (
+    <ScreenPage>
+      <Group justify="space-between">
+        <Group gap="xs">
+          <Badge color={live.connected ? 'teal' : 'gray'} variant="dot">
+            {live.connected ? t('monitoring.live') : t('monitoring.connecting')}
+          </Badge>
+        </Group>
+        <Group gap="sm">
+          {blocked && !muted ? (
+            <Button size="xs" variant="light" leftSection={<IconVolume size={iconSize('xs')} />} onClick={() => void enableSound().then((running) => setBlocked(!running))}>
+              {t('monitoring.enableSound')}
+            </Button>
+          ) : null}
+          <Switch label={t('monitoring.mute')} checked={muted} onChange={(event) => toggleMute(event.currentTarget.checked)} />
+        </Group>
+      </Group>
+
+      <Paper withBorder radius="md" p="md" component="section" aria-label={t('monitoring.activeAlerts')}>
+        <Stack gap="sm">
+          <Group gap="xs">
+            <IconBellRinging size={iconSize('sm')} aria-hidden />
+            <Title order={3} size="h5">
+              {t('monitoring.activeAlerts')}
+            </Title>
+            <Badge color={unacknowledged.length > 0 ? 'red' : 'gray'} variant="light">
+              {alerts.data.length}
+            </Badge>
+          </Group>
+          {error ? (
+            <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
+              {error}
+            </Alert>
+          ) : null}
+          {alerts.loading ? (
+            <Loader size="sm" aria-label={t('monitoring.loading')} />
+          ) : alerts.error ? (
+            <Alert color="red" role="alert">
+              {t('monitoring.alertsFailed')}
+            </Alert>
+          ) : alerts.data.length === 0 ? (
+            <Text c="dimmed" size="sm">
+              {t('monitoring.noAlerts')}
+            </Text>
+          ) : (
+            <Table verticalSpacing={4} data-testid="active-alerts">
+              <Table.Tbody>
+                {alerts.data.map((alert) => (
+                  <Table.Tr key={alert.documentReferenceId} data-alert={alert.documentReferenceId}>
+                    <Table.Td>
+                      <Badge color={alert.acknowledgedAt ? 'gray' : 'red'} variant={alert.acknowledgedAt ? 'light' : 'filled'}>
+                        {t(`monitoring.alertTypes.${alert.type}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{(alert.roomId ? roomsById.get(alert.roomId)?.name : null) ?? alert.deviceSerial ?? '—'}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{t('monitoring.since', { time: formatTime(alert.startedAt) })}</Text>
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      {alert.acknowledgedAt ? (
+                        <Text size="sm" c="dimmed">
+                          {t('monitoring.acknowledgedAt', { time: formatTime(alert.acknowledgedAt) })}
+                        </Text>
+                      ) : (
+                        <Button size="xs" leftSection={<IconCheck size={iconSize('xs')} />} loading={acknowledging === alert.documentReferenceId} onClick={() => void acknowledge(alert)}>
+                          {t('monitoring.acknowledge')}
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Stack>
+      </Paper>
+
+      {rooms.loading ? (
+        <Group justify="center" p="xl">
+          <Loader aria-label={t('monitoring.loading')} />
+        </Group>
+      ) : rows.length === 0 ? (
+        <Text c="dimmed" ta="center" py="lg">
+          {t('monitoring.noRooms')}
+        </Text>
+      ) : (
+        <SimpleGrid cols={{ base: 2, sm: 3, md: 4, lg: 5, xl: 6 }} spacing="sm" data-testid="monitoring-grid">
+          {rows.map((row) => {
+            const count = alertsByRoom.get(row.room.documentReferenceId) ?? 0;
+            return (
+              <RoomCard
+                key={row.room.documentReferenceId}
+                row={row}
+                now={live.at ?? 0}
+                extra={
+                  count > 0 ? (
+                    <Badge color="red" variant="filled" size="sm" leftSection={<IconBellRinging size={iconSize('xs')} aria-hidden />}>
+                      {t('monitoring.alertCount', { count })}
+                    </Badge>
+                  ) : null
+                }
+              />
+            );
+          })}
+        </SimpleGrid>
+      )}
+    </ScreenPage>
+  );
 }
