@@ -8,10 +8,12 @@
  * trips out of bed (frequent in the elderly). Rates follow the state: lower and steadier in deep
  * sleep, irregular in REM, higher awake. Epoch `i` is the minute starting at `bedTime + i` minutes.
  */
+import type { EpochState as AnalysisEpochState, SleepRecord as SleepRecordFields } from '@nemuri/analysis/sleep';
 import type { Random } from '@nemuri/simulator/random';
 import { tokyoInstant, tokyoIso, type Day } from './tokyoTime.ts';
 
-export type EpochState = 'awake' | 'light' | 'deep' | 'rem' | 'outOfBed';
+/** The record shape is the analysis's (what a real night produces); a demo night has no unknown minutes. */
+export type EpochState = Exclude<AnalysisEpochState, 'unknown'>;
 
 /** How one resident sleeps: means around which each night varies. */
 export interface SleeperProfile {
@@ -35,40 +37,16 @@ export interface SleeperProfile {
   restlessness: number;
 }
 
-export interface SleepEpoch {
-  state: EpochState;
-  respirationRate: number | null;
-  heartRate: number | null;
-  activity: number;
-}
+export type SleepEpoch = SleepRecordFields['epochs'][number] & { state: EpochState; activity: number };
 
-export interface Stat {
-  avg: number | null;
-  min: number | null;
-  max: number | null;
-}
-
-export interface SleepRecord {
+/** A demo night always has its times: the resident went to bed and got up. */
+export type SleepRecord = Omit<SleepRecordFields, 'bedTime' | 'sleepOnset' | 'finalWake' | 'outOfBedTime' | 'epochs'> & {
   bedTime: string;
   sleepOnset: string;
   finalWake: string;
   outOfBedTime: string;
-  timeInBedMin: number;
-  totalSleepMin: number;
-  sleepEfficiency: number;
-  sleepLatencyMin: number;
-  wasoMin: number;
-  awakenings: number;
-  outOfBedCount: number;
-  outOfBedMin: number;
-  respirationRate: Stat;
-  heartRate: Stat;
-  apneaEvents: number;
-  apneaIndex: number;
-  movementIndex: number;
   epochs: SleepEpoch[];
-  source: string;
-}
+};
 
 /** A period of the night, for alerts made from the same night (ms since the epoch). */
 export interface NightEvent {
@@ -96,7 +74,7 @@ function poisson(random: Random, mean: number): number {
   return k;
 }
 
-function stat(values: readonly number[]): Stat {
+function stat(values: readonly number[]): SleepRecordFields['heartRate'] {
   if (values.length === 0) return { avg: null, min: null, max: null };
   let sum = 0;
   let min = Infinity;

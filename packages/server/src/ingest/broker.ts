@@ -171,11 +171,14 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
    * here once the frames are committed (in arrival order, as MQTT 3.1.1 section 4.6 requires, since
    * commits complete in order).
    */
+  interface PacketSender {
+    _sendPacket(packet: { cmd: 'puback'; messageId: number }): void;
+  }
   const takeFrames = (client: MqttClient, routes: IngestRoutes): void => {
     const sendPuback = (messageId: number | undefined): void => {
       if (messageId === undefined) return;
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mqtt.js has no public API for a deferred PUBACK
-      (client as any)._sendPacket({ cmd: 'puback', messageId });
+      // mqtt.js has no public API for a deferred PUBACK: its internal sender, typed as much as we use.
+      (client as unknown as PacketSender)._sendPacket({ cmd: 'puback', messageId });
     };
     const DEFERRED = new Error('acknowledged later');
     client.handleMessage = (packet: IPublishPacket, callback: (error?: Error) => void): void => {

@@ -1,10 +1,11 @@
-import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconMail, IconShieldLock } from '@tabler/icons-react';
 import type { SocialProviderId } from '@nemuri/shared/appInfo';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
+import { ScreenFailure, ScreenLoading } from '../../components/ScreenStatus.tsx';
 import { AuthError, linkProvider, listLinkedAccounts, unlinkAccount, type LinkedAccount } from '../../lib/authClient.ts';
 import { Reauthenticate } from './Reauthenticate.tsx';
 import { useAppInfo } from '../../lib/appInfo.ts';
@@ -43,24 +44,8 @@ export default function LinkScreen() {
   }, [t]);
   useEffect(load, [load]);
 
-  if (loaded.kind === 'loading') {
-    return (
-      <ScreenPage>
-        <Group justify="center" p="xl">
-          <Loader aria-label={t('link.loading')} />
-        </Group>
-      </ScreenPage>
-    );
-  }
-  if (loaded.kind === 'failed') {
-    return (
-      <ScreenPage>
-        <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
-          {loaded.message}
-        </Alert>
-      </ScreenPage>
-    );
-  }
+  if (loaded.kind === 'loading') return <ScreenLoading label={t('link.loading')} />;
+  if (loaded.kind === 'failed') return <ScreenFailure message={loaded.message} />;
 
   const { accounts } = loaded;
   const rows: Row[] = [

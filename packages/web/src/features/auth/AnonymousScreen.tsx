@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconReportMedical } from '@tabler/icons-react';
 import type { ReportLinkPreview } from '@nemuri/shared/registration';
 import { safeRedirectTarget } from '@nemuri/shared/routeAccess';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useCurrentRoute } from '../../app/routeHandle.ts';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
+import { ScreenFailure, ScreenLoading } from '../../components/ScreenStatus.tsx';
 import { previewReportLink, redeemReportLink, signInAnonymously } from '../../lib/authClient.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
@@ -55,17 +56,9 @@ export default function AnonymousScreen() {
       navigate(safeRedirectTarget(searchParams.get('redirect')), { replace: true });
     });
 
-  if (reportToken === '') return <Failure message={t('auth.errors.reportLinkNotFound')} />;
-  if (preview.kind === 'failed') return <Failure message={preview.message} />;
-  if (preview.kind === 'loading') {
-    return (
-      <ScreenPage>
-        <Group justify="center" p="xl">
-          <Loader aria-label={t('auth.reportLink.loading')} />
-        </Group>
-      </ScreenPage>
-    );
-  }
+  if (reportToken === '') return <ScreenFailure message={t('auth.errors.reportLinkNotFound')} />;
+  if (preview.kind === 'failed') return <ScreenFailure message={preview.message} />;
+  if (preview.kind === 'loading') return <ScreenLoading label={t('auth.reportLink.loading')} />;
   const link = preview.kind === 'ready' ? preview.link : null;
   const blocked = link !== null && link.status !== 'valid';
 
@@ -108,16 +101,6 @@ export default function AnonymousScreen() {
           ) : null}
         </Stack>
       </Paper>
-    </ScreenPage>
-  );
-}
-
-function Failure({ message }: { message: string }) {
-  return (
-    <ScreenPage>
-      <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
-        {message}
-      </Alert>
     </ScreenPage>
   );
 }

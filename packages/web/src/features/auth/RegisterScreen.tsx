@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Paper, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { REGISTRABLE_DOMAIN_KINDS, type RegistrableDomainKind } from '@nemuri/shared/registration';
 import { useState, type FormEvent } from 'react';
@@ -7,38 +7,27 @@ import { Link, useNavigate } from 'react-router';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { registerDomain } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from './credentialRules.ts';
+import { checkNewAccount, EMPTY_NEW_ACCOUNT, NewAccountFields, type NewAccountErrors } from './NewAccountFields.tsx';
 import { useAuthAction } from './useAuthAction.ts';
 
-type Field = 'domainName' | 'name' | 'email' | 'password' | 'confirm';
 
 /** /register: a new organisation (facility, corporation or household) with the registering person as its owner. */
 export default function RegisterScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [domainKind, setDomainKind] = useState<RegistrableDomainKind>('facility');
-  const [form, setForm] = useState<Record<Field, string>>({ domainName: '', name: '', email: '', password: '', confirm: '' });
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
+  const [domainName, setDomainName] = useState('');
+  const [account, setAccount] = useState(EMPTY_NEW_ACCOUNT);
+  const [fieldErrors, setFieldErrors] = useState<NewAccountErrors & { domainName?: string }>({});
   const { pending, error, run } = useAuthAction();
-
-  const update = (key: Field) => (event: { currentTarget: { value: string } }) => {
-    const { value } = event.currentTarget;
-    setForm((current) => ({ ...current, [key]: value }));
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const errors: Partial<Record<Field, string>> = {
-      domainName: form.domainName.trim() ? undefined : t('register.validation.domainName'),
-      name: form.name.trim() ? undefined : t('auth.validation.name'),
-      email: EMAIL_PATTERN.test(form.email.trim()) ? undefined : t('auth.validation.email'),
-      password: form.password.length >= MIN_PASSWORD_LENGTH ? undefined : t('auth.validation.passwordLength', { count: MIN_PASSWORD_LENGTH }),
-      confirm: form.confirm === form.password ? undefined : t('auth.validation.confirm'),
-    };
+    const errors = { ...checkNewAccount(t, account), ...(domainName.trim() ? {} : { domainName: t('register.validation.domainName') }) };
     setFieldErrors(errors);
-    if (Object.values(errors).some(Boolean)) return;
+    if (Object.keys(errors).length > 0) return;
     await run(async () => {
-      await registerDomain({ domainName: form.domainName.trim(), domainKind, name: form.name.trim(), email: form.email.trim(), password: form.password });
+      await registerDomain({ domainName: domainName.trim(), domainKind, name: account.name.trim(), email: account.email.trim(), password: account.password });
       navigate('/', { replace: true });
     });
   };
@@ -66,19 +55,15 @@ export default function RegisterScreen() {
               data={REGISTRABLE_DOMAIN_KINDS.map((kind) => ({ value: kind, label: t(`register.kinds.${kind}`) }))}
             />
           </Stack>
-          <TextInput label={t('register.domainName')} placeholder={t(`register.domainNamePlaceholder.${domainKind}`)} value={form.domainName} onChange={update('domainName')} error={fieldErrors.domainName} required />
-          <TextInput label={t('auth.name')} autoComplete="name" value={form.name} onChange={update('name')} error={fieldErrors.name} required />
-          <TextInput label={t('auth.email')} type="email" autoComplete="email" value={form.email} onChange={update('email')} error={fieldErrors.email} required />
-          <PasswordInput
-            label={t('auth.password')}
-            description={t('auth.passwordRule', { count: MIN_PASSWORD_LENGTH })}
-            autoComplete="new-password"
-            value={form.password}
-            onChange={update('password')}
-            error={fieldErrors.password}
+          <TextInput
+            label={t('register.domainName')}
+            placeholder={t(`register.domainNamePlaceholder.${domainKind}`)}
+            value={domainName}
+            onChange={(event) => setDomainName(event.currentTarget.value)}
+            error={fieldErrors.domainName}
             required
           />
-          <PasswordInput label={t('auth.passwordConfirm')} autoComplete="new-password" value={form.confirm} onChange={update('confirm')} error={fieldErrors.confirm} required />
+          <NewAccountFields value={account} errors={fieldErrors} onChange={setAccount} />
           <Button type="submit" loading={pending} fullWidth>
             {t('register.submit')}
           </Button>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Loader, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconMailCheck } from '@tabler/icons-react';
 import type { InvitationPreview } from '@nemuri/shared/registration';
 import { roleOfLevel } from '@nemuri/shared/roles';
@@ -6,6 +6,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
+import { ScreenFailure, ScreenLoading } from '../../components/ScreenStatus.tsx';
 import { acceptInvitation, previewInvitation } from '../../lib/authClient.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
@@ -48,33 +49,9 @@ export default function RegisterUserScreen() {
     };
   }, [invitationId, domainId, t]);
 
-  if (invitationId === '') {
-    return (
-      <ScreenPage>
-        <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
-          {t('auth.errors.invitationNotFound')}
-        </Alert>
-      </ScreenPage>
-    );
-  }
-  if (loaded.kind === 'loading') {
-    return (
-      <ScreenPage>
-        <Group justify="center" p="xl">
-          <Loader aria-label={t('registerUser.loading')} />
-        </Group>
-      </ScreenPage>
-    );
-  }
-  if (loaded.kind === 'failed') {
-    return (
-      <ScreenPage>
-        <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
-          {loaded.message}
-        </Alert>
-      </ScreenPage>
-    );
-  }
+  if (invitationId === '') return <ScreenFailure message={t('auth.errors.invitationNotFound')} />;
+  if (loaded.kind === 'loading') return <ScreenLoading label={t('registerUser.loading')} />;
+  if (loaded.kind === 'failed') return <ScreenFailure message={loaded.message} />;
 
   const { invitation } = loaded;
   const signedInAsInvitee = user !== null && user.email?.toLowerCase() === invitation.email.toLowerCase();

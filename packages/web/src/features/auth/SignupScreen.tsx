@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,39 +6,22 @@ import { Link, useNavigate } from 'react-router';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { signUpWithEmail } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
+import { checkNewAccount, EMPTY_NEW_ACCOUNT, NewAccountFields, type NewAccountErrors } from './NewAccountFields.tsx';
 import { useAuthAction } from './useAuthAction.ts';
-import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from './credentialRules.ts';
-
-interface SignupErrors {
-  name?: string;
-  email?: string;
-  password?: string;
-  confirm?: string;
-}
 
 /** Account creation with e-mail and password for an individual user. */
 export default function SignupScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [form, setForm] = useState({ name: '', email: '', password: '', confirm: '' });
-  const [fieldErrors, setFieldErrors] = useState<SignupErrors>({});
+  const [form, setForm] = useState(EMPTY_NEW_ACCOUNT);
+  const [fieldErrors, setFieldErrors] = useState<NewAccountErrors>({});
   const { pending: submitting, error, run } = useAuthAction();
-
-  const update = (key: keyof typeof form) => (event: { currentTarget: { value: string } }) => {
-    const { value } = event.currentTarget;
-    setForm((current) => ({ ...current, [key]: value }));
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const errors: SignupErrors = {
-      name: form.name.trim() ? undefined : t('auth.validation.name'),
-      email: EMAIL_PATTERN.test(form.email.trim()) ? undefined : t('auth.validation.email'),
-      password: form.password.length >= MIN_PASSWORD_LENGTH ? undefined : t('auth.validation.passwordLength', { count: MIN_PASSWORD_LENGTH }),
-      confirm: form.confirm === form.password ? undefined : t('auth.validation.confirm'),
-    };
+    const errors = checkNewAccount(t, form);
     setFieldErrors(errors);
-    if (Object.values(errors).some(Boolean)) return;
+    if (Object.keys(errors).length > 0) return;
     await run(async () => {
       await signUpWithEmail(form.name.trim(), form.email.trim(), form.password);
       navigate('/', { replace: true });
@@ -54,18 +37,7 @@ export default function SignupScreen() {
               {error}
             </Alert>
           ) : null}
-          <TextInput label={t('auth.name')} autoComplete="name" value={form.name} onChange={update('name')} error={fieldErrors.name} required />
-          <TextInput label={t('auth.email')} type="email" autoComplete="email" value={form.email} onChange={update('email')} error={fieldErrors.email} required />
-          <PasswordInput
-            label={t('auth.password')}
-            description={t('auth.passwordRule', { count: MIN_PASSWORD_LENGTH })}
-            autoComplete="new-password"
-            value={form.password}
-            onChange={update('password')}
-            error={fieldErrors.password}
-            required
-          />
-          <PasswordInput label={t('auth.passwordConfirm')} autoComplete="new-password" value={form.confirm} onChange={update('confirm')} error={fieldErrors.confirm} required />
+          <NewAccountFields value={form} errors={fieldErrors} onChange={setForm} />
           <Button type="submit" loading={submitting} fullWidth>
             {t('auth.createAccount')}
           </Button>
