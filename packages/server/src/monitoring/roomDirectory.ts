@@ -6,6 +6,7 @@
 import { resolveAlertNumbers, type AlertNumbers } from '@nemuri/analysis/alerts';
 import type { Database } from '../database/database.ts';
 import { changeFeedOf, type ChangeBatch } from '../documents/changeFeed.ts';
+import { DEFAULT_NIGHT, nightWindowOf, type NightWindow } from './nightWindow.ts';
 
 export interface MonitoredRoom {
   roomId: string;
@@ -21,6 +22,7 @@ export class RoomDirectory {
   readonly #database: Database;
   #bySerial = new Map<string, MonitoredRoom>();
   #numbers = new Map<string, AlertNumbers>();
+  #nights = new Map<string, NightWindow>();
   #reading: Promise<void> | null = null;
   #again = false;
   #timer: NodeJS.Timeout | undefined;
@@ -80,15 +82,21 @@ export class RoomDirectory {
     }
     const domainIds = [...new Set([...bySerial.values()].map((room) => room.domainId))];
     const numbers = new Map<string, AlertNumbers>();
+    const nights = new Map<string, NightWindow>();
     if (domainIds.length > 0) {
-      const { rows: domains } = await this.#database.query<{ id: string; numbers: Record<string, number | null> | null }>(
-        `select id, data -> 'numbers' as numbers from documents where collection = 'domains' and id = any($1::text[])`,
+      const { rows: domains } = await this.#database.query<{ id: string; numbers: Record<string, number | null> | null; dates: Record<string, unknown> | null; time_zone: string | null }>(
+        `select id, data -> 'numbers' as numbers, data -> 'dates' as dates, data ->> 'timeZone' as time_zone
+           from documents where collection = 'domains' and id = any($1::text[])`,
         [domainIds],
       );
-      for (const domain of domains) numbers.set(domain.id, resolveAlertNumbers(domain.numbers));
+      for (const domain of domains) {
+        numbers.set(domain.id, resolveAlertNumbers(domain.numbers));
+        nights.set(domain.id, nightWindowOf(domain.dates, domain.time_zone));
+      }
     }
     this.#bySerial = bySerial;
     this.#numbers = numbers;
+    this.#nights = nights;
   }
 
   roomOf(serial: string): MonitoredRoom | undefined {
@@ -97,6 +105,10 @@ export class RoomDirectory {
 
   rooms(): MonitoredRoom[] {
     return [...this.#bySerial.values()];
+  }
+
+  nightOf(domainId: string): NightWindow {
+    return this.#nights.get(domainId) ?? DEFAULT_NIGHT;
   }
 
   numbersOf(domainId: string): AlertNumbers {

@@ -121,3 +121,39 @@ describe('the room-state service', () => {
     expect(service.states.map((state) => state.roomId)).toEqual(['mon-1']);
   });
 });
+
+describe('out-of-bed alerts and the night', () => {
+  it('raises none in the daytime, when residents are up', async () => {
+    const parser = await loadParser();
+    const database = await openPglite(null);
+    try {
+      await migrate(database);
+      const store = new DocumentStore(database, silent);
+      await store.set(system, 'domains/day', { name: '日中施設', kind: 'facility', dates: { nightStart: '21:00', nightEnd: '07:00' } }, false);
+      await store.set(system, 'rooms/day-1', { domainId: 'day', name: '301号室', deviceSerial: 'DAY-1' }, false);
+      const hub = new LiveHub();
+      // 10:00 in Tokyo: the simulated resident is up and about.
+      let now = Date.parse('2026-11-20T10:00:00+09:00');
+      const service = new RoomStateService({ database, hub, log: silent, tickMs: 3_600_000, now: () => now });
+      await service.start();
+      const device = new DeviceSimulator({ serial: 'DAY-1', seed: 'daytime' });
+      const sequences = new SequenceCounters();
+      for (let s = -60; s < 30; s++) {
+        const second = device.generate(now + s * 1000);
+        if (second !== null) for (const frame of encodeSecond(parser, second, sequences)) hub.frame('DAY-1', frame.channel as SmfSampleChannel, frame.bytes);
+        if (s >= 0) {
+          now += 1000;
+          service.tick();
+        }
+      }
+      await service.settled();
+      expect(device.stateAt(now).presence).toBe('out-of-bed');
+      expect(service.states[0]?.state).toBe('outOfBed');
+      const alerts = await store.query(system, { collection: 'alerts', where: [['roomId', '==', 'day-1']] });
+      expect(alerts.filter((alert) => alert.type === 'outOfBed' || alert.type === 'longOutOfBed')).toEqual([]);
+      await service.stop();
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+});

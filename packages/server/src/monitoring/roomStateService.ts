@@ -21,6 +21,7 @@ import type { Database } from '../database/database.ts';
 import { changeFeedOf, type ChangeBatch } from '../documents/changeFeed.ts';
 import { DocumentStore } from '../documents/store.ts';
 import type { LiveHub } from '../signals/liveHub.ts';
+import { inNight } from './nightWindow.ts';
 import { RoomDirectory, type MonitoredRoom } from './roomDirectory.ts';
 
 export interface MonitoringLogger {
@@ -42,6 +43,9 @@ export interface RoomStateServiceOptions {
 }
 
 export type RoomStatesListener = (states: readonly LiveRoomState[], at: number) => void;
+
+/** Alerts raised only in the domain's night (nightWindow.ts): in the daytime residents are up. */
+const NIGHT_ONLY: ReadonlySet<AlertType> = new Set(['outOfBed', 'longOutOfBed']);
 
 /** The monitoring's writes act for no user; the audit log names it. */
 const MONITORING: Claims = { uid: 'monitoring', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
@@ -186,6 +190,8 @@ export class RoomStateService {
   #record(room: MonitoredRoom, watch: RoomWatch, event: AlertEvent): void {
     const owner = { domainId: room.domainId, roomId: room.roomId, deviceSerial: room.serial };
     if (event.kind === 'open') {
+      // A daytime out-of-bed is no alert; the next time the resident leaves the bed at night is.
+      if (NIGHT_ONLY.has(event.type) && !inNight(this.directory.nightOf(room.domainId), event.at)) return;
       const id = randomUUID();
       watch.alertIds.set(event.type, id);
       this.#write(() => this.#store.set(MONITORING, `alerts/${id}`, alertDocument(owner, { type: event.type, startedAt: event.startedAt }), false));
