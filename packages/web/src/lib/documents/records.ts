@@ -21,7 +21,7 @@ export interface CommonFields {
   updatedAt: string;
 }
 
-/** A record of a collection not known from the types: any fields, and the common ones. */
+/** A record of a collection not known from the types: whatever fields it has, and the common ones. */
 export type AnyRecord = Data & CommonFields;
 
 /** A record of the collection with this registry name, e.g. `RecordOf<'rooms'>`. */
