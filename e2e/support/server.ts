@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const WEB_DIST = join(REPO_ROOT, 'packages/web/dist');
+/** The built web app the test servers serve; E2E_WEB_DIST points a parallel checkout's run at its own build. */
+export const WEB_DIST = process.env.E2E_WEB_DIST ?? join(REPO_ROOT, 'packages/web/dist');
 
 export interface RunningServer {
   url: string;
@@ -26,7 +27,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'nemuri-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '0', DATABASE_URL: '', ...options.env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '0', DATABASE_URL: '', WEB_DIST, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
