@@ -30,4 +30,9 @@ export function formatDateTime(value: DateInput, timeZone: string = DEFAULT_TIME
   return dayjs(value).tz(timeZone).format(DATE_TIME_FORMAT);
 }
 
+/** A time to the second, for events that happen seconds apart (nurse-call presses). */
+export function formatTimeWithSeconds(value: DateInput, timeZone: string = DEFAULT_TIME_ZONE): string {
+  return dayjs(value).tz(timeZone).format(`${TIME_FORMAT}:ss`);
+}
+
 export { dayjs };

@@ -57,11 +57,12 @@ export function Since({ live, now }: { live: LiveRoomState | undefined; now: num
   );
 }
 
-export function RoomCard({ row, now, extra }: { row: RoomRow; now: number; extra?: ReactNode }) {
+/** A room's live tile; it opens the room's sleep page, or `to` (the monitoring grid opens the live waveforms). */
+export function RoomCard({ row, now, extra, to }: { row: RoomRow; now: number; extra?: ReactNode; to?: string }) {
   const { room, live, state } = row;
   const look = STATE_LOOKS[state];
   return (
-    <Card withBorder radius="md" padding="sm" component={Link} to={`/room/${encodeURIComponent(room.documentReferenceId)}/sleep`} data-testid="room-card" data-room={room.documentReferenceId} style={{ borderLeft: `4px solid var(--mantine-color-${look.color}-6)` }}>
+    <Card withBorder radius="md" padding="sm" component={Link} to={to ?? `/room/${encodeURIComponent(room.documentReferenceId)}/sleep`} data-testid="room-card" data-room={room.documentReferenceId} style={{ borderLeft: `4px solid var(--mantine-color-${look.color}-6)` }}>
       <Stack gap={6}>
         <Group justify="space-between" wrap="nowrap">
           <Text fw={600}>{room.name}</Text>

@@ -11,6 +11,7 @@ import { iconSize } from '../../lib/icons.ts';
 import { useRoomStates } from '../../lib/roomStates.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { RoomCard, type RoomRow } from '../home/RoomCards.tsx';
+import { viewPath } from './raw/rawViews.ts';
 import { enableSound, playAlertChime, soundBlocked } from './alertSound.ts';
 
 type AlertRecord = RecordOf<'alerts'>;
@@ -180,6 +181,7 @@ export default function MonitoringScreen() {
                 key={row.room.documentReferenceId}
                 row={row}
                 now={live.at ?? 0}
+                to={viewPath('raw-multi', { roomId: row.room.documentReferenceId })}
                 extra={
                   count > 0 ? (
                     <Badge color="red" variant="filled" size="sm" leftSection={<IconBellRinging size={iconSize('xs')} aria-hidden />}>
