@@ -10,6 +10,7 @@ import { authPlugin } from './auth/authPlugin.ts';
 import { principalPlugin } from './auth/principal.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
+import { devicesPlugin } from './devices/devicesPlugin.ts';
 import { documentsPlugin } from './documents/documentsPlugin.ts';
 import { healthPlugin } from './health/health.ts';
 import { ingestPlugin } from './ingest/ingestPlugin.ts';
@@ -77,6 +78,8 @@ export async function buildApp({ config, database, auth, logger = true }: BuildA
   app.decorate('ingest', ingest);
   await app.register(ingestPlugin, { pipeline: ingest });
   await app.register(signalsPlugin, { pipeline: ingest });
+  // Device registration by facilities: secrets and rooms (devices/devicesPlugin.ts).
+  await app.register(devicesPlugin, { database, registry: ingest.registry });
   // Live room states and alerts, from the same frames.
   await app.register(monitoringPlugin, { database, pipeline: ingest });
   // Last: it answers everything the plugins above do not.

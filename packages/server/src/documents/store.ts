@@ -75,6 +75,43 @@ function denied(): DocumentError {
   return new DocumentError('permission-denied', MESSAGES.outOfScope);
 }
 
+/** Claims that server code made able to read and write server-only fields (withServerOnlyFields). */
+const SERVER_ONLY_GRANTS = new WeakSet<Claims>();
+
+/**
+ * The caller's claims, allowed to read and write the collections' `serverOnlyFields` (e.g. the
+ * device endpoints storing a new `credentialHash`) while keeping the caller's level and scope,
+ * and the caller's uid in the audit log. Only server code can make such claims: request
+ * principals never are.
+ */
+export function withServerOnlyFields(claims: Claims): Claims {
+  const granted = { ...claims };
+  SERVER_ONLY_GRANTS.add(granted);
+  return granted;
+}
+
+/**
+ * Whether the caller sees server-only fields: claims from withServerOnlyFields, or the server's
+ * own identity (`uid: 'system'` without a domain: SYSTEM_PRINCIPAL of ingest and the demo seed;
+ * Better Auth's user ids are random and users have a domain, so no signed-in user is that).
+ */
+function seesServerOnly(claims: Claims): boolean {
+  return SERVER_ONLY_GRANTS.has(claims) || (claims.uid === 'system' && claims.domainId === null && claims.rootDomainId === null);
+}
+
+function serverOnlyDenied(field: string): DocumentError {
+  return new DocumentError('permission-denied', `${field} is kept by the server and cannot be read, queried or written`);
+}
+
+/** Refuses input naming a server-only field (a top-level key or a field path starting with one). */
+function refuseServerOnlyKeys(spec: CollectionSpec, claims: Claims, input: Data): void {
+  if (spec.serverOnlyFields === undefined || seesServerOnly(claims)) return;
+  for (const key of Object.keys(input)) {
+    const field = key.split('.')[0] ?? key;
+    if (spec.serverOnlyFields.includes(field)) throw serverOnlyDenied(field);
+  }
+}
+
 export class DocumentStore {
   /** Changes made by each open transaction, announced when it commits (see #transaction). */
   readonly #pending = new WeakMap<Queryable, DocumentChange[]>();
@@ -142,8 +179,11 @@ export class DocumentStore {
     return (spec.tenancy.kind === 'global' || inScope(scope, tenantOf(row))) && guardAllowsView(spec, claims, row.data);
   }
 
-  #toRecord(spec: CollectionSpec, row: Row): Data {
-    return readRecord(spec, row.id, row.path, row.data, row.created_at.toISOString(), row.updated_at.toISOString());
+  #toRecord(spec: CollectionSpec, row: Row, claims: Claims): Data {
+    const record = readRecord(spec, row.id, row.path, row.data, row.created_at.toISOString(), row.updated_at.toISOString());
+    if (spec.serverOnlyFields === undefined || seesServerOnly(claims)) return record;
+    for (const field of spec.serverOnlyFields) delete record[field];
+    return record;
   }
 
   async #row(db: Queryable, path: string, lock = false): Promise<Row | null> {
@@ -161,7 +201,7 @@ export class DocumentStore {
     const row = await this.#row(this.database, ref.documentPath);
     if (row === null) return null;
     if (!this.#visible(ref.spec, claims, await this.scopeOf(claims, this.database, ref.spec), row)) throw denied();
-    return { document: this.#toRecord(ref.spec, row), version: row.version };
+    return { document: this.#toRecord(ref.spec, row, claims), version: row.version };
   }
 
   async #select(claims: Claims, input: unknown, counting: boolean): Promise<{ spec: CollectionSpec; sql: string; params: unknown[]; reverse: boolean }> {
@@ -180,6 +220,12 @@ export class DocumentStore {
       where.push(`collection = ${params.add(ref.path)}`);
     }
     this.#checkLevel(claims, spec, 'list');
+    if (spec.serverOnlyFields !== undefined && !seesServerOnly(claims)) {
+      // A filter, an ordering or a cursor on a server-only field would let a caller find its value.
+      for (const field of [...query.where.map((filter) => filter.field), ...query.orderBy.map((ordering) => ordering.field)]) {
+        if (spec.serverOnlyFields.includes(field[0] ?? '')) throw serverOnlyDenied(field[0] ?? '');
+      }
+    }
     const scope = await this.scopeOf(claims, this.database, spec);
     where.push(scopeSql(params, spec, scope, claims.accessLevel));
     for (const filter of query.where) where.push(filterSql(params, filter.field, filter.op, filter.value));
@@ -210,7 +256,7 @@ export class DocumentStore {
     const { spec, sql, params, reverse } = await this.#select(claims, input, false);
     const { rows } = await this.database.query<Row>(sql, params);
     if (reverse) rows.reverse();
-    return rows.map((row) => this.#toRecord(spec, row));
+    return rows.map((row) => this.#toRecord(spec, row, claims));
   }
 
   /** How many records the query matches in scope (its limit applies only when given). */
@@ -328,7 +374,8 @@ export class DocumentStore {
     this.#changed(tx, { path: `auditLogs/${id}`, collection: 'auditLogs', collectionGroup: 'auditLogs', op: 'create', tenant });
   }
 
-  async #write(claims: Claims, ref: DocumentRef, existing: Row | null, data: Data, operation: 'set' | 'update', tx: Queryable, scope: DataScope): Promise<Data> {
+  async #write(claims: Claims, ref: DocumentRef, existing: Row | null, written: Data, operation: 'set' | 'update', tx: Queryable, scope: DataScope): Promise<Data> {
+    const data = this.#keepServerOnly(ref.spec, claims, existing, written);
     assertValid(ref.spec, data);
     const tenant = await this.#tenantFor(tx, claims, ref, data);
     this.#checkWrite(claims, scope, ref.spec, existing, { data, tenant });
@@ -346,12 +393,27 @@ export class DocumentStore {
     const moved = existing !== null && JSON.stringify(tenantOf(existing)) !== JSON.stringify(tenant);
     this.#changed(tx, { path: ref.documentPath, collection: ref.path, collectionGroup: ref.spec.group, op: existing === null ? 'create' : operation, tenant, ...(moved ? { previousTenant: tenantOf(existing) } : {}) });
     await this.#audit(tx, claims, ref.documentPath, existing === null ? 'create' : operation, changedKeys(existing?.data ?? null, data), tenant);
-    return this.#toRecord(ref.spec, row);
+    return this.#toRecord(ref.spec, row, claims);
+  }
+
+  /**
+   * Server-only fields stay as stored when another caller replaces the record: that caller never
+   * saw them (and refuseServerOnlyKeys has refused naming them).
+   */
+  #keepServerOnly(spec: CollectionSpec, claims: Claims, existing: Row | null, data: Data): Data {
+    if (spec.serverOnlyFields === undefined || seesServerOnly(claims)) return data;
+    const kept: Data = { ...data };
+    for (const field of spec.serverOnlyFields) {
+      if (existing !== null && existing.data[field] !== undefined) kept[field] = existing.data[field];
+      else delete kept[field];
+    }
+    return kept;
   }
 
   async #setIn(tx: Queryable, claims: Claims, scope: DataScope, path: string, input: unknown, merge: boolean): Promise<Data> {
     const ref = parseDocumentPath(path);
     if (!isPlainObject(input)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('setDoc'));
+    refuseServerOnlyKeys(ref.spec, claims, input);
     const existing = await this.#row(tx, ref.documentPath, true);
     this.#checkLevel(claims, ref.spec, existing === null ? 'create' : 'update');
     return this.#write(claims, ref, existing, applySet(existing?.data ?? null, input, merge), 'set', tx, scope);
@@ -360,6 +422,7 @@ export class DocumentStore {
   async #updateIn(tx: Queryable, claims: Claims, scope: DataScope, ref: DocumentRef, fields: unknown): Promise<Data> {
     this.#checkLevel(claims, ref.spec, 'update');
     if (!isPlainObject(fields)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('updateDoc'));
+    refuseServerOnlyKeys(ref.spec, claims, fields);
     const existing = await this.#row(tx, ref.documentPath, true);
     if (existing === null) throw new DocumentError('not-found', MESSAGES.notFound(ref.documentPath));
     if (!this.#visible(ref.spec, claims, scope, existing)) throw denied();

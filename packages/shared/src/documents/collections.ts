@@ -61,6 +61,12 @@ export interface CollectionSpec {
   levelGuard?: LevelGuard;
   /** Document ids must match (e.g. sleep days `YYYY-MM-DD`). */
   idPattern?: RegExp;
+  /**
+   * Top-level fields only the server reads and writes (a device's `credentialHash`): the engine
+   * leaves them out of every record it returns, refuses queries on them and refuses writes of
+   * them, except for the server's own identity (server documents/store.ts).
+   */
+  serverOnlyFields?: readonly string[];
 }
 
 const L = ROLE_LEVELS;
@@ -106,6 +112,7 @@ const domainSchema = z
         noBreathingAlertSec: num.gte(0).optional(),
         temperatureHigh: num.optional(),
         deviceOfflineMin: num.gte(0).optional(),
+        alertResoundMin: num.gt(0).optional(),
       })
       .strict()
       .optional(),
@@ -301,7 +308,14 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
   { template: 'rooms/{roomId}', schema: roomSchema, unique: ['deviceSerial'], tenancy: { kind: 'fields', domainFields: ['domainId'], isRoom: true }, access: rule(L.individualUser, L.individualUser, L.administrator, L.generalStaff, L.administrator) },
   { template: 'rooms/{roomId}/sleeps/{day}', schema: sleepSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator), idPattern: /^\d{4}-\d\d-\d\d$/ },
   { template: 'rooms/{roomId}/uploads/{uploadId}', schema: uploadSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator) },
-  { template: 'devices/{serial}', schema: deviceSchema, unique: [], tenancy: { kind: 'fields', domainFields: ['domainId', 'ownerAgencyDomainId'] }, access: rule(L.generalStaff, L.generalStaff, L.developer, L.administrator, L.developer) },
+  {
+    template: 'devices/{serial}',
+    schema: deviceSchema,
+    unique: [],
+    tenancy: { kind: 'fields', domainFields: ['domainId', 'ownerAgencyDomainId'] },
+    access: rule(L.generalStaff, L.generalStaff, L.developer, L.administrator, L.developer),
+    serverOnlyFields: ['credentialHash'],
+  },
   { template: 'devices/{serial}/borrows/{borrowId}', schema: borrowSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.generalStaff, L.generalStaff, L.agency, L.agency, L.developer) },
   { template: 'deviceTypes/{id}', schema: deviceTypeSchema, unique: [], tenancy: { kind: 'global' }, access: masterData },
   { template: 'parameters/{id}', schema: parameterSchema, unique: [], tenancy: { kind: 'global' }, access: masterData },

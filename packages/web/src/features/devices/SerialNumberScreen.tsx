@@ -1,6 +1,65 @@
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
+import { documents } from '../../lib/documents/documents.ts';
+import { iconSize } from '../../lib/icons.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { SERIAL_PATTERN } from './deviceConfigRows.ts';
+import { serialNumberTarget } from './deviceConfigSerialTarget.ts';
 
-/** QR code entry by serial number. Shows the route's title until its issue fills the screen. */
+/**
+ * A device label's QR code (/sn/:value): finds the device's room among the rooms the user may see
+ * (the server answers only those) and goes on as serialNumberTarget says.
+ */
 export default function SerialNumberScreen() {
-  return <ScreenPage />;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { value = '' } = useParams();
+  const user = useCurrentUser();
+  const accessLevel = user?.accessLevel ?? 0;
+  const valid = SERIAL_PATTERN.test(value);
+  /** The value whose lookup failed. */
+  const [failedFor, setFailedFor] = useState<string | null>(null);
+  const problem = !valid ? 'invalid' : failedFor === value ? 'failed' : null;
+
+  useEffect(() => {
+    if (!valid) return undefined;
+    let current = true;
+    documents.lookup('rooms', 'deviceSerial', value).then(
+      (room) => {
+        if (!current) return;
+        const target = serialNumberTarget(value, accessLevel, room?.documentReferenceId ?? null);
+        if (target.kind === 'go') void navigate(target.to, { replace: true });
+      },
+      () => {
+        if (current) setFailedFor(value);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [valid, value, accessLevel, navigate]);
+
+  return (
+    <ScreenPage>
+      {problem === null ? (
+        <Group gap="sm" p="lg" role="status">
+          <Loader size="sm" aria-hidden />
+          <Text>{t('deviceConfig.serialNumber.resolving', { serial: value })}</Text>
+        </Group>
+      ) : (
+        <Stack gap="sm" align="flex-start">
+          <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
+            {problem === 'invalid' ? t('deviceConfig.serialNumber.invalid', { value }) : t('deviceConfig.serialNumber.failed')}
+          </Alert>
+          <Button component={Link} to="/" variant="default">
+            {t('deviceConfig.serialNumber.home')}
+          </Button>
+        </Stack>
+      )}
+    </ScreenPage>
+  );
 }
