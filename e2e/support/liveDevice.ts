@@ -31,6 +31,8 @@ export interface LiveDeviceOptions {
   script?: Partial<ScenarioState>;
   /** Seconds sent at once at the start, ending now (default 5). */
   backfillSeconds?: number;
+  /** The device's secret (default: the demo devices' derived secret). */
+  secret?: string;
 }
 
 const DEFAULT_CHANNELS: readonly SmfSampleChannel[] = ['ecg', 'respiAxl', 'impe', 'respiHr', 'button', 'temperature'];
@@ -42,6 +44,7 @@ export function startLiveDevice(baseURL: string, serial: string, options: LiveDe
   const channels = new Set(options.channels ?? DEFAULT_CHANNELS);
   const sequences = new SequenceCounters();
   const failures: string[] = [];
+  const secret = options.secret ?? demoSecret(serial);
   let sent = 0;
   let next = Math.floor(Date.now() / 1000) * 1000 - (options.backfillSeconds ?? 5) * 1000;
   let stopped = false;
@@ -60,7 +63,7 @@ export function startLiveDevice(baseURL: string, serial: string, options: LiveDe
     if (chunks.length === 0) return;
     const response = await fetch(`${baseURL}/api/devices/${serial}/frames`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${demoSecret(serial)}`, 'content-type': 'application/octet-stream' },
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/octet-stream' },
       body: Buffer.concat(chunks),
     });
     if (response.status !== 202) failures.push(`${response.status} ${await response.text()}`);

@@ -28,6 +28,8 @@ export interface AlertNumbers {
   noBreathingAlertSec: number;
   temperatureHigh: number;
   deviceOfflineMin: number;
+  /** An acknowledged alert whose condition persists sounds again after this many minutes. */
+  alertResoundMin: number;
 }
 
 /** Used for every number a domain leaves unset: adult resting ranges, and the product's defaults. */
@@ -40,6 +42,7 @@ export const DEFAULT_ALERT_NUMBERS: Readonly<AlertNumbers> = {
   noBreathingAlertSec: 20,
   temperatureHigh: 37.5,
   deviceOfflineMin: 5,
+  alertResoundMin: 5,
 };
 
 /** The domain's numbers as stored (any may be missing or null) completed with the defaults. */
@@ -51,6 +54,11 @@ export function resolveAlertNumbers(numbers?: { [K in keyof AlertNumbers]?: numb
     if (typeof value === 'number' && Number.isFinite(value)) resolved[key] = value;
   }
   return resolved;
+}
+
+/** Whether two sets of numbers are the same values (the directory re-reads them into new objects). */
+export function sameAlertNumbers(a: AlertNumbers, b: AlertNumbers): boolean {
+  return (Object.keys(a) as (keyof AlertNumbers)[]).every((key) => a[key] === b[key]);
 }
 
 export interface AlertRuleOptions {
@@ -131,14 +139,14 @@ export type AlertEvent =
   | { kind: 'resound'; type: AlertType; at: number; startedAt: number };
 
 export interface AlertTrackerOptions extends AlertRuleOptions {
-  /** An acknowledged alert whose condition persists sounds again after this long (default 300 s). */
+  /** Overrides the domain's `alertResoundMin` (seconds). */
   resoundAfterSec?: number;
 }
 
 /**
  * Open alerts of one room. update() once a second with the room's state; it returns what changed:
  * `open` when a type becomes active, `close` when it stops, `resound` when an acknowledged alert is
- * still active `resoundAfterSec` after it was acknowledged (the acknowledgement is then cleared) or when
+ * still active `alertResoundMin` after it was acknowledged (the acknowledgement is then cleared) or when
  * its condition starts again (a new button press).
  */
 export class AlertTracker {
@@ -152,7 +160,7 @@ export class AlertTracker {
   constructor(numbers: AlertNumbers = DEFAULT_ALERT_NUMBERS, options: AlertTrackerOptions = {}) {
     this.#numbers = numbers;
     this.#options = options;
-    this.#resoundMs = (options.resoundAfterSec ?? 300) * 1000;
+    this.#resoundMs = (options.resoundAfterSec ?? numbers.alertResoundMin * 60) * 1000;
     // Only the sustained rules look back, by sustainSec; keep a little more.
     this.#historyMs = ((options.sustainSec ?? 60) + 10) * 1000;
   }

@@ -89,6 +89,7 @@ export function parameterRecords(): [string, Data][] {
     numberParameter('noBreathingAlertSec', n.noBreathingAlertSec, '秒', 5, 120, '無呼吸アラートまでの時間の既定値'),
     numberParameter('temperatureHigh', n.temperatureHigh, '℃', 36, 42, '体表温度上昇アラートの既定値', 'nemuri-chest'),
     numberParameter('deviceOfflineMin', n.deviceOfflineMin, '分', 1, 60, '通信途絶アラートまでの時間の既定値'),
+    numberParameter('alertResoundMin', n.alertResoundMin, '分', 1, 60, '確認済みのアラートが続いているとき再び鳴らすまでの時間の既定値'),
     { key: 'qrsDetector', deviceTypeId: 'nemuri-chest', value: 'pan-tompkins', type: 'string', unit: null, description: 'R波検出の方式（Pan–Tompkins 法）' },
     { key: 'motionArtifactRejection', value: true, type: 'boolean', unit: null, description: '体動中の区間を心拍・呼吸数の推定から除外する' },
   ];

@@ -20,6 +20,7 @@ export const CARE_NUMBERS = {
   noBreathingAlertSec: 20,
   temperatureHigh: 37.5,
   deviceOfflineMin: 5,
+  alertResoundMin: 5,
 };
 
 const D = DEMO_DOMAINS;

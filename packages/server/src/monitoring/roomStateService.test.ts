@@ -114,6 +114,18 @@ describe('the room-state service', () => {
     expect(again).toMatchObject({ acknowledgedAt: null, endedAt: null });
   });
 
+  it('keeps open alerts and their history when the directory re-reads unchanged numbers', async () => {
+    const before = (await alertsOf('mon-1')).filter((alert) => !alert.endedAt);
+    expect(before.length).toBeGreaterThan(0);
+    // Any room or domain change re-reads the directory into new objects: that is not a change of numbers.
+    await service.directory.refresh();
+    now += 1000;
+    service.tick();
+    await settle();
+    const after = (await alertsOf('mon-1')).filter((alert) => !alert.endedAt);
+    expect(after.map((alert) => alert.documentReferenceId)).toEqual(before.map((alert) => alert.documentReferenceId));
+  });
+
   it('stops watching a room whose device is taken away', async () => {
     await store.update(system, 'rooms/mon-2', { deviceSerial: null });
     await service.directory.refresh();

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { createParserSync } from '@nemuri/parser/node';
 import type { Parser } from '@nemuri/parser/parser';
 import type { SmfSampleChannel } from '@nemuri/parser/smf';
-import { AlertTracker, alertDocument, type AlertEvent, type AlertNumbers, type AlertType } from '@nemuri/analysis/alerts';
+import { AlertTracker, alertDocument, sameAlertNumbers, type AlertEvent, type AlertNumbers, type AlertTrackerOptions, type AlertType } from '@nemuri/analysis/alerts';
 import { RoomStateEstimator } from '@nemuri/analysis/roomState';
 import type { Claims } from '@nemuri/shared/documents/access';
 import type { LiveRoomState } from '@nemuri/shared/monitoring';
@@ -36,7 +36,7 @@ export interface RoomStateServiceOptions {
   log: MonitoringLogger;
   /** Evaluation period. Default 1,000 ms. */
   tickMs?: number;
-  /** An acknowledged alert still active sounds again after this long. Default 300 s. */
+  /** An acknowledged alert still active sounds again after this long. Default: the domain's `numbers.alertResoundMin` (5 min). */
   resoundAfterSec?: number;
   /** Time source (tests). */
   now?: () => number;
@@ -64,7 +64,7 @@ export class RoomStateService {
   readonly #hub: LiveHub;
   readonly #log: MonitoringLogger;
   readonly #tickMs: number;
-  readonly #resoundAfterSec: number;
+  readonly #resoundAfterSec: number | undefined;
   readonly #now: () => number;
   readonly #database: Database;
   readonly #watches = new Map<string, RoomWatch>();
@@ -83,7 +83,7 @@ export class RoomStateService {
     this.#hub = options.hub;
     this.#log = options.log;
     this.#tickMs = options.tickMs ?? 1000;
-    this.#resoundAfterSec = options.resoundAfterSec ?? 300;
+    this.#resoundAfterSec = options.resoundAfterSec;
     this.#now = options.now ?? Date.now;
     this.#startedAt = this.#now();
     this.directory = new RoomDirectory(options.database);
@@ -130,12 +130,12 @@ export class RoomStateService {
     const numbers = this.directory.numbersOf(room.domainId);
     let watch = this.#watches.get(room.serial);
     if (watch === undefined) {
-      watch = { estimator: new RoomStateEstimator(), tracker: new AlertTracker(numbers, { resoundAfterSec: this.#resoundAfterSec }), numbers, alertIds: new Map() };
+      watch = { estimator: new RoomStateEstimator(), tracker: new AlertTracker(numbers, this.#trackerOptions()), numbers, alertIds: new Map() };
       this.#watches.set(room.serial, watch);
-    } else if (watch.numbers !== numbers) {
+    } else if (!sameAlertNumbers(watch.numbers, numbers)) {
       // New numbers: a fresh tracker; the open alerts end now and open again if still due.
       this.#closeAll(watch, this.#now());
-      watch.tracker = new AlertTracker(numbers, { resoundAfterSec: this.#resoundAfterSec });
+      watch.tracker = new AlertTracker(numbers, this.#trackerOptions());
       watch.numbers = numbers;
     }
     return watch;
@@ -230,6 +230,10 @@ export class RoomStateService {
       [new Date(this.#now()).toISOString()],
     );
     if ((rowCount ?? 0) > 0) this.#log.info({ alerts: rowCount }, 'alerts left open by the previous run were ended');
+  }
+
+  #trackerOptions(): AlertTrackerOptions {
+    return this.#resoundAfterSec === undefined ? {} : { resoundAfterSec: this.#resoundAfterSec };
   }
 
   /** Staff acknowledge on the alert record; the tracker learns of it to sound again later if need be. */

@@ -35,22 +35,28 @@ export default function MonitoringScreen() {
   const [acknowledging, setAcknowledging] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const sounded = useRef<Set<string> | null>(null);
+  const acknowledged = useRef<Set<string>>(new Set());
 
   const roomsById = useMemo(() => new Map(rooms.data.map((room) => [room.documentReferenceId, room])), [rooms.data]);
   const unacknowledged = alerts.data.filter((alert) => !alert.acknowledgedAt);
 
-  // A chime for each alert not sounded yet; the alerts present when the page opens only set the baseline.
+  // A chime for each alert not sounded yet, and for each acknowledged alert the server sounds again
+  // (its acknowledgement cleared while the condition lasts); the alerts present when the page opens
+  // only set the baseline.
   useEffect(() => {
     if (alerts.loading) return;
     const ids = unacknowledged.map((alert) => alert.documentReferenceId);
+    const nowAcknowledged = alerts.data.filter((alert) => alert.acknowledgedAt).map((alert) => alert.documentReferenceId);
     if (sounded.current === null) {
       sounded.current = new Set(ids);
+      acknowledged.current = new Set(nowAcknowledged);
       return;
     }
-    const fresh = ids.filter((id) => !sounded.current?.has(id));
+    const fresh = ids.filter((id) => !sounded.current?.has(id) || acknowledged.current.has(id));
     for (const id of fresh) sounded.current.add(id);
+    acknowledged.current = new Set(nowAcknowledged);
     if (fresh.length > 0 && !muted) playAlertChime();
-  }, [alerts.loading, unacknowledged, muted]);
+  }, [alerts.loading, alerts.data, unacknowledged, muted]);
 
   const rows: RoomRow[] = useMemo(
     () =>
@@ -135,7 +141,7 @@ export default function MonitoringScreen() {
             <Table verticalSpacing={4} data-testid="active-alerts">
               <Table.Tbody>
                 {alerts.data.map((alert) => (
-                  <Table.Tr key={alert.documentReferenceId} data-alert={alert.documentReferenceId}>
+                  <Table.Tr key={alert.documentReferenceId} data-alert={alert.documentReferenceId} data-acknowledged={alert.acknowledgedAt ? 'true' : 'false'}>
                     <Table.Td>
                       <Badge color={alert.acknowledgedAt ? 'gray' : 'red'} variant={alert.acknowledgedAt ? 'light' : 'filled'}>
                         {t(`monitoring.alertTypes.${alert.type}`)}

@@ -1,5 +1,6 @@
 import { Box, Group, Stack, Text } from '@mantine/core';
 import { createEitReconstructor, type EitReconstructor } from '@nemuri/analysis/eit/reconstruct';
+import { referenceFrame } from '@nemuri/analysis/eit/reference';
 import { useEffect, useRef, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LiveTraceSet } from './liveTraceSet.ts';
@@ -12,10 +13,19 @@ interface EitImageProps {
 
 /** Side of the drawn image in CSS pixels. */
 const SIZE = 280;
-/** The reference is a running mean of the frames with this time constant: a few breaths long, so the image shows the tidal change around the mean. */
-const REFERENCE_SECONDS = 8;
+/**
+ * The reference is end-expiration: the frames of lowest global impedance among the last 10 s (at least
+ * two breaths), recomputed every second, so the lungs light up as they fill and are dark when empty.
+ */
+const REFERENCE_FRAMES = 200;
+const REFERENCE_EVERY_MS = 1000;
 /** The colour scale follows the largest recent change, forgetting slowly so brightness stays steady. */
 const SCALE_DECAY_PER_FRAME = 0.995;
+/**
+ * The smallest full-scale relative change: tidal breathing reaches about 0.2 and measurement noise
+ * about 0.01, so with nobody breathing on the belt the picture stays dim instead of amplifying noise.
+ */
+const MIN_SCALE = 0.05;
 
 /**
  * Colour of a relative impedance change: more impedance (air filling the lungs) towards light blue
@@ -39,9 +49,12 @@ export default function EitImage({ traces, cursorUs }: EitImageProps) {
     if (!canvas || !context) return undefined;
     let reconstructor: EitReconstructor | null = null;
     let reference: Float32Array | null = null;
+    let recent = new Float32Array(0);
+    let written = 0;
+    let referenceAt = Number.NEGATIVE_INFINITY;
     let lastShownUs = Number.NEGATIVE_INFINITY;
-    let lastReferenceUs = Number.NEGATIVE_INFINITY;
-    let scale = 1e-3;
+    let lastReceivedUs = Number.NEGATIVE_INFINITY;
+    let scale = MIN_SCALE;
     let image: Float32Array | null = null;
     let pixels: ImageData | null = null;
     const offscreen = document.createElement('canvas');
@@ -58,16 +71,21 @@ export default function EitImage({ traces, cursorUs }: EitImageProps) {
         offscreen.width = offscreen.height = reconstructor.pixels;
         pixels = offscreenContext?.createImageData(reconstructor.pixels, reconstructor.pixels) ?? null;
         reference = null;
+        recent = new Float32Array(REFERENCE_FRAMES * width);
+        written = 0;
       }
-      // The reference follows every frame received, in order, whatever the cursor shows.
+      // Every frame received goes into the reference window, in order, whatever the cursor shows.
       for (const received of traces.eitFrames) {
-        if (received.timeUs <= lastReferenceUs) continue;
-        if (reference === null) reference = Float32Array.from(received.values);
-        else {
-          const alpha = Math.min(1, (received.timeUs - lastReferenceUs) / 1e6 / REFERENCE_SECONDS);
-          for (let i = 0; i < width; i++) reference[i] = (reference[i] as number) + alpha * ((received.values[i] as number) - (reference[i] as number));
-        }
-        lastReferenceUs = received.timeUs;
+        if (received.timeUs <= lastReceivedUs) continue;
+        recent.set(received.values, (written % REFERENCE_FRAMES) * width);
+        written++;
+        lastReceivedUs = received.timeUs;
+      }
+      const now = performance.now();
+      if (written >= 20 && now - referenceAt >= REFERENCE_EVERY_MS) {
+        reference ??= new Float32Array(width);
+        referenceFrame(recent.subarray(0, Math.min(written, REFERENCE_FRAMES) * width), width, reference);
+        referenceAt = now;
       }
       const cursor = cursorUs.current;
       const shown = cursor === null ? null : traces.eitFrameAt(cursor);
@@ -76,7 +94,7 @@ export default function EitImage({ traces, cursorUs }: EitImageProps) {
       reconstructor.reconstruct(shown.values, reference, image);
       let peak = 0;
       for (const value of image) peak = Math.max(peak, Math.abs(value));
-      scale = Math.max(peak, scale * SCALE_DECAY_PER_FRAME, 1e-6);
+      scale = Math.max(peak, scale * SCALE_DECAY_PER_FRAME, MIN_SCALE);
       const { mask } = reconstructor;
       const data = pixels.data;
       for (let p = 0; p < image.length; p++) {

@@ -61,9 +61,8 @@ export function RawDeviceView({ serial, view, deviceChannels, windowFromMaster }
         color: spec.color,
         range: spec.range,
         kind: spec.kind,
-        label: specs.length > 1 ? t(`rawView.rows.${spec.labelKey}`) : undefined,
       })),
-    [specs, traces, t],
+    [specs, traces],
   );
 
   const togglePause = () => {
@@ -78,7 +77,7 @@ export function RawDeviceView({ serial, view, deviceChannels, windowFromMaster }
 
   const deviceState = link.online === null ? null : link.online ? 'online' : 'offline';
   const waiting = !stored || (!link.connected && link.error === null);
-  const labels = specs.map((spec) => t(`rawView.rows.${spec.labelKey}`)).join('・');
+  const rowLabels = useMemo(() => specs.map((spec) => t(`rawView.rows.${spec.labelKey}`)), [specs, t]);
 
   return (
     <Stack gap="sm">
@@ -145,7 +144,7 @@ export function RawDeviceView({ serial, view, deviceChannels, windowFromMaster }
         </Suspense>
       ) : null}
 
-      <SweepCanvas rows={rows} clock={traces.clock} windowSeconds={windowSeconds} amplitude={amplitude === 'auto' ? 'auto' : Number(amplitude)} frozenAtUs={frozenAtUs} rowHeight={rowHeightFor(view, rows.length)} label={labels} onCursor={onCursor} />
+      <SweepCanvas rows={rows} clock={traces.clock} windowSeconds={windowSeconds} amplitude={amplitude === 'auto' ? 'auto' : Number(amplitude)} frozenAtUs={frozenAtUs} rowHeight={rowHeightFor(view, rows.length)} label={rowLabels.join('・')} rowLabels={rowLabels.length > 1 ? rowLabels : null} onCursor={onCursor} />
       <CurrentValues rows={specs} traces={traces} cursorUs={cursorUs} />
       {view === 'raw-button' ? <ButtonPresses traces={traces} /> : null}
     </Stack>

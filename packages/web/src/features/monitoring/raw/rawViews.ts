@@ -55,7 +55,7 @@ export const CHANNEL_ROWS: Readonly<Record<SmfSampleChannel, readonly RowSpec[]>
     { channel: 'respiHr', component: 1, labelKey: 'heartRate', unit: 'bpm', color: '#e64980', range: [30, 150], digits: 0 },
   ],
   button: [{ channel: 'button', component: 0, labelKey: 'button', unit: '', color: '#f03e3e', range: [-0.2, 1.2], kind: 'step', digits: 0 }],
-  temperature: [{ channel: 'temperature', component: 0, labelKey: 'temperature', unit: '℃', color: '#f76707', range: [30, 40], digits: 1 }],
+  temperature: [{ channel: 'temperature', component: 0, labelKey: 'temperature', unit: '℃', color: '#f76707', range: [22, 42], digits: 1 }],
   // EIT is drawn as its global impedance (the sum of a frame's measurements) next to the image.
   eit: [{ channel: 'eit', component: 0, labelKey: 'globalImpedance', unit: '', color: '#12b886', range: null, digits: 2 }],
 };

@@ -1,0 +1,255 @@
+/**
+ * Room states and every alert type in the browser, driven by scripted simulated devices streaming in
+ * real time through HTTP ingest: the server's estimator and alert engine decide, the nurse-station grid
+ * shows each state change and each alert within 2 s of the server deciding it, and clears them when
+ * the condition ends; an acknowledged alert whose condition persists sounds again (a chime is played).
+ *
+ * The rooms are those of demo facility B and of the demo household, whose numbers the test makes short
+ * (1 minute out of bed, 10 s without breathing, 1 minute offline, re-sound after 1 minute) and restores.
+ * A developer watches: the grid then shows every domain's rooms.
+ */
+import type { APIRequestContext, Page } from 'playwright-core';
+import { request as playwrightRequest } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
+import type { LiveRoomState } from '@nemuri/shared/monitoring';
+import { useBrowserTab } from './support/browser.ts';
+import { startLiveDevice, type LiveDevice } from './support/liveDevice.ts';
+import { signInByApi } from './support/session.ts';
+
+const baseURL = inject('baseURL');
+const tab = useBrowserTab(baseURL);
+
+/** The greatest delay allowed between the server deciding and the grid showing it. */
+const SHOW_WITHIN_MS = 2_000;
+
+interface AlertRecord {
+  documentReferenceId: string;
+  roomId: string;
+  type: string;
+  startedAt: string;
+  endedAt?: string | null;
+  acknowledgedAt?: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Records in the page when each alert row and each room state first shows, and when rows go. */
+function watchGrid(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    const seen = { alerts: {} as Record<string, { shown: number; gone?: number; unacknowledgedAgain?: number; acknowledged?: boolean }>, states: [] as { room: string; state: string; at: number }[] };
+    (window as unknown as { __grid: typeof seen }).__grid = seen;
+    const lastState = new Map<string, string>();
+    const scan = () => {
+      const now = Date.now();
+      const present = new Set<string>();
+      for (const row of document.querySelectorAll<HTMLElement>('[data-alert]')) {
+        const id = row.dataset.alert ?? '';
+        present.add(id);
+        const acknowledged = row.dataset.acknowledged === 'true';
+        const entry = (seen.alerts[id] ??= { shown: now });
+        if (entry.acknowledged && !acknowledged && entry.unacknowledgedAgain === undefined) entry.unacknowledgedAgain = now;
+        entry.acknowledged = acknowledged;
+      }
+      for (const [id, entry] of Object.entries(seen.alerts)) if (!present.has(id) && entry.gone === undefined) entry.gone = now;
+      for (const tile of document.querySelectorAll<HTMLElement>('[data-testid="monitoring-grid"] [data-room]')) {
+        const room = tile.dataset.room ?? '';
+        const state = tile.querySelector<HTMLElement>('[data-state]')?.dataset.state ?? '';
+        if (lastState.get(room) !== state) {
+          lastState.set(room, state);
+          seen.states.push({ room, state, at: now });
+        }
+      }
+    };
+    new MutationObserver(scan).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state', 'data-alert', 'data-acknowledged'] });
+    scan();
+  });
+}
+
+type GridRecord = { alerts: Record<string, { shown: number; gone?: number; unacknowledgedAgain?: number }>; states: { room: string; state: string; at: number }[] };
+const gridRecord = (page: Page) => page.evaluate(() => (window as unknown as { __grid: GridRecord }).__grid);
+
+/** Tokyo wall-clock HH:MM `offsetMinutes` from now. */
+function tokyoClock(offsetMinutes: number): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(Date.now() + offsetMinutes * 60_000));
+}
+
+const FACILITY_B = 'demo-facility-b';
+const HOUSEHOLD = 'demo-household';
+const SHORT_NUMBERS = { respirationRateLow: 10, respirationRateHigh: 25, heartRateLow: 50, heartRateHigh: 110, outOfBedAlertMin: 1, noBreathingAlertSec: 10, temperatureHigh: 37.5, deviceOfflineMin: 1, alertResoundMin: 1 };
+
+describe('room states and alerts on the nurse-station grid', () => {
+  let api: APIRequestContext;
+  const saved = new Map<string, { numbers?: unknown; dates?: unknown }>();
+  const devices = new Map<string, LiveDevice>();
+  /** First time the server reported each room in each state (test clock, ms). */
+  const serverStates = new Map<string, number>();
+  /** Each change of a room's state as the server reported it, in order. */
+  const serverTransitions: { room: string; state: string; at: number }[] = [];
+  const lastServerState = new Map<string, string>();
+  let polling: ReturnType<typeof setInterval> | undefined;
+
+  beforeAll(async () => {
+    api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
+    const signIn = await api.post('/api/auth/sign-in/email', { data: { email: 'developer@example.com', password: DEMO_PASSWORD } });
+    expect(signIn.status()).toBe(200);
+    for (const domain of [FACILITY_B, HOUSEHOLD]) {
+      const current = (await (await api.get(`/api/documents/domains/${domain}`)).json()) as { document: { numbers?: unknown; dates?: unknown } };
+      saved.set(domain, { numbers: current.document.numbers, dates: current.document.dates });
+      const dates = { ...(current.document.dates as object | undefined), nightStart: tokyoClock(-60), nightEnd: tokyoClock(180) };
+      const patch = await api.patch(`/api/documents/domains/${domain}`, { data: { data: { numbers: SHORT_NUMBERS, dates } } });
+      expect(patch.status(), await patch.text()).toBe(200);
+    }
+    polling = setInterval(() => {
+      void api.get('/api/monitoring/rooms').then(async (response) => {
+        if (!response.ok()) return;
+        const body = (await response.json()) as { rooms: LiveRoomState[] };
+        const now = Date.now();
+        for (const room of body.rooms) {
+          if (!serverStates.has(`${room.roomId} ${room.state}`)) serverStates.set(`${room.roomId} ${room.state}`, now);
+          if (lastServerState.get(room.roomId) !== room.state) {
+            lastServerState.set(room.roomId, room.state);
+            serverTransitions.push({ room: room.roomId, state: room.state, at: now });
+          }
+        }
+      });
+    }, 200);
+  });
+
+  afterAll(async () => {
+    clearInterval(polling);
+    await Promise.all([...devices.values()].map((device) => device.stop()));
+    for (const [domain, { numbers, dates }] of saved) {
+      const restore = { ...(numbers === undefined ? {} : { numbers }), ...(dates === undefined ? {} : { dates }) };
+      if (Object.keys(restore).length > 0) await api.patch(`/api/documents/domains/${domain}`, { data: { data: restore } });
+    }
+    await api.dispose();
+  });
+
+  async function serialOf(roomId: string): Promise<string> {
+    const body = (await (await api.get(`/api/documents/rooms/${roomId}`)).json()) as { document: { deviceSerial: string } };
+    return body.document.deviceSerial;
+  }
+
+  async function alertsOf(roomId: string): Promise<AlertRecord[]> {
+    const response = await api.post('/api/documents/query', { data: { query: { collection: 'alerts', where: [['roomId', '==', roomId]], limit: 100 } } });
+    return ((await response.json()) as { documents: AlertRecord[] }).documents;
+  }
+
+  async function waitForAlert(roomId: string, type: string, timeoutMs: number, ended = false): Promise<AlertRecord> {
+    let found: AlertRecord | undefined;
+    await expect
+      .poll(
+        async () => {
+          found = (await alertsOf(roomId)).find((alert) => alert.type === type && Boolean(alert.endedAt) === ended && Date.parse(alert.createdAt) > startedAt);
+          return found !== undefined;
+        },
+        { timeout: timeoutMs, interval: 500 },
+      )
+      .toBe(true);
+    return found as AlertRecord;
+  }
+
+  let startedAt = 0;
+
+  it('shows each state and each alert within 2 s, clears them, and sounds an acknowledged alert again', { timeout: 420_000 }, async () => {
+    const { page, context } = tab;
+    startedAt = Date.now();
+    await page.addInitScript(() => {
+      const chimes: number[] = [];
+      (window as unknown as { __chimes: number[] }).__chimes = chimes;
+      const create = AudioContext.prototype.createOscillator;
+      AudioContext.prototype.createOscillator = function (this: AudioContext) {
+        chimes.push(Date.now());
+        return create.call(this);
+      };
+    });
+    await signInByApi(context, baseURL, 'developer@example.com');
+    await page.goto('/monitoring');
+    await page.getByText('リアルタイム更新中').waitFor({ timeout: 15_000 });
+    const enable = page.getByRole('button', { name: /音を有効にする/ });
+    if (await enable.isVisible()) await enable.click();
+    await watchGrid(page);
+
+    const rooms = { outOfBed: 'demo-b-01', apnea: 'demo-b-02', fast: 'demo-b-03', slow: 'demo-b-04', fever: 'demo-b-06', button: 'demo-h-2', offline: 'demo-h-1' };
+    const asleep = { presence: 'asleep', offline: false, apnea: false, moving: false, buttonPressed: false } as const;
+    for (const room of Object.values(rooms)) devices.set(room, startLiveDevice(baseURL, await serialOf(room), { script: asleep, backfillSeconds: 2 }));
+    const device = (room: string) => devices.get(room) as LiveDevice;
+
+    // Everyone settles asleep or awake in bed first.
+    for (const room of Object.values(rooms)) {
+      await expect.poll(() => serverStates.has(`${room} asleep`) || serverStates.has(`${room} awake`), { timeout: 90_000, interval: 500 }).toBe(true);
+    }
+    device(rooms.outOfBed).setScript({ ...asleep, presence: 'out-of-bed' });
+    device(rooms.apnea).setScript({ ...asleep, apnea: true });
+    device(rooms.fast).setScript({ ...asleep, heartRate: 140, respirationRate: 32 });
+    device(rooms.slow).setScript({ ...asleep, heartRate: 40, respirationRate: 7 });
+    device(rooms.fever).setScript({ ...asleep, bodyTemperature: 38.8 });
+    device(rooms.button).setScript({ ...asleep, buttonPressed: true });
+    await device(rooms.offline).stop();
+
+    const opened: Record<string, AlertRecord> = {};
+    opened.outOfBed = await waitForAlert(rooms.outOfBed, 'outOfBed', 90_000);
+    const noBreathing = await waitForAlert(rooms.apnea, 'noBreathing', 90_000);
+    opened.noBreathing = noBreathing;
+    opened.button = await waitForAlert(rooms.button, 'button', 30_000);
+    device(rooms.button).setScript(asleep);
+
+    // Acknowledge the no-breathing alert while the apnoea goes on: it must sound again after a minute.
+    await page.locator(`[data-alert="${noBreathing.documentReferenceId}"]`).getByRole('button', { name: '確認' }).click();
+    await page.locator(`[data-alert="${noBreathing.documentReferenceId}"]`).getByText(/に確認済み$/).waitFor({ timeout: 10_000 });
+    const acknowledgedAt = Date.now();
+
+    opened.longOutOfBed = await waitForAlert(rooms.outOfBed, 'longOutOfBed', 150_000);
+    opened.heartRateHigh = await waitForAlert(rooms.fast, 'heartRateHigh', 180_000);
+    opened.respirationHigh = await waitForAlert(rooms.fast, 'respirationHigh', 60_000);
+    opened.heartRateLow = await waitForAlert(rooms.slow, 'heartRateLow', 60_000);
+    opened.respirationLow = await waitForAlert(rooms.slow, 'respirationLow', 60_000);
+    opened.temperatureHigh = await waitForAlert(rooms.fever, 'temperatureHigh', 60_000);
+    opened.deviceOffline = await waitForAlert(rooms.offline, 'deviceOffline', 150_000);
+
+    // Sounded again: the server clears the acknowledgement and the page chimes.
+    await expect.poll(async () => (await gridRecord(page)).alerts[noBreathing.documentReferenceId]?.unacknowledgedAgain ?? 0, { timeout: 120_000, interval: 500 }).toBeGreaterThan(acknowledgedAt + 55_000);
+    const again = (await gridRecord(page)).alerts[noBreathing.documentReferenceId]?.unacknowledgedAgain ?? 0;
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __chimes: number[] }).__chimes), { timeout: 5_000 }).toEqual(expect.arrayContaining([expect.any(Number)]));
+    const chimes = await page.evaluate(() => (window as unknown as { __chimes: number[] }).__chimes);
+    expect(chimes.some((at) => at >= again - 100 && at <= again + SHOW_WITHIN_MS)).toBe(true);
+
+    // Each alert showed within 2 s of being stored.
+    const record = await gridRecord(page);
+    const delays: string[] = [];
+    for (const [type, alert] of Object.entries(opened)) {
+      const shown = record.alerts[alert.documentReferenceId]?.shown;
+      expect(shown, `${type} shown`).toBeDefined();
+      delays.push(`${type} ${(shown as number) - Date.parse(alert.createdAt)} ms`);
+      expect((shown as number) - Date.parse(alert.createdAt), `${type} shown within ${SHOW_WITHIN_MS} ms of being stored`).toBeLessThanOrEqual(SHOW_WITHIN_MS);
+    }
+
+    // The conditions end: every alert ends and leaves the grid within 2 s.
+    for (const room of [rooms.outOfBed, rooms.apnea, rooms.fast, rooms.slow, rooms.fever]) device(room).setScript(asleep);
+    devices.set(rooms.offline, startLiveDevice(baseURL, await serialOf(rooms.offline), { script: asleep, backfillSeconds: 0 }));
+    for (const [type, alert] of Object.entries(opened)) {
+      const ended = await waitForAlert(alert.roomId, type, 240_000, true);
+      await expect.poll(async () => (await gridRecord(page)).alerts[ended.documentReferenceId]?.gone ?? 0, { timeout: 10_000, interval: 250 }).toBeGreaterThan(0);
+      const gone = (await gridRecord(page)).alerts[ended.documentReferenceId]?.gone as number;
+      expect(gone - Date.parse(ended.updatedAt), `${type} cleared within ${SHOW_WITHIN_MS} ms`).toBeLessThanOrEqual(SHOW_WITHIN_MS);
+    }
+
+    // Each state change the server reported (and that lasted long enough to be seen: 3 s) showed on
+    // the room's tile within 2 s.
+    const states = (await gridRecord(page)).states;
+    const checked: string[] = [];
+    const watched = new Set(Object.values(rooms));
+    serverTransitions.forEach((transition, index) => {
+      if (!watched.has(transition.room) || transition.at < startedAt + 5_000) return;
+      const next = serverTransitions.slice(index + 1).find((later) => later.room === transition.room);
+      if (next !== undefined && next.at - transition.at < 3_000) return;
+      const shown = states.find((entry) => entry.room === transition.room && entry.state === transition.state && Math.abs(entry.at - transition.at) <= SHOW_WITHIN_MS + 500);
+      expect(shown, `${transition.room} ${transition.state} shown`).toBeDefined();
+      expect((shown as { at: number }).at - transition.at, `${transition.room} ${transition.state} within ${SHOW_WITHIN_MS} ms`).toBeLessThanOrEqual(SHOW_WITHIN_MS);
+      checked.push(`${transition.room} ${transition.state}`);
+    });
+    console.info(`alerts shown after being stored: ${delays.join(', ')}; state changes checked: ${checked.length}`);
+    expect(checked).toEqual(expect.arrayContaining([`${rooms.outOfBed} outOfBed`, `${rooms.apnea} noBreathing`, `${rooms.offline} offline`]));
+  });
+});
