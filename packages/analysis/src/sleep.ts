@@ -138,6 +138,8 @@ export interface SleepRecord {
   apneaEvents: number;
   apneaIndex: number;
   movementIndex: number;
+  /** When epoch 0 begins: epoch `i` is the minute from `epochStart + i` minutes. */
+  epochStart: string;
   epochs: { state: EpochState; respirationRate: number | null; heartRate: number | null; activity: number | null }[];
   source: string;
 }
@@ -246,6 +248,7 @@ export function analyzeSleepDay(epochs: NightEpochs, source: string): SleepRecor
     apneaEvents,
     apneaIndex: sleepHours > 0 ? Math.round((10 * apneaEvents) / sleepHours) / 10 : 0,
     movementIndex: timeInBed > 0 ? Math.round((1000 * moving) / timeInBed) / 10 : 0,
+    epochStart: iso(epochs.startMs),
     epochs: epochList,
     source,
   };

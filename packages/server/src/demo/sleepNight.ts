@@ -226,6 +226,7 @@ export function generateNight(profile: SleeperProfile, day: Day, random: Random)
       apneaEvents,
       apneaIndex: sleepHours > 0 ? round1(apneaEvents / sleepHours) : 0,
       movementIndex: round1(inBed > 0 ? activitySum / inBed : 0),
+      epochStart: tokyoIso(tokyoInstant(day, bed)),
       epochs,
       source: 'demo',
     },

@@ -6,6 +6,7 @@
 import { resolveAlertNumbers, type AlertNumbers } from '@nemuri/analysis/alerts';
 import type { Database } from '../database/database.ts';
 import { changeFeedOf, type ChangeBatch } from '../documents/changeFeed.ts';
+import { DEFAULT_SLEEP_DAY, sleepDayRuleOf, type SleepDayRule } from '../sleep/sleepDay.ts';
 import { DEFAULT_NIGHT, nightWindowOf, type NightWindow } from './nightWindow.ts';
 
 export interface MonitoredRoom {
@@ -23,6 +24,7 @@ export class RoomDirectory {
   #bySerial = new Map<string, MonitoredRoom>();
   #numbers = new Map<string, AlertNumbers>();
   #nights = new Map<string, NightWindow>();
+  #sleepDays = new Map<string, SleepDayRule>();
   #reading: Promise<void> | null = null;
   #again = false;
   #timer: NodeJS.Timeout | undefined;
@@ -83,6 +85,7 @@ export class RoomDirectory {
     const domainIds = [...new Set([...bySerial.values()].map((room) => room.domainId))];
     const numbers = new Map<string, AlertNumbers>();
     const nights = new Map<string, NightWindow>();
+    const sleepDays = new Map<string, SleepDayRule>();
     if (domainIds.length > 0) {
       const { rows: domains } = await this.#database.query<{ id: string; numbers: Record<string, number | null> | null; dates: Record<string, unknown> | null; time_zone: string | null }>(
         `select id, data -> 'numbers' as numbers, data -> 'dates' as dates, data ->> 'timeZone' as time_zone
@@ -92,11 +95,13 @@ export class RoomDirectory {
       for (const domain of domains) {
         numbers.set(domain.id, resolveAlertNumbers(domain.numbers));
         nights.set(domain.id, nightWindowOf(domain.dates, domain.time_zone));
+        sleepDays.set(domain.id, sleepDayRuleOf(domain.dates, domain.time_zone));
       }
     }
     this.#bySerial = bySerial;
     this.#numbers = numbers;
     this.#nights = nights;
+    this.#sleepDays = sleepDays;
   }
 
   roomOf(serial: string): MonitoredRoom | undefined {
@@ -105,6 +110,11 @@ export class RoomDirectory {
 
   rooms(): MonitoredRoom[] {
     return [...this.#bySerial.values()];
+  }
+
+  /** The domain's sleep day (boundary hour and time zone). */
+  sleepDayOf(domainId: string): SleepDayRule {
+    return this.#sleepDays.get(domainId) ?? DEFAULT_SLEEP_DAY;
   }
 
   nightOf(domainId: string): NightWindow {

@@ -285,6 +285,16 @@ export class SignalStore {
     return Buffer.concat(frames.map((frame) => frame.bytes));
   }
 
+  /** Whether any frame of the device (any channel) starting in [fromUs, toUs) is stored. */
+  async hasFrames(serial: string, fromUs: number, toUs: number): Promise<boolean> {
+    const { rows } = await this.#database.query<{ found: boolean }>(
+      `select exists (select 1 from signal_frames_pending where serial = $1 and start_us >= $2 and start_us < $3)
+           or exists (select 1 from signal_chunks where serial = $1 and minute >= $4::timestamptz and minute < $5::timestamptz) as found`,
+      [serial, fromUs, toUs, new Date(Math.floor(fromUs / MINUTE_US) * 60_000).toISOString(), new Date(Math.ceil(toUs / 1000)).toISOString()],
+    );
+    return rows[0]?.found === true;
+  }
+
   /** Retention: deletes stored frames older than `days`. Returns the chunks and pending frames deleted. */
   async deleteOlderThan(days: number, nowMs = Date.now()): Promise<{ chunks: number; pending: number }> {
     const cutoffMs = nowMs - days * 86_400_000;

@@ -192,6 +192,8 @@ const sleepSchema = z
     apneaEvents: num.int().gte(0).optional(),
     apneaIndex: num.gte(0).optional(),
     movementIndex: num.gte(0).optional(),
+    /** When epoch 0 begins (epoch i is the minute from epochStart + i minutes); without it, bedTime. */
+    epochStart: optTime,
     epochs: z.array(z.object({ state: z.enum(['awake', 'light', 'deep', 'rem', 'outOfBed', 'unknown']), respirationRate: optNum, heartRate: optNum, activity: optNum }).strict()).optional(),
     source: nonEmpty,
   })
@@ -286,7 +288,7 @@ const auditLogSchema = z
   .strict();
 
 const invitationSchema = z
-  .object({ domainId: nonEmpty, email: str.email(), accessLevel: num.int().gte(1), expiresAt: timestamp, usedAt: optTime })
+  .object({ domainId: nonEmpty, email: str.email(), accessLevel: num.int().gte(1), expiresAt: timestamp, usedAt: optTime, revokedAt: optTime })
   .strict();
 
 const reportAccessSchema = z
@@ -323,7 +325,15 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
   { template: 'histories/{id}', schema: historySchema, unique: ['version'], tenancy: { kind: 'global' }, access: masterData },
   { template: 'alerts/{id}', schema: alertSchema, unique: [], tenancy: { kind: 'fields', domainFields: ['domainId'], roomField: 'roomId' }, access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator) },
   { template: 'auditLogs/{id}', schema: auditLogSchema, unique: [], tenancy: { kind: 'fields', domainFields: [] }, access: rule(L.privilegeAdministrator, L.privilegeAdministrator, null, null, null) },
-  { template: 'invitations/{id}', schema: invitationSchema, unique: [], tenancy: { kind: 'fields', domainFields: ['domainId'] }, access: rule(L.administrator, L.administrator, L.administrator, L.administrator, L.administrator) },
+  {
+    template: 'invitations/{id}',
+    schema: invitationSchema,
+    unique: [],
+    tenancy: { kind: 'fields', domainFields: ['domainId'] },
+    access: rule(L.administrator, L.administrator, L.administrator, L.administrator, L.administrator),
+    // The staff rules hold for the level an invitation grants: an administrator (3) cannot raise one to 3+.
+    levelGuard: { field: 'accessLevel', protectedFrom: L.administrator, viewAllFrom: L.administrator, editAllFrom: L.privilegeAdministrator },
+  },
   { template: 'reportAccess/{id}', schema: reportAccessSchema, unique: [], tenancy: { kind: 'roomField', field: 'roomId' }, access: rule(L.administrator, L.administrator, L.administrator, L.administrator, L.administrator) },
 ];
 

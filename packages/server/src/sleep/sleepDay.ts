@@ -1,0 +1,74 @@
+/**
+ * Sleep days (PRODUCT.md section 5, `rooms/{roomId}/sleeps/{day}`): sleep day `D` is the night that
+ * starts on the evening of `D`, from the domain's boundary hour (`dates.sleepDayBoundaryHour`, default
+ * 12:00) on `D` to the same hour on `D + 1`, in the domain's time zone (default Asia/Tokyo).
+ */
+
+export interface SleepDayRule {
+  boundaryHour: number;
+  timeZone: string;
+}
+
+export const DEFAULT_SLEEP_DAY: SleepDayRule = { boundaryHour: 12, timeZone: 'Asia/Tokyo' };
+const DAY_MS = 86_400_000;
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function formatOf(timeZone: string): Intl.DateTimeFormat {
+  let format = formats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    formats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The zone's wall clock at an instant, as if it were UTC (ms). */
+function wallClockMs(instantMs: number, timeZone: string): number {
+  const parts = Object.fromEntries(formatOf(timeZone).formatToParts(new Date(instantMs)).map((part) => [part.type, part.value]));
+  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+}
+
+/** The instant at which the zone's clock shows `day` at `hour`:00 (the later one across a DST fold). */
+export function zonedInstant(day: string, hour: number, timeZone: string): number {
+  const wall = Date.parse(`${day}T00:00:00Z`) + hour * 3_600_000;
+  // Two corrections settle the offset, including across a daylight-saving change.
+  let instant = wall - (wallClockMs(wall, timeZone) - wall);
+  instant = wall - (wallClockMs(instant, timeZone) - instant);
+  return instant;
+}
+
+function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The sleep day an instant belongs to. */
+export function sleepDayOf(instantMs: number, rule: SleepDayRule = DEFAULT_SLEEP_DAY): string {
+  const wall = wallClockMs(instantMs, rule.timeZone) - rule.boundaryHour * 3_600_000;
+  return new Date(wall).toISOString().slice(0, 10);
+}
+
+/** The instants [start, end) of a sleep day. */
+export function sleepDayRange(day: string, rule: SleepDayRule = DEFAULT_SLEEP_DAY): { startMs: number; endMs: number } {
+  return { startMs: zonedInstant(day, rule.boundaryHour, rule.timeZone), endMs: zonedInstant(addDays(day, 1), rule.boundaryHour, rule.timeZone) };
+}
+
+/** The sleep day before the one an instant is in: the latest that has ended. */
+export function lastEndedSleepDay(instantMs: number, rule: SleepDayRule = DEFAULT_SLEEP_DAY): string {
+  return addDays(sleepDayOf(instantMs, rule), -1);
+}
+
+/** The rule from a domain record's `dates` and `timeZone`, each part falling back to the default. */
+export function sleepDayRuleOf(dates: { sleepDayBoundaryHour?: unknown } | null | undefined, timeZone: unknown): SleepDayRule {
+  const hour = dates?.sleepDayBoundaryHour;
+  let zone = DEFAULT_SLEEP_DAY.timeZone;
+  if (typeof timeZone === 'string' && timeZone !== '') {
+    try {
+      formatOf(timeZone);
+      zone = timeZone;
+    } catch {
+      // An unknown zone name falls back to the default.
+    }
+  }
+  return { boundaryHour: typeof hour === 'number' && Number.isInteger(hour) && hour >= 0 && hour <= 23 ? hour : DEFAULT_SLEEP_DAY.boundaryHour, timeZone: zone };
+}
