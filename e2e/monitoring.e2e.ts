@@ -18,6 +18,16 @@ describe('/monitoring', () => {
     await expect.poll(() => grid.getByTestId('room-card').count(), { timeout: 15_000 }).toBe(16);
     await page.getByText('リアルタイム更新中').waitFor();
 
+    // The grid filters like the home lists: by floor and by search.
+    await page.getByRole('textbox', { name: 'フロア' }).click();
+    await page.getByRole('option', { name: '2F' }).click();
+    await expect.poll(() => grid.getByTestId('room-card').count()).toBe(8);
+    await page.getByRole('textbox', { name: 'フロア' }).click();
+    await page.getByRole('option', { name: '1F' }).click();
+    await page.getByPlaceholder('部屋名・入居者名で検索').fill('103');
+    await expect.poll(() => grid.getByTestId('room-card').count()).toBe(1);
+    await page.getByPlaceholder('部屋名・入居者名で検索').fill('');
+
     // An alert as the monitoring service would store it (a nurse call in 103).
     const id = `e2e-alert-${Date.now()}`;
     const put = await context.request.put(`${baseURL}/api/documents/alerts/${id}`, {

@@ -1,6 +1,6 @@
-import { Alert, Card, Group, Loader, SegmentedControl, Select, SimpleGrid, Table, Text, TextInput, ThemeIcon, UnstyledButton } from '@mantine/core';
-import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { Alert, Card, Group, Loader, SegmentedControl, SimpleGrid, Table, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useCurrentRoute } from '../../app/routeHandle.ts';
@@ -9,10 +9,10 @@ import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { useRoomStates } from '../../lib/roomStates.ts';
 import { RoomCard, Rates, Since, StateBadge, type Room, type RoomRow } from './RoomCards.tsx';
-import { STATE_LOOKS, STATE_ORDER } from './roomStateLook.ts';
+import { RoomFilterBar, useRoomFilter } from './RoomFilterBar.tsx';
+import { STATE_LOOKS } from './roomStateLook.ts';
 
 type Layout = 'card' | 'table' | 'smallcard';
-type SortKey = 'name' | 'state';
 
 const LAYOUT_OF_ROUTE: Record<string, Layout> = { homeCard: 'card', homeTable: 'table', homeSmallCard: 'smallcard' };
 const PATH_OF_LAYOUT: Record<Layout, string> = { card: '/card', table: '/table', smallcard: '/smallcard' };
@@ -20,8 +20,6 @@ const PATH_OF_LAYOUT: Record<Layout, string> = { card: '/card', table: '/table',
 const ROOM_LIMIT = 500;
 
 type Row = RoomRow;
-
-const collator = new Intl.Collator('ja', { numeric: true });
 
 /**
  * Home room lists (/card, /table, /smallcard): every room in the user's scope with its live state,
@@ -34,26 +32,19 @@ export default function RoomListScreen() {
   const layout = LAYOUT_OF_ROUTE[route?.name ?? ''] ?? 'card';
   const rooms = useQuery({ collection: 'rooms', orderBy: [['name']], limit: ROOM_LIMIT });
   const live = useRoomStates();
-  const [search, setSearch] = useState('');
-  const [floor, setFloor] = useState<string | null>(null);
-  const [unit, setUnit] = useState<string | null>(null);
-  const [sort, setSort] = useState<SortKey>('name');
+  const filter = useRoomFilter(rooms.data);
+  const { apply } = filter;
 
-  const floors = useMemo(() => [...new Set(rooms.data.map((room) => room.floor).filter((value): value is string => typeof value === 'string' && value !== ''))].sort(collator.compare), [rooms.data]);
-  const units = useMemo(() => [...new Set(rooms.data.map((room) => room.unit).filter((value): value is string => typeof value === 'string' && value !== ''))].sort(collator.compare), [rooms.data]);
-
-  const rows: Row[] = useMemo(() => {
-    const needle = search.trim().toLowerCase();
-    const list = rooms.data
-      .filter((room) => (floor === null || room.floor === floor) && (unit === null || room.unit === unit))
-      .filter((room) => needle === '' || [room.name, room.residentName, room.deviceSerial].some((text) => typeof text === 'string' && text.toLowerCase().includes(needle)))
-      .map((room): Row => {
-        const state = live.rooms.get(room.documentReferenceId);
-        return { room, live: state, state: room.deviceSerial ? (state?.state ?? 'offline') : 'noDevice' };
-      });
-    const byName = (a: Row, b: Row) => collator.compare(a.room.name, b.room.name);
-    return list.sort(sort === 'state' ? (a, b) => STATE_ORDER.indexOf(a.state) - STATE_ORDER.indexOf(b.state) || byName(a, b) : byName);
-  }, [rooms.data, live.rooms, search, floor, unit, sort]);
+  const rows: Row[] = useMemo(
+    () =>
+      apply(
+        rooms.data.map((room): Row => {
+          const state = live.rooms.get(room.documentReferenceId);
+          return { room, live: state, state: room.deviceSerial ? (state?.state ?? 'offline') : 'noDevice' };
+        }),
+      ),
+    [rooms.data, live.rooms, apply],
+  );
 
   // Durations count to the server's latest evaluation (no states before the first one anyway).
   const now = live.at ?? 0;
@@ -62,20 +53,7 @@ export default function RoomListScreen() {
   return (
     <ScreenPage>
       <Group justify="space-between" align="flex-end" gap="sm">
-        <Group gap="sm" align="flex-end">
-          <TextInput aria-label={t('rooms.search')} placeholder={t('rooms.search')} leftSection={<IconSearch size={iconSize('xs')} />} value={search} onChange={(event) => setSearch(event.currentTarget.value)} w={220} />
-          {floors.length > 0 ? <Select aria-label={t('rooms.floor')} placeholder={t('rooms.allFloors')} data={floors} value={floor} onChange={setFloor} clearable w={170} /> : null}
-          {units.length > 0 ? <Select aria-label={t('rooms.unit')} placeholder={t('rooms.allUnits')} data={units} value={unit} onChange={setUnit} clearable w={180} /> : null}
-          <SegmentedControl
-            aria-label={t('rooms.sort')}
-            value={sort}
-            onChange={(value) => setSort(value as SortKey)}
-            data={[
-              { value: 'name', label: t('rooms.sortName') },
-              { value: 'state', label: t('rooms.sortState') },
-            ]}
-          />
-        </Group>
+        <RoomFilterBar filter={filter} />
         <SegmentedControl
           aria-label={t('rooms.layout')}
           value={layout}

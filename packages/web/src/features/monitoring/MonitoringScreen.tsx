@@ -11,13 +11,13 @@ import { iconSize } from '../../lib/icons.ts';
 import { useRoomStates } from '../../lib/roomStates.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { RoomCard, type RoomRow } from '../home/RoomCards.tsx';
+import { RoomFilterBar, useRoomFilter } from '../home/RoomFilterBar.tsx';
 import { viewPath } from './raw/rawViews.ts';
 import { enableSound, playAlertChime, soundBlocked } from './alertSound.ts';
 
 type AlertRecord = RecordOf<'alerts'>;
 
 const MUTE_KEY = 'nemuri.monitoring.muted';
-const collator = new Intl.Collator('ja', { numeric: true });
 
 /**
  * /monitoring: the nurse station's view. Active alerts on top (newest first) with 「確認」; every
@@ -58,16 +58,18 @@ export default function MonitoringScreen() {
     if (fresh.length > 0 && !muted) playAlertChime();
   }, [alerts.loading, alerts.data, unacknowledged, muted]);
 
+  const monitored = useMemo(() => rooms.data.filter((room) => Boolean(room.deviceSerial)), [rooms.data]);
+  const filter = useRoomFilter(monitored);
+  const { apply } = filter;
   const rows: RoomRow[] = useMemo(
     () =>
-      rooms.data
-        .filter((room) => Boolean(room.deviceSerial))
-        .map((room) => {
+      apply(
+        monitored.map((room) => {
           const state = live.rooms.get(room.documentReferenceId);
           return { room, live: state, state: state?.state ?? 'offline' };
-        })
-        .sort((a, b) => collator.compare(a.room.name, b.room.name)),
-    [rooms.data, live.rooms],
+        }),
+      ),
+    [monitored, live.rooms, apply],
   );
   const alertsByRoom = useMemo(() => {
     const counts = new Map<string, number>();
@@ -170,13 +172,14 @@ export default function MonitoringScreen() {
         </Stack>
       </Paper>
 
+      {monitored.length > 0 ? <RoomFilterBar filter={filter} /> : null}
       {rooms.loading ? (
         <Group justify="center" p="xl">
           <Loader aria-label={t('monitoring.loading')} />
         </Group>
       ) : rows.length === 0 ? (
         <Text c="dimmed" ta="center" py="lg">
-          {t('monitoring.noRooms')}
+          {monitored.length === 0 ? t('monitoring.noRooms') : t('rooms.noMatch')}
         </Text>
       ) : (
         <SimpleGrid cols={{ base: 2, sm: 3, md: 4, lg: 5, xl: 6 }} spacing="sm" data-testid="monitoring-grid">
