@@ -88,6 +88,9 @@ describe('live raw views', () => {
       await page.goto(`/monitoring-device/${view}?serial=${chest}`);
       for (const value of values) await expectNumber(page, value);
       await expect.poll(() => paintedPixels(page, 'sweep-canvas'), { timeout: 10_000 }).toBeGreaterThan(200);
+      // The sweep moves: the canvas changes from one moment to the next.
+      const before = await canvasSnapshot(page);
+      await expect.poll(async () => (await canvasSnapshot(page)) !== before, { timeout: 5_000 }).toBe(true);
     }
     await page.getByTestId('button-presses').waitFor({ state: 'detached' });
   });
@@ -132,6 +135,16 @@ describe('live raw views', () => {
     await expectNumber(page, 'value-eit-0');
     await page.getByTestId('eit-image').waitFor({ timeout: 15_000 });
     await expect.poll(() => paintedPixels(page, 'eit-image'), { timeout: 15_000 }).toBeGreaterThan(20_000);
+  });
+
+  it('says so when the device is offline', async () => {
+    const { page, context } = tab;
+    await signInByApi(context, baseURL, 'admin@example.com');
+    // Nobody streams this room's device in the browser tests.
+    const quiet = await deviceOfRoom(page, 'demo-a-208');
+    await page.goto(`/monitoring-device/raw-ecg?serial=${quiet}`);
+    await page.getByTestId('device-offline').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('device-link').textContent()).toBe('オフライン');
   });
 
   it("never shows another facility's device", async () => {

@@ -61,7 +61,7 @@ export function providerIdOf(betterAuthProviderId: string): ProviderId | null {
   return null;
 }
 
-export function toSignedInUser({ session, user }: AuthSession, accounts: readonly AuthAccount[], secondFactorRequired: boolean): SignedInUser {
+export function toSignedInUser({ session, user }: AuthSession, accounts: readonly AuthAccount[], secondFactorRequired: boolean, phoneNumber: string | null = null): SignedInUser {
   const mfas = secondFactorsOf(user);
   const isAnonymous = user.isAnonymous === true;
   const loginProviders: LoginProvider[] = [];
@@ -76,7 +76,7 @@ export function toSignedInUser({ session, user }: AuthSession, accounts: readonl
     displayName: isAnonymous || user.name === '' ? null : user.name,
     // An anonymous user's address is a placeholder of Better Auth's, not the user's.
     email: isAnonymous ? null : user.email,
-    phoneNumber: null,
+    phoneNumber,
     photoURL: user.image ?? null,
     // The way this user signs in: e-mail and password when they have one, else their first provider.
     providerId: isAnonymous ? 'anonymous' : (loginProviders.find((login) => login.provider === 'email') ?? loginProviders[0])?.provider ?? 'email',

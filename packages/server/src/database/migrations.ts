@@ -105,4 +105,18 @@ export const MIGRATIONS: readonly Migration[] = [
       create index documents_room_report_viewers on documents using gin ((data -> 'reportViewerUids')) where collection = 'rooms';
     `,
   },
+  {
+    // The profile fields of /account-info that Better Auth does not keep (account/accountPlugin.ts).
+    id: '006_account_profiles',
+    sql: `
+      create table account_profiles (
+        user_id text primary key,
+        phone_number text,
+        photo bytea,
+        photo_type text,
+        photo_version text,
+        updated_at timestamptz not null default now()
+      );
+    `,
+  },
 ];

@@ -7,6 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Auth } from '../auth/auth.ts';
 import { sessionOf } from '../auth/principal.ts';
 import { secondFactorPolicyOf } from '../auth/secondFactorPolicy.ts';
+import { phoneNumberOf } from '../account/accountPlugin.ts';
 import { toSignedInUser } from '../auth/signedInUser.ts';
 import type { Queryable } from '../database/database.ts';
 
@@ -22,6 +23,6 @@ export const sessionPlugin: FastifyPluginAsync<SessionPluginOptions> = async (ap
     if (session === null) return { user: null };
     const context = await (await auth).$context;
     const accounts = await context.internalAdapter.findAccounts(session.user.id);
-    return { user: toSignedInUser(session, accounts, await secondFactor.requires(session.user.domainId)) };
+    return { user: toSignedInUser(session, accounts, await secondFactor.requires(session.user.domainId), await phoneNumberOf(database, session.user.id)) };
   });
 };

@@ -1,48 +1,31 @@
-import { Alert, Badge, Button, Group, Paper, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Alert, Button, Group, PasswordInput, SegmentedControl, Stack, Text, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGES } from '@nemuri/shared/constants';
 import type { SignedInUser } from '@nemuri/shared/user';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
-import { changePassword, disableTotp, updateDisplayName } from '../../lib/authClient.ts';
+import { disableTotp } from '../../lib/authClient.ts';
 import { setDateLocale } from '../../lib/dates.ts';
 import { changeLanguage, isLanguage } from '../../lib/i18n.ts';
-import { iconSize } from '../../lib/icons.ts';
+import { notify } from '../../lib/notify.ts';
 import { signOut, useCurrentUser } from '../../lib/session.ts';
 import { useCurrentRoute } from '../../app/routeHandle.ts';
 import { authErrorMessage } from '../auth/authErrorMessage.ts';
 import { MIN_PASSWORD_LENGTH } from '../auth/credentialRules.ts';
 import { TotpEnrolment } from '../auth/TotpEnrolment.tsx';
+import { changePasswordEverywhere } from './accountApi.ts';
+import { accountErrorMessage } from './accountErrorMessage.ts';
 import { EmailSection } from './EmailSection.tsx';
 import { OtherDeviceSection } from './OtherDeviceSection.tsx';
+import { ProfileSection } from './ProfileSection.tsx';
+import { FeedbackAlert, Section, type Feedback } from './Section.tsx';
+import { SessionsSection } from './SessionsSection.tsx';
 
-type Feedback = { ok: boolean; message: string } | null;
+/** The server's longest password (server auth.ts MAX_PASSWORD_LENGTH). */
+const MAX_PASSWORD_LENGTH = 128;
 
-function FeedbackAlert({ feedback }: { feedback: Feedback }) {
-  if (feedback === null) return null;
-  return (
-    <Alert color={feedback.ok ? 'teal' : 'red'} role={feedback.ok ? 'status' : 'alert'} icon={feedback.ok ? undefined : <IconAlertCircle size={iconSize('xs')} />}>
-      {feedback.message}
-    </Alert>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Paper withBorder radius="md" p="lg" component="section" aria-label={title}>
-      <Stack gap="md">
-        <Title order={3} size="h5">
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Paper>
-  );
-}
-
-/** /account-info: profile, password, second factor, display settings and sign-out. Other routes of this module keep the placeholder. */
+/** /account-info: profile, e-mail, password, second factor, sign-in elsewhere, display settings, sessions and sign-out. */
 export default function AccountScreen() {
   const { t } = useTranslation();
   const route = useCurrentRoute();
@@ -54,61 +37,23 @@ export default function AccountScreen() {
       <Section title={t('account.emailChange.title')}>
         <EmailSection user={user} />
       </Section>
-      <PasswordSection />
+      {user.loginProviders.some((login) => login.provider === 'email') ? (
+        <PasswordSection />
+      ) : (
+        <Section title={t('account.password')}>
+          <Text size="sm" c="dimmed">
+            {t('accountInfo.password.none')}
+          </Text>
+        </Section>
+      )}
       <SecondFactorSection user={user} />
       <Section title={t('account.otherDevice.title')}>
         <OtherDeviceSection />
       </Section>
       <DisplaySection />
+      <SessionsSection />
       <SignOutSection />
     </ScreenPage>
-  );
-}
-
-function ProfileSection({ user }: { user: SignedInUser }) {
-  const { t } = useTranslation();
-  const [name, setName] = useState(user.displayName ?? '');
-  const [feedback, setFeedback] = useState<Feedback>(null);
-  const [busy, setBusy] = useState(false);
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    if (name.trim() === '') {
-      setFeedback({ ok: false, message: t('auth.validation.name') });
-      return;
-    }
-    setBusy(true);
-    try {
-      await updateDisplayName(name.trim());
-      setFeedback({ ok: true, message: t('account.saved') });
-    } catch (caught) {
-      setFeedback({ ok: false, message: authErrorMessage(t, caught) });
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Section title={t('account.profile')}>
-      <form onSubmit={save} noValidate>
-        <Stack gap="sm">
-          <FeedbackAlert feedback={feedback} />
-          <TextInput label={t('account.name')} autoComplete="name" value={name} onChange={(event) => setName(event.currentTarget.value)} />
-          <Group gap="xs">
-            <Text size="sm">{t('account.email')}:</Text>
-            <Text size="sm" fw={600}>
-              {user.email}
-            </Text>
-            <Badge size="sm" variant="light" color={user.isEmailVerified ? 'teal' : 'gray'}>
-              {t(user.isEmailVerified ? 'account.emailVerified' : 'account.emailUnverified')}
-            </Badge>
-          </Group>
-          <Group>
-            <Button type="submit" loading={busy}>
-              {t('account.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Section>
   );
 }
 
@@ -116,22 +61,27 @@ function PasswordSection() {
   const { t } = useTranslation();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (next.length < MIN_PASSWORD_LENGTH) {
-      setFeedback({ ok: false, message: t('auth.validation.passwordLength', { count: MIN_PASSWORD_LENGTH }) });
-      return;
-    }
+    const refuse = (message: string) => setFeedback({ ok: false, message });
+    if (current === '') return refuse(t('accountInfo.password.currentRequired'));
+    if (next.length < MIN_PASSWORD_LENGTH) return refuse(t('auth.validation.passwordLength', { count: MIN_PASSWORD_LENGTH }));
+    if (next.length > MAX_PASSWORD_LENGTH) return refuse(t('auth.errors.passwordTooLong'));
+    if (next !== confirm) return refuse(t('auth.validation.confirm'));
+    if (next === current) return refuse(t('accountInfo.password.same'));
     setBusy(true);
     try {
-      await changePassword(current, next);
+      await changePasswordEverywhere(current, next);
       setCurrent('');
       setNext('');
+      setConfirm('');
       setFeedback({ ok: true, message: t('account.passwordChanged') });
+      notify({ color: 'teal', message: t('account.passwordChanged') });
     } catch (caught) {
-      setFeedback({ ok: false, message: authErrorMessage(t, caught) });
+      setFeedback({ ok: false, message: accountErrorMessage(t, caught) });
     } finally {
       setBusy(false);
     }
@@ -149,6 +99,10 @@ function PasswordSection() {
             value={next}
             onChange={(event) => setNext(event.currentTarget.value)}
           />
+          <PasswordInput label={t('accountInfo.password.confirm')} autoComplete="new-password" value={confirm} onChange={(event) => setConfirm(event.currentTarget.value)} />
+          <Text size="xs" c="dimmed">
+            {t('accountInfo.password.othersSignedOut')}
+          </Text>
           <Group>
             <Button type="submit" loading={busy}>
               {t('account.changePassword')}
@@ -177,6 +131,7 @@ function SecondFactorSection({ user }: { user: SignedInUser }) {
       setPassword('');
       setMode('view');
       setFeedback({ ok: true, message: t('account.disabled') });
+      notify({ color: 'teal', message: t('account.disabled') });
     } catch (caught) {
       setFeedback({ ok: false, message: authErrorMessage(t, caught) });
     } finally {
@@ -262,6 +217,7 @@ function DisplaySection() {
       <Stack gap="xs">
         <Text size="sm">{t('account.language')}</Text>
         <SegmentedControl
+          aria-label={t('account.language')}
           value={i18n.language}
           data={LANGUAGES.map((language) => ({ value: language, label: t(`languages.${language}`) }))}
           onChange={(language) => {
@@ -279,6 +235,7 @@ function DisplaySection() {
             { value: 'auto', label: t('account.themeAuto') },
           ]}
           onChange={(value) => setColorScheme(value as MantineColorScheme)}
+          aria-label={t('account.theme')}
         />
       </Stack>
     </Section>

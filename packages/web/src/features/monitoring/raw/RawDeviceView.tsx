@@ -3,7 +3,7 @@ import type { SmfSampleChannel } from '@nemuri/parser/smf';
 import { IconAlertCircle, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatTime, formatTimeWithSeconds } from '../../../lib/dates.ts';
+import { formatDateTime, formatTime, formatTimeWithSeconds } from '../../../lib/dates.ts';
 import { iconSize } from '../../../lib/icons.ts';
 import { useDeviceSignals } from '../../../lib/liveSignals.ts';
 import { CurrentValues } from './CurrentValues.tsx';
@@ -130,6 +130,11 @@ export function RawDeviceView({ serial, view, deviceChannels, windowFromMaster }
       {link.error !== null ? (
         <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
           {t(`rawView.errors.${link.error}`, { defaultValue: t('rawView.errors.other') })}
+        </Alert>
+      ) : null}
+      {link.online === false && link.error === null ? (
+        <Alert color="yellow" variant="light" role="status" data-testid="device-offline">
+          {link.lastSeenAt ? t('rawView.offlineNotice', { time: formatDateTime(link.lastSeenAt) }) : t('rawView.offlineNever')}
         </Alert>
       ) : null}
       {waiting && link.error === null ? (

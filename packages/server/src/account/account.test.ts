@@ -1,0 +1,93 @@
+/**
+ * The account profile endpoints on a real server (PGlite): phone numbers checked and normalised,
+ * photos checked by type, content and size, served to signed-in users only, and Better Auth's
+ * user record pointing at the photo.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PHOTO_MAX_BYTES } from '@nemuri/shared/accountProfile';
+import { signedInClient, startIngestServer, type IngestTestServer } from '../ingest/testing.ts';
+import { BrowserClient } from '../testing/browserClient.ts';
+import { decodePhoto } from './accountPlugin.ts';
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
+
+describe('account profile', () => {
+  let base: IngestTestServer;
+  let staff: BrowserClient;
+  let admin: BrowserClient;
+
+  const put = (client: BrowserClient, path: string, body: unknown) => client.send('PUT', path, JSON.stringify(body), { 'content-type': 'application/json' });
+
+  beforeAll(async () => {
+    base = await startIngestServer();
+    [staff, admin] = await Promise.all([signedInClient(base.server, 'staff@example.com'), signedInClient(base.server, 'admin@example.com')]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await base?.stop();
+    await base?.remove();
+  });
+
+  it('refuses callers who are not signed in', async () => {
+    const anonymous = new BrowserClient(base.server.url);
+    expect((await anonymous.get('/api/account/profile')).status).toBe(401);
+    expect((await put(anonymous, '/api/account/profile/phone', { phoneNumber: '090-1234-5678' })).status).toBe(401);
+  });
+
+  it('stores a Japanese phone number in its national form and clears it', async () => {
+    expect((await staff.get('/api/account/profile')).body).toEqual({ phoneNumber: null, photoURL: null });
+    const saved = await put(staff, '/api/account/profile/phone', { phoneNumber: '+81 90-1234-5678' });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body).toEqual({ phoneNumber: '09012345678', photoURL: null });
+    // Another user's profile is untouched.
+    expect((await admin.get('/api/account/profile')).body).toEqual({ phoneNumber: null, photoURL: null });
+    for (const wrong of ['12345', '090-1234-567', 'abc', '+1 415 555 0100', 42]) {
+      const refused = await put(staff, '/api/account/profile/phone', { phoneNumber: wrong });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'invalid-argument', reason: 'invalid-phone' });
+    }
+    expect(((await staff.get('/api/account/profile')).body as { phoneNumber: string }).phoneNumber).toBe('09012345678');
+    // /api/me carries it too.
+    expect(((await staff.get('/api/me')).body as { user: { phoneNumber: string | null } }).user.phoneNumber).toBe('09012345678');
+    expect((await put(staff, '/api/account/profile/phone', { phoneNumber: null })).body).toEqual({ phoneNumber: null, photoURL: null });
+  });
+
+  it('stores a photo, serves it to signed-in users, points the user record at it and removes it', async () => {
+    const saved = await put(staff, '/api/account/profile/photo', { dataUrl: dataUrl('image/png', PNG) });
+    expect(saved.status, saved.text).toBe(200);
+    const { photoURL } = saved.body as { photoURL: string };
+    expect(photoURL).toMatch(/^\/api\/account\/photos\/[^/?]+\?v=/);
+    expect(((await staff.me()) as { photoURL: string | null }).photoURL).toBe(photoURL);
+
+    const served = await admin.get(photoURL);
+    expect(served.status).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect((await new BrowserClient(base.server.url).get(photoURL)).status).toBe(401);
+
+    const removed = await staff.send('DELETE', '/api/account/profile/photo', undefined);
+    expect(removed.body).toEqual({ phoneNumber: null, photoURL: null });
+    expect(((await staff.me()) as { photoURL: string | null }).photoURL).toBeNull();
+    expect((await admin.get(photoURL)).status).toBe(404);
+  });
+
+  it('refuses photos of other types, with other content, or too large', async () => {
+    for (const [body, reason] of [
+      [{ dataUrl: dataUrl('image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')) }, 'invalid-photo'],
+      [{ dataUrl: dataUrl('image/jpeg', PNG) }, 'invalid-photo'],
+      [{ dataUrl: 'https://example.com/me.png' }, 'invalid-photo'],
+      [{ dataUrl: dataUrl('image/png', Buffer.concat([PNG, Buffer.alloc(PHOTO_MAX_BYTES)])) }, 'photo-too-large'],
+    ] as const) {
+      const refused = await put(staff, '/api/account/profile/photo', body);
+      expect(refused.status, reason).toBe(400);
+      expect(refused.body).toMatchObject({ reason });
+    }
+  });
+});
+
+describe('decodePhoto', () => {
+  it('accepts a PNG and tells its type', () => {
+    expect(decodePhoto(dataUrl('image/png', PNG)).type).toBe('image/png');
+  });
+});

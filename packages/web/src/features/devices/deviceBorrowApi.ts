@@ -1,0 +1,88 @@
+/**
+ * The lending endpoints (docs/api.md, "Device lending"): lend a device to a domain, take it back.
+ * A refusal carries a `reason` (already lent, in repair, …) that the screen shows in Japanese.
+ */
+import type { TFunction } from 'i18next';
+import type { RecordOf } from '../../lib/documents/records.ts';
+
+export type Device = RecordOf<'devices'>;
+export type Borrow = RecordOf<'devices/borrows'>;
+
+export interface LendInput {
+  toDomainId: string;
+  from: string;
+  until: string | null;
+  note: string | null;
+}
+
+/** An answer other than 2xx: the server's code and reason, and its (English) message. */
+export class BorrowApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BorrowApiError';
+  }
+}
+
+function field(value: unknown, key: string): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const found: unknown = (value as Record<string, unknown>)[key];
+  return typeof found === 'string' ? found : null;
+}
+
+async function post<T>(path: string, body: object): Promise<T> {
+  const response = await fetch(path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? null : JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  if (!response.ok) {
+    const code = field(parsed, 'code') ?? 'internal';
+    throw new BorrowApiError(response.status, code, field(parsed, 'reason') ?? code, field(parsed, 'message') ?? text);
+  }
+  return parsed as T;
+}
+
+const base = (serial: string) => `/api/devices/${encodeURIComponent(serial)}/borrows`;
+
+export function lendDevice(serial: string, input: LendInput): Promise<{ borrowId: string; device: Device | null; borrow: Borrow | null }> {
+  return post(base(serial), { toDomainId: input.toDomainId, from: input.from, ...(input.until === null ? {} : { until: input.until }), ...(input.note === null ? {} : { note: input.note }) });
+}
+
+export function returnDevice(serial: string, borrowId: string): Promise<{ device: Device | null; borrow: Borrow | null }> {
+  return post(`${base(serial)}/${encodeURIComponent(borrowId)}/return`, {});
+}
+
+const KNOWN_REASONS = [
+  'already-lent',
+  'already-returned',
+  'device-retired',
+  'device-in-repair',
+  'device-not-found',
+  'domain-not-found',
+  'borrow-not-found',
+  'invalid-period',
+  'invalid-argument',
+  'not-owner',
+  'permission-denied',
+  'conflict',
+  'unauthenticated',
+];
+
+/** The server's refusal in Japanese (locale `deviceBorrow.errors`). */
+export function borrowErrorMessage(t: TFunction, error: unknown): string {
+  if (error instanceof BorrowApiError && KNOWN_REASONS.includes(error.reason)) return t(`deviceBorrow.errors.${error.reason}`);
+  return t('deviceBorrow.errors.unexpected');
+}
