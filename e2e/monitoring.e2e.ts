@@ -19,10 +19,10 @@ describe('/monitoring', () => {
     await page.getByText('リアルタイム更新中').waitFor();
 
     // The grid filters like the home lists: by floor and by search.
-    await page.getByRole('textbox', { name: 'フロア' }).click();
+    await page.locator('input[aria-label="フロア"]').click();
     await page.getByRole('option', { name: '2F' }).click();
     await expect.poll(() => grid.getByTestId('room-card').count()).toBe(8);
-    await page.getByRole('textbox', { name: 'フロア' }).click();
+    await page.locator('input[aria-label="フロア"]').click();
     await page.getByRole('option', { name: '1F' }).click();
     await page.getByPlaceholder('部屋名・入居者名で検索').fill('103');
     await expect.poll(() => grid.getByTestId('room-card').count()).toBe(1);
