@@ -4,10 +4,12 @@
  */
 import websocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { accountPlugin } from './account/accountPlugin.ts';
 import { appInfoPlugin } from './appInfo/appInfo.ts';
 import type { Auth } from './auth/auth.ts';
 import { authPlugin } from './auth/authPlugin.ts';
 import { principalPlugin } from './auth/principal.ts';
+import { borrowsPlugin } from './borrows/borrowsPlugin.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
 import { devicesPlugin } from './devices/devicesPlugin.ts';
@@ -22,6 +24,8 @@ import { outboxPlugin } from './mail/outbox.ts';
 import { monitoringPlugin } from './monitoring/monitoringPlugin.ts';
 import { sessionPlugin } from './session/session.ts';
 import { signalsPlugin } from './signals/signalsPlugin.ts';
+import { sleepPlugin } from './sleep/sleepPlugin.ts';
+import { staffPlugin } from './staff/staffPlugin.ts';
 import { webAppPlugin } from './webApp/webApp.ts';
 
 /** Where log lines (JSON, one per line) go instead of standard output. */
@@ -71,6 +75,8 @@ export async function buildApp({ config, database, auth, logger = true }: BuildA
   await app.register(sessionPlugin, { auth, database });
   await app.register(websocket);
   await app.register(documentsPlugin, { database });
+  // Phone number and photo of /account-info (account/accountPlugin.ts).
+  await app.register(accountPlugin, { database });
   await app.register(livePlugin, { database, auth });
   await app.register(outboxPlugin, { database });
   // Device frames in (HTTP; MQTT is started by server.ts) and signals out (read API, live WebSocket).
@@ -80,8 +86,14 @@ export async function buildApp({ config, database, auth, logger = true }: BuildA
   await app.register(signalsPlugin, { pipeline: ingest });
   // Device registration by facilities: secrets and rooms (devices/devicesPlugin.ts).
   await app.register(devicesPlugin, { database, registry: ingest.registry });
+  // Lending devices to domains and taking them back (borrows/borrowsPlugin.ts).
+  await app.register(borrowsPlugin, { database, registry: ingest.registry });
+  // Staff: accounts follow their staff records; second-factor reset (staff/staffPlugin.ts).
+  await app.register(staffPlugin, { database });
   // Live room states and alerts, from the same frames.
   await app.register(monitoringPlugin, { database, pipeline: ingest });
+  // Each morning's sleep records from the stored signals (sleep/sleepPlugin.ts).
+  await app.register(sleepPlugin, { database, pipeline: ingest });
   // Last: it answers everything the plugins above do not.
   await app.register(webAppPlugin, { webDist: config.webDist });
   return app;

@@ -24,6 +24,7 @@ import { rateLimitOptions } from './rateLimit.ts';
 import { emailChange } from './emailChange.ts';
 import { checkSocialProvider, checkUnlink } from './providerLinks.ts';
 import { checkFreshSession, FRESH_SESSION_SECONDS, reauthentication } from './reauthentication.ts';
+import { isStaffDisabled } from '../staff/staffAccounts.ts';
 import { secondFactorPolicyOf } from './secondFactorPolicy.ts';
 import { enterpriseSso } from './sso.ts';
 import { resolveAuthSecret } from './secret.ts';
@@ -190,6 +191,15 @@ function authOptions({ config, database, mail, logger }: CreateAuthOptions, secr
         }
         if (ctx.path !== '/change-password' || typeof ctx.body !== 'object' || ctx.body === null) return;
         return { context: { ...ctx, body: { ...ctx.body, revokeOtherSessions: true } } };
+      }),
+      // A member whom an administrator disabled (their staff record) cannot sign in again, by any way
+      // in: the session just made is removed and the sign-in refused. (After the endpoint, not in a
+      // session hook: that runs inside the sign-in's transaction, which holds PGlite's one connection.)
+      after: createAuthMiddleware(async (ctx) => {
+        const created = ctx.context.newSession;
+        if (created === null || !(await isStaffDisabled(database, created.user.id))) return;
+        await ctx.context.internalAdapter.deleteSession(created.session.token);
+        throw new APIError('FORBIDDEN', { code: 'ACCOUNT_DISABLED', message: 'This account has been disabled by an administrator' });
       }),
     },
     rateLimit: rateLimitOptions(config.authRateLimitMax),

@@ -3,6 +3,7 @@
  * section 8), analysis parameters, the raw views (one per `monitoring-device` route) and the update
  * history up to the running version.
  */
+import { ALERT_NUMBER_SPECS } from '@nemuri/shared/domainNumbers';
 import { APP_VERSION } from '@nemuri/shared/version';
 import { CARE_NUMBERS, type DeviceTypeId } from './demoTenants.ts';
 import { addDays, type Day } from './tokyoTime.ts';
@@ -57,7 +58,7 @@ export function deviceTypeRecords(): [string, Data][] {
   return Object.entries(DEVICE_TYPES).map(([id, { firmware: _firmware, ...data }]) => [`deviceTypes/${id}`, data]);
 }
 
-const numberParameter = (key: string, value: number, unit: string | null, min: number, max: number, description: string, deviceTypeId?: DeviceTypeId): Data => ({
+const numberParameter = (key: string, value: number, unit: string | null, min: number, max: number, description: string, deviceTypeId?: string): Data => ({
   key,
   ...(deviceTypeId === undefined ? {} : { deviceTypeId }),
   value,
@@ -81,15 +82,8 @@ export function parameterRecords(): [string, Data][] {
     numberParameter('respirationBandHighHz', 0.7, 'Hz', 0.3, 2, '呼吸数推定の帯域上限'),
     numberParameter('apneaMinSec', 10, '秒', 5, 30, '無呼吸イベントとみなす最短の呼吸停止時間'),
     numberParameter('outOfBedDetectSec', 30, '秒', 5, 300, '離床と判定するまでの在床信号の途絶時間', 'nemuri-bed'),
-    numberParameter('respirationRateLow', n.respirationRateLow, '回/分', 0, 30, '呼吸数低下アラートの既定値'),
-    numberParameter('respirationRateHigh', n.respirationRateHigh, '回/分', 10, 60, '呼吸数上昇アラートの既定値'),
-    numberParameter('heartRateLow', n.heartRateLow, 'bpm', 20, 80, '心拍数低下アラートの既定値'),
-    numberParameter('heartRateHigh', n.heartRateHigh, 'bpm', 60, 200, '心拍数上昇アラートの既定値'),
-    numberParameter('outOfBedAlertMin', n.outOfBedAlertMin, '分', 0, 120, '離床アラートまでの時間の既定値'),
-    numberParameter('noBreathingAlertSec', n.noBreathingAlertSec, '秒', 5, 120, '無呼吸アラートまでの時間の既定値'),
-    numberParameter('temperatureHigh', n.temperatureHigh, '℃', 36, 42, '体表温度上昇アラートの既定値', 'nemuri-chest'),
-    numberParameter('deviceOfflineMin', n.deviceOfflineMin, '分', 1, 60, '通信途絶アラートまでの時間の既定値'),
-    numberParameter('alertResoundMin', n.alertResoundMin, '分', 1, 60, '確認済みのアラートが続いているとき再び鳴らすまでの時間の既定値'),
+    // The alert numbers' defaults, with the ranges and labels of the domain configuration screen.
+    ...ALERT_NUMBER_SPECS.map((spec) => numberParameter(spec.key, n[spec.key], spec.unit, spec.min, spec.max, spec.label, spec.deviceTypeId)),
     { key: 'qrsDetector', deviceTypeId: 'nemuri-chest', value: 'pan-tompkins', type: 'string', unit: null, description: 'R波検出の方式（Pan–Tompkins 法）' },
     { key: 'motionArtifactRejection', value: true, type: 'boolean', unit: null, description: '体動中の区間を心拍・呼吸数の推定から除外する' },
   ];

@@ -18,6 +18,7 @@ export type AuthErrorCode =
   | 'invalidCode'
   | 'challengeExpired'
   | 'accountLocked'
+  | 'accountDisabled'
   | 'wrongPassword'
   | 'invitationNotFound'
   | 'invitationUsed'
@@ -66,6 +67,7 @@ const SERVER_CODES: Record<string, AuthErrorCode> = {
   INVALID_TWO_FACTOR_COOKIE: 'challengeExpired',
   TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 'challengeExpired',
   ACCOUNT_TEMPORARILY_LOCKED: 'accountLocked',
+  ACCOUNT_DISABLED: 'accountDisabled',
   [REGISTRATION_ERRORS.invitationNotFound]: 'invitationNotFound',
   [REGISTRATION_ERRORS.invitationUsed]: 'invitationUsed',
   [REGISTRATION_ERRORS.invitationExpired]: 'invitationExpired',

@@ -1,6 +1,103 @@
+import { Alert, Group, Loader, Select, Tabs, Text } from '@mantine/core';
+import { levelAllows, type Claims } from '@nemuri/shared/documents/access';
+import { collectionByName } from '@nemuri/shared/documents/collections';
+import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
+import { useDocument, useQuery } from '../../lib/documents/hooks.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { BasicInfoTab } from './BasicInfoTab.tsx';
+import { DatesTab } from './DatesTab.tsx';
+import { errorKeyOf } from './domainConfigApi.ts';
+import type { Domain } from './domainConfigForm.ts';
+import { NumbersTab } from './NumbersTab.tsx';
+import { SecurityTab } from './SecurityTab.tsx';
+import { StaffTab } from './StaffTab.tsx';
 
-/** Domain configuration: basic info, staff, dates, numbers. Shows the route's title until its issue fills the screen. */
+const DOMAINS = collectionByName('domains');
+/** Domains that have staff and settings of their own (an agency's and the maker's are set up by the maker). */
+const CONFIGURABLE_KINDS = new Set(['corporation', 'facility', 'individual']);
+const TABS = ['basic', 'staff', 'dates', 'numbers', 'security'] as const;
+type Tab = (typeof TABS)[number];
+
+/**
+ * Domain configuration (/domain-config, level 3+): basic information, staff, dates, numbers and
+ * the second-factor requirement of one domain. An administrator (3) has their own domain; levels
+ * 4 and above choose among the domains in their scope. Every write goes through the document
+ * engine, which enforces level, scope and the staff rules; the controls only follow them.
+ */
 export default function DomainConfigScreen() {
-  return <ScreenPage />;
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const level = user?.accessLevel ?? 0;
+  const chooses = level >= ROLE_LEVELS.privilegeAdministrator;
+  const domains = useQuery<Domain>(chooses ? { collection: 'domains', limit: 200 } : null);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [tab, setTab] = useState<Tab>('basic');
+
+  const choices = useMemo(
+    () =>
+      domains.data
+        .filter((domain) => CONFIGURABLE_KINDS.has(domain.kind))
+        .map((domain) => ({ value: domain.documentReferenceId, label: domain.name }))
+        .sort((a, b) => (a.value === user?.domainId ? -1 : b.value === user?.domainId ? 1 : a.label.localeCompare(b.label, 'ja'))),
+    [domains.data, user?.domainId],
+  );
+  const domainId = chosen ?? user?.domainId ?? choices[0]?.value ?? null;
+  const domain = useDocument<Domain>(domainId === null ? null : `domains/${domainId}`);
+  const readOnly = DOMAINS === undefined || !levelAllows(DOMAINS, 'update', level);
+  const claims: Claims | null = user === null ? null : { uid: user.uid, accessLevel: user.accessLevel, domainId: user.domainId, rootDomainId: user.rootDomainId };
+
+  const body = () => {
+    if (domainId === null) return <Alert color="yellow">{t('domainConfig.noDomain')}</Alert>;
+    if (domain.loading)
+      return (
+        <Group gap="xs">
+          <Loader size="sm" />
+          <Text size="sm">{t('domainConfig.loading')}</Text>
+        </Group>
+      );
+    if (domain.error !== null) return <Alert color="red">{t('domainConfig.loadFailed', { reason: t(errorKeyOf(domain.error)) })}</Alert>;
+    if (domain.data === null || claims === null) return <Alert color="yellow">{t('domainConfig.notFound')}</Alert>;
+    const record = domain.data;
+    // Each domain's forms start from its own record.
+    const key = record.documentReferenceId;
+    return (
+      <Tabs value={tab} onChange={(value) => setTab(TABS.find((name) => name === value) ?? 'basic')} keepMounted={false}>
+        <Tabs.List>
+          {TABS.map((name) => (
+            <Tabs.Tab key={name} value={name}>
+              {t(`domainConfig.tabs.${name}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="basic" pt="md">
+          <BasicInfoTab key={key} domain={record} readOnly={readOnly} />
+        </Tabs.Panel>
+        <Tabs.Panel value="staff" pt="md">
+          <StaffTab key={key} domainId={key} claims={claims} />
+        </Tabs.Panel>
+        <Tabs.Panel value="dates" pt="md">
+          <DatesTab key={key} domain={record} readOnly={readOnly} />
+        </Tabs.Panel>
+        <Tabs.Panel value="numbers" pt="md">
+          <NumbersTab key={key} domain={record} readOnly={readOnly} />
+        </Tabs.Panel>
+        <Tabs.Panel value="security" pt="md">
+          <SecurityTab key={key} domain={record} readOnly={readOnly} ownSecondFactor={(user?.mfas.length ?? 0) > 0} />
+        </Tabs.Panel>
+      </Tabs>
+    );
+  };
+
+  return (
+    <ScreenPage>
+      {chooses && choices.length > 1 ? (
+        <Select label={t('domainConfig.domain')} data={choices} value={domainId} onChange={(value) => setChosen(value)} allowDeselect={false} searchable w={360} />
+      ) : null}
+      {readOnly ? <Alert color="gray">{t('domainConfig.readOnly')}</Alert> : null}
+      {body()}
+    </ScreenPage>
+  );
 }
