@@ -7,10 +7,11 @@
  * granting above their level (on the screen and by the API); a general staff member cannot open
  * the page and the API refuses their change of the domain.
  */
-import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
+import type { APIRequestContext, BrowserContext } from 'playwright-core';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newContext, useBrowser } from './support/browser.ts';
+import { ok, openPage as open, registerOwnFacility, type OwnFacility } from './support/ownFacility.ts';
 import { signInByApi } from './support/session.ts';
 
 const baseURL = inject('baseURL');
@@ -34,45 +35,21 @@ function the(): Facility {
   return facility;
 }
 
-async function ok<T>(response: Promise<{ status(): number; text(): Promise<string>; json(): Promise<unknown> }>, status = 200): Promise<T> {
-  const reply = await response;
-  expect(reply.status(), await reply.text()).toBe(status);
-  return (await reply.json()) as T;
-}
-
-/** Invites `email` at `accessLevel` as the owner, and accepts in a new signed-out context. */
-async function invite(owner: BrowserContext, domainId: string, email: string, accessLevel: number, name: string): Promise<{ context: BrowserContext; uid: string }> {
-  const invitation = await ok<{ id: string }>(owner.request.post(`${baseURL}/api/auth/registration/invitations`, { data: { email, accessLevel }, headers }));
-  const context = await newContext(shared.browser, baseURL);
-  const accepted = await ok<{ userId: string }>(context.request.post(`${baseURL}/api/auth/registration/accept`, { data: { invitationId: invitation.id, domainId, name, password: PASSWORD }, headers }));
-  return { context, uid: accepted.userId };
-}
-
-async function stored(request: APIRequestContext, path: string): Promise<Record<string, unknown>> {
-  return (await ok<{ document: Record<string, unknown> }>(request.get(`${baseURL}/api/documents/${path}`))).document;
-}
-
 async function invitationsTo(request: APIRequestContext, email: string): Promise<Record<string, unknown>[]> {
   const query = { collection: 'invitations', where: [['domainId', '==', the().domainId], ['email', '==', email]], limit: 50 };
   return (await ok<{ documents: Record<string, unknown>[] }>(request.post(`${baseURL}/api/documents/query`, { data: { query }, headers }))).documents;
 }
 
-async function open(context: BrowserContext, path: string): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(path);
-  return page;
-}
+let own: OwnFacility | undefined;
+const stored = (request: APIRequestContext, path: string) => (own as OwnFacility).stored(request, path);
 
 beforeAll(async () => {
-  const owner = await newContext(shared.browser, baseURL);
-  const registered = await ok<{ domainId: string }>(
-    owner.request.post(`${baseURL}/api/auth/registration/domain`, { data: { name: '設定 オーナー', email: `dc-owner-${stamp}@example.com`, password: PASSWORD, domainName: `E2E 施設設定ホーム ${stamp}`, domainKind: 'facility' }, headers }),
-  );
-  const admin = await invite(owner, registered.domainId, `dc-admin-${stamp}@example.com`, ROLE_LEVELS.administrator, '設定 管理者');
-  const staff = await invite(owner, registered.domainId, `dc-staff-${stamp}@example.com`, ROLE_LEVELS.generalStaff, '設定 スタッフ');
-  const member = await invite(owner, registered.domainId, `dc-member-${stamp}@example.com`, ROLE_LEVELS.generalStaff, '設定 メンバー');
+  own = await registerOwnFacility(shared.browser, baseURL, { ownerEmail: `dc-owner-${stamp}@example.com`, ownerName: '設定 オーナー', domainName: `E2E 施設設定ホーム ${stamp}`, password: PASSWORD });
+  const admin = await own.invite(`dc-admin-${stamp}@example.com`, ROLE_LEVELS.administrator, '設定 管理者');
+  const staff = await own.invite(`dc-staff-${stamp}@example.com`, ROLE_LEVELS.generalStaff, '設定 スタッフ');
+  const member = await own.invite(`dc-member-${stamp}@example.com`, ROLE_LEVELS.generalStaff, '設定 メンバー');
   await member.context.close();
-  facility = { domainId: registered.domainId, owner, admin: admin.context, staff: staff.context, memberUid: member.uid };
+  facility = { domainId: own.domainId, owner: own.owner, admin: admin.context, staff: staff.context, memberUid: member.uid };
 });
 
 afterAll(async () => {

@@ -7,10 +7,11 @@
  * staff member sees no create or delete and the API refuses their create; another facility's
  * administrator never sees these rooms.
  */
-import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
+import type { APIRequestContext, BrowserContext } from 'playwright-core';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newContext, useBrowser } from './support/browser.ts';
+import { ok, openPage as open, registerOwnFacility, type OwnFacility } from './support/ownFacility.ts';
 import { signInByApi } from './support/session.ts';
 
 const baseURL = inject('baseURL');
@@ -35,26 +36,8 @@ function the(): Facility {
   return facility;
 }
 
-async function ok<T>(response: Promise<{ status(): number; text(): Promise<string>; json(): Promise<unknown> }>, status = 200): Promise<T> {
-  const reply = await response;
-  expect(reply.status(), await reply.text()).toBe(status);
-  return (await reply.json()) as T;
-}
-
-/** Invites `email` at `accessLevel` as the owner, and accepts in a new signed-out context. */
-async function invite(owner: BrowserContext, domainId: string, email: string, accessLevel: number, name: string): Promise<BrowserContext> {
-  const invitation = await ok<{ id: string }>(owner.request.post(`${baseURL}/api/auth/registration/invitations`, { data: { email, accessLevel }, headers }));
-  const context = await newContext(shared.browser, baseURL);
-  await ok(context.request.post(`${baseURL}/api/auth/registration/accept`, { data: { invitationId: invitation.id, domainId, name, password: PASSWORD }, headers }));
-  return context;
-}
-
 async function putRoom(request: APIRequestContext, roomId: string, data: Record<string, unknown>): Promise<void> {
   await ok(request.put(`${baseURL}/api/documents/rooms/${roomId}`, { data: { data: { domainId: the().domainId, ...data } }, headers }));
-}
-
-async function stored(request: APIRequestContext, path: string): Promise<Record<string, unknown>> {
-  return (await ok<{ document: Record<string, unknown> }>(request.get(`${baseURL}/api/documents/${path}`))).document;
 }
 
 async function roomsNamed(request: APIRequestContext, prefix: string): Promise<Record<string, unknown>[]> {
@@ -62,25 +45,19 @@ async function roomsNamed(request: APIRequestContext, prefix: string): Promise<R
   return (await ok<{ documents: Record<string, unknown>[] }>(request.post(`${baseURL}/api/documents/query`, { data: { query }, headers }))).documents;
 }
 
-async function open(context: BrowserContext, path: string): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(path);
-  return page;
-}
+let own: OwnFacility | undefined;
+const stored = (request: APIRequestContext, path: string) => (own as OwnFacility).stored(request, path);
 
 beforeAll(async () => {
-  const owner = await newContext(shared.browser, baseURL);
-  const registered = await ok<{ domainId: string }>(
-    owner.request.post(`${baseURL}/api/auth/registration/domain`, { data: { name: '部屋 オーナー', email: `rc-owner-${stamp}@example.com`, password: PASSWORD, domainName: `E2E 部屋設定ホーム ${stamp}`, domainKind: 'facility' }, headers }),
-  );
-  const admin = await invite(owner, registered.domainId, `rc-admin-${stamp}@example.com`, ROLE_LEVELS.administrator, '部屋 管理者');
-  const staff = await invite(owner, registered.domainId, `rc-staff-${stamp}@example.com`, ROLE_LEVELS.generalStaff, '部屋 スタッフ');
+  own = await registerOwnFacility(shared.browser, baseURL, { ownerEmail: `rc-owner-${stamp}@example.com`, ownerName: '部屋 オーナー', domainName: `E2E 部屋設定ホーム ${stamp}`, password: PASSWORD });
+  const admin = await own.invite(`rc-admin-${stamp}@example.com`, ROLE_LEVELS.administrator, '部屋 管理者');
+  const staff = await own.invite(`rc-staff-${stamp}@example.com`, ROLE_LEVELS.generalStaff, '部屋 スタッフ');
   const developer = await newContext(shared.browser, baseURL);
   await signInByApi(developer, baseURL, 'developer@example.com');
   for (const serial of SERIALS) {
-    await ok(developer.request.put(`${baseURL}/api/documents/devices/${serial}`, { data: { data: { deviceTypeId: 'nemuri-chest', domainId: registered.domainId, roomId: null, status: 'stock' } }, headers }));
+    await ok(developer.request.put(`${baseURL}/api/documents/devices/${serial}`, { data: { data: { deviceTypeId: 'nemuri-chest', domainId: own.domainId, roomId: null, status: 'stock' } }, headers }));
   }
-  facility = { domainId: registered.domainId, owner, admin, staff, developer };
+  facility = { domainId: own.domainId, owner: own.owner, admin: admin.context, staff: staff.context, developer };
 });
 
 afterAll(async () => {

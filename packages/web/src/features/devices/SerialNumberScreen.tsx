@@ -22,8 +22,8 @@ export default function SerialNumberScreen() {
   const accessLevel = user?.accessLevel ?? 0;
   const valid = SERIAL_PATTERN.test(value);
   /** The value whose lookup failed. */
-  const [failedFor, setFailedFor] = useState<string | null>(null);
-  const problem = !valid ? 'invalid' : failedFor === value ? 'failed' : null;
+  const [failedFor, setFailedFor] = useState<{ value: string; why: 'failed' | 'notVisible' } | null>(null);
+  const problem = !valid ? 'invalid' : failedFor?.value === value ? failedFor.why : null;
 
   useEffect(() => {
     if (!valid) return undefined;
@@ -33,9 +33,10 @@ export default function SerialNumberScreen() {
         if (!current) return;
         const target = serialNumberTarget(value, accessLevel, room?.documentReferenceId ?? null);
         if (target.kind === 'go') void navigate(target.to, { replace: true });
+        else if (target.kind === 'notVisible') setFailedFor({ value, why: 'notVisible' });
       },
       () => {
-        if (current) setFailedFor(value);
+        if (current) setFailedFor({ value, why: 'failed' });
       },
     );
     return () => {
@@ -53,7 +54,7 @@ export default function SerialNumberScreen() {
       ) : (
         <Stack gap="sm" align="flex-start">
           <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
-            {problem === 'invalid' ? t('deviceConfig.serialNumber.invalid', { value }) : t('deviceConfig.serialNumber.failed')}
+            {problem === 'invalid' ? t('deviceConfig.serialNumber.invalid', { value }) : problem === 'notVisible' ? t('deviceConfig.serialNumber.notVisible', { serial: value }) : t('deviceConfig.serialNumber.failed')}
           </Alert>
           <Button component={Link} to="/" variant="default">
             {t('deviceConfig.serialNumber.home')}

@@ -53,5 +53,7 @@ describe('QR codes and /sn/', () => {
     expect(serialNumberTarget('NM-0001', 100, null)).toEqual({ kind: 'go', to: '/master/device/NM-0001' });
     expect(serialNumberTarget('NM-0001', 3, null)).toEqual({ kind: 'go', to: '/device-config/card?register=NM-0001' });
     expect(serialNumberTarget('bad serial', 3, null)).toEqual({ kind: 'invalid' });
+    expect(serialNumberTarget('NM-0001', 1, null)).toEqual({ kind: 'notVisible' });
+    expect(serialNumberTarget('NM-0001', 1, 'demo-h-1')).toEqual({ kind: 'go', to: '/room/demo-h-1/sleep' });
   });
 });

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { MessagePanel } from '../../components/MessagePanel.tsx';
 import { ScreenLoading } from '../../components/ScreenStatus.tsx';
+import { useCurrentRoute } from '../../app/routeHandle.ts';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { useDocument } from '../../lib/documents/hooks.ts';
 import type { RecordOf } from '../../lib/documents/records.ts';
@@ -51,13 +52,19 @@ interface RoomPageProps {
 export function RoomPage({ roomId, tab, children }: RoomPageProps) {
   const { t } = useTranslation();
   const room = useDocument(`rooms/${roomId}`);
+  const route = useCurrentRoute();
   const level = useCurrentUser()?.accessLevel ?? 0;
   if (room.loading) return <ScreenLoading label={t('roomSleep.loading')} />;
   if (room.error || room.data === null) {
-    return <MessagePanel icon={<IconLock size={iconSize('xl')} />} color="gray" title={t('roomSleep.roomNotFoundTitle')} body={t('roomSleep.roomNotFound')} action={{ label: t('roomSleep.backHome'), to: '/' }} />;
+    return (
+      <ScreenPage>
+        <MessagePanel icon={<IconLock size={iconSize('xl')} />} color="gray" title={t('roomSleep.roomNotFoundTitle')} body={t('roomSleep.roomNotFound')} action={{ label: t('roomSleep.backHome'), to: '/' }} />
+      </ScreenPage>
+    );
   }
+  // The route's title first, as on every screen, then the room.
   return (
-    <ScreenPage title={`${room.data.name} — ${t(`roomSleep.tabs.${tab}`)}`}>
+    <ScreenPage title={`${t(`routes.${route?.name ?? 'roomSleep'}`)} — ${room.data.name}`}>
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Group gap="sm">
           <Text data-testid="room-resident">{room.data.residentName ? t('roomSleep.resident', { name: room.data.residentName }) : t('roomSleep.noResident')}</Text>
