@@ -104,6 +104,8 @@ describe('live raw views', () => {
     await expectNumber(page, 'value-ecg-0');
     await page.getByRole('button', { name: '一時停止' }).click();
     await page.getByText('一時停止中').waitFor();
+    // The frame under way when the button was pressed may still be drawn.
+    await page.waitForTimeout(300);
     const frozen = await canvasSnapshot(page);
     await page.waitForTimeout(700);
     expect(await canvasSnapshot(page)).toBe(frozen);

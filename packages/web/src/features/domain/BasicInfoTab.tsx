@@ -1,7 +1,7 @@
 import { Button, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { problemText, useSectionSave } from './domainConfigFields.ts';
+import { useSectionForm } from './domainConfigFields.ts';
 import { basicValuesOf, validateBasic, type BasicValues, type Domain } from './domainConfigForm.ts';
 import { PREFECTURES } from './prefectures.ts';
 
@@ -13,13 +13,7 @@ interface BasicInfoTabProps {
 /** Name, kana, address, phone and location (typed as latitude and longitude: no map, no network). */
 export function BasicInfoTab({ domain, readOnly }: BasicInfoTabProps) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<BasicValues>(() => basicValuesOf(domain));
-  const section = useSectionSave(domain.documentReferenceId, () => validateBasic(values));
-  const set = <K extends keyof BasicValues>(field: K, value: BasicValues[K]) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    section.clear(field);
-  };
-  const error = (field: keyof BasicValues) => problemText(t, section.problems, field);
+  const { values, set, error, section } = useSectionForm<BasicValues>(domain.documentReferenceId, () => basicValuesOf(domain), validateBasic);
   const textField = (field: 'name' | 'nameKana' | 'postalCode' | 'city' | 'line' | 'phone', extra: { required?: boolean; placeholder?: string } = {}) => (
     <TextInput label={t(`domainConfig.fields.${field}`)} value={values[field]} onChange={(event) => set(field, event.currentTarget.value)} error={error(field)} readOnly={readOnly} {...extra} />
   );

@@ -1,7 +1,7 @@
 import { Button, Group, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { problemText, useSectionSave } from './domainConfigFields.ts';
+import { useSectionForm } from './domainConfigFields.ts';
 import { datesValuesOf, validateDates, type DatesValues, type Domain } from './domainConfigForm.ts';
 
 interface DatesTabProps {
@@ -12,13 +12,7 @@ interface DatesTabProps {
 /** The sleep-day boundary, the night window (HH:MM, may cross midnight) and the report closing day. */
 export function DatesTab({ domain, readOnly }: DatesTabProps) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<DatesValues>(() => datesValuesOf(domain));
-  const section = useSectionSave(domain.documentReferenceId, () => validateDates(values));
-  const set = <K extends keyof DatesValues>(field: K, value: DatesValues[K]) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    section.clear(field);
-  };
-  const error = (field: keyof DatesValues) => problemText(t, section.problems, field);
+  const { values, set, error, section } = useSectionForm<DatesValues>(domain.documentReferenceId, () => datesValuesOf(domain), validateDates);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

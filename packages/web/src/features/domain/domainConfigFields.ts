@@ -46,3 +46,19 @@ export function useSectionSave(domainId: string, validate: () => Validation) {
 
   return { problems, saving, clear, save };
 }
+
+/**
+ * A tab's form: its values, a setter that also clears the field's problem, the field's message, and
+ * the section's save (validated by `validate` on the values as they are then).
+ */
+export function useSectionForm<V extends object>(domainId: string, initial: () => V, validate: (values: V) => Validation) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<V>(initial);
+  const section = useSectionSave(domainId, () => validate(values));
+  const set = <K extends keyof V>(field: K, value: V[K]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    section.clear(String(field));
+  };
+  const error = (field: keyof V) => problemText(t, section.problems, String(field));
+  return { values, set, error, section };
+}

@@ -51,6 +51,29 @@ export function groupTitle(group: RoomGroup, t: TFunction): string {
   return `${group.floor ?? t('roomConfig.groups.noFloor')} / ${group.unit}`;
 }
 
+/** Edit and delete of one room, as far as the user may. */
+export function EditDeleteButtons({ room, handlers }: { room: Room; handlers: RoomHandlers }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {handlers.canEdit ? (
+        <Tooltip label={t('roomConfig.actions.edit')}>
+          <ActionIcon variant="subtle" aria-label={t('roomConfig.actions.editNamed', { name: room.name })} onClick={() => handlers.edit(room)}>
+            <IconPencil size={iconSize('xs')} />
+          </ActionIcon>
+        </Tooltip>
+      ) : null}
+      {handlers.canDelete ? (
+        <Tooltip label={t('roomConfig.actions.delete')}>
+          <ActionIcon variant="subtle" color="red" aria-label={t('roomConfig.actions.deleteNamed', { name: room.name })} onClick={() => handlers.remove(room)}>
+            <IconTrash size={iconSize('xs')} />
+          </ActionIcon>
+        </Tooltip>
+      ) : null}
+    </>
+  );
+}
+
 function MoveButtons({ group, room, handlers }: { group: readonly Room[]; room: Room; handlers: RoomHandlers }) {
   const { t } = useTranslation();
   const index = group.indexOf(room);
@@ -98,20 +121,7 @@ function RoomCard({ group, room, handlers }: { group: readonly Room[]; room: Roo
         </Group>
         <Group gap={4} justify="flex-end" wrap="nowrap">
           {handlers.canMove ? <MoveButtons group={group} room={room} handlers={handlers} /> : null}
-          {handlers.canEdit ? (
-            <Tooltip label={t('roomConfig.actions.edit')}>
-              <ActionIcon variant="subtle" aria-label={t('roomConfig.actions.editNamed', { name: room.name })} onClick={() => handlers.edit(room)}>
-                <IconPencil size={iconSize('xs')} />
-              </ActionIcon>
-            </Tooltip>
-          ) : null}
-          {handlers.canDelete ? (
-            <Tooltip label={t('roomConfig.actions.delete')}>
-              <ActionIcon variant="subtle" color="red" aria-label={t('roomConfig.actions.deleteNamed', { name: room.name })} onClick={() => handlers.remove(room)}>
-                <IconTrash size={iconSize('xs')} />
-              </ActionIcon>
-            </Tooltip>
-          ) : null}
+          <EditDeleteButtons room={room} handlers={handlers} />
         </Group>
       </Stack>
     </Card>

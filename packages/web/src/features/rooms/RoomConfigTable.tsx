@@ -1,8 +1,7 @@
-import { ActionIcon, Checkbox, Group, Table, Text, Tooltip } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconPencil, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Checkbox, Group, Table, Text } from '@mantine/core';
+import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { iconSize } from '../../lib/icons.ts';
-import { DeviceBadge, groupTitle, StatusBadge, type RoomHandlers } from './RoomConfigCards.tsx';
+import { DeviceBadge, EditDeleteButtons, groupTitle, StatusBadge, type RoomHandlers } from './RoomConfigCards.tsx';
 import type { RoomGroup } from './roomConfigRows.ts';
 
 interface RoomTableProps {
@@ -98,20 +97,7 @@ export function RoomConfigTable({ groups, handlers, selected, onSelect, selectab
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
-                      {handlers.canEdit ? (
-                        <Tooltip label={t('roomConfig.actions.edit')}>
-                          <ActionIcon variant="subtle" aria-label={t('roomConfig.actions.editNamed', { name: room.name })} onClick={() => handlers.edit(room)}>
-                            <IconPencil size={iconSize('xs')} />
-                          </ActionIcon>
-                        </Tooltip>
-                      ) : null}
-                      {handlers.canDelete ? (
-                        <Tooltip label={t('roomConfig.actions.delete')}>
-                          <ActionIcon variant="subtle" color="red" aria-label={t('roomConfig.actions.deleteNamed', { name: room.name })} onClick={() => handlers.remove(room)}>
-                            <IconTrash size={iconSize('xs')} />
-                          </ActionIcon>
-                        </Tooltip>
-                      ) : null}
+                      <EditDeleteButtons room={room} handlers={handlers} />
                     </Group>
                   </Table.Td>
                 </Table.Tr>

@@ -38,6 +38,7 @@ const GAP_SHARE = 0.025;
 /** Fitted ranges are re-checked this often; a change of more than a sixth of the span redraws all. */
 const REFIT_MS = 1000;
 const REFIT_TOLERANCE = 1 / 6;
+const SMALL_STEP_BACK_US = 500_000;
 
 export function gridSecondsFor(windowSeconds: number): number {
   if (windowSeconds <= 10) return 1;
@@ -113,6 +114,9 @@ export class SweepRenderer {
     if (this.#width === 0 || this.#height === 0) return;
     const key = `${view.windowSeconds} ${view.amplitude}`;
     const last = this.#lastCursorUs;
+    // A cursor a little behind the one drawn (pausing a frame late, the playback clock finding a
+    // faster path) waits where it is: redrawing everything for it would only flicker.
+    if (last !== null && key === this.#key && rows === this.#rows && view.cursorUs < last && last - view.cursorUs < SMALL_STEP_BACK_US) return;
     let full = key !== this.#key || rows !== this.#rows || last === null || view.cursorUs < last || view.cursorUs - last > view.windowSeconds * 2.5e5;
     if (!full && pageNowMs >= this.#refitAt) {
       this.#refitAt = pageNowMs + REFIT_MS;
