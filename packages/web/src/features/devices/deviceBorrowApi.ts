@@ -4,6 +4,7 @@
  */
 import type { TFunction } from 'i18next';
 import type { RecordOf } from '../../lib/documents/records.ts';
+import { jsonRequest, stringField } from '../../lib/jsonRequest.ts';
 
 export type Device = RecordOf<'devices'>;
 export type Borrow = RecordOf<'devices/borrows'>;
@@ -28,31 +29,13 @@ export class BorrowApiError extends Error {
   }
 }
 
-function field(value: unknown, key: string): string | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const found: unknown = (value as Record<string, unknown>)[key];
-  return typeof found === 'string' ? found : null;
-}
-
 async function post<T>(path: string, body: object): Promise<T> {
-  const response = await fetch(path, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? null : JSON.parse(text);
-  } catch {
-    parsed = null;
+  const reply = await jsonRequest('POST', path, body);
+  if (!reply.ok) {
+    const code = stringField(reply.body, 'code') ?? 'internal';
+    throw new BorrowApiError(reply.status, code, stringField(reply.body, 'reason') ?? code, stringField(reply.body, 'message') ?? reply.text);
   }
-  if (!response.ok) {
-    const code = field(parsed, 'code') ?? 'internal';
-    throw new BorrowApiError(response.status, code, field(parsed, 'reason') ?? code, field(parsed, 'message') ?? text);
-  }
-  return parsed as T;
+  return reply.body as T;
 }
 
 const base = (serial: string) => `/api/devices/${encodeURIComponent(serial)}/borrows`;

@@ -3,6 +3,7 @@
  * it, put the device in a room or take it out. The secret comes back from these calls only, once.
  */
 import type { RecordOf } from '../../lib/documents/records.ts';
+import { jsonRequest, stringField } from '../../lib/jsonRequest.ts';
 
 export type Device = RecordOf<'devices'>;
 
@@ -24,24 +25,9 @@ export class DeviceApiError extends Error {
 }
 
 async function call<T>(method: string, path: string, body?: object): Promise<T> {
-  const response = await fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? null : JSON.parse(text);
-  } catch {
-    parsed = null;
-  }
-  if (!response.ok) {
-    const error = typeof parsed === 'object' && parsed !== null ? (parsed as { code?: unknown; message?: unknown }) : {};
-    throw new DeviceApiError(response.status, typeof error.code === 'string' ? error.code : 'internal', typeof error.message === 'string' ? error.message : text);
-  }
-  return parsed as T;
+  const reply = await jsonRequest(method, path, body);
+  if (!reply.ok) throw new DeviceApiError(reply.status, stringField(reply.body, 'code') ?? 'internal', stringField(reply.body, 'message') ?? reply.text);
+  return reply.body as T;
 }
 
 const base = (serial: string) => `/api/devices/${encodeURIComponent(serial)}`;

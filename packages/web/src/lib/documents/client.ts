@@ -12,6 +12,7 @@
  * a lost connection reopens with growing delays and subscribes again: the server then sends every
  * subscription's current snapshot, so nothing missed while away stays missed.
  */
+import { jsonRequest, type FetchLike } from '../jsonRequest.ts';
 import { DocumentError, type DocumentErrorCode, type DocumentIssue } from '@nemuri/shared/documents/errors';
 import { LIVE_PATH, type LiveTarget, type ServerMessage } from '@nemuri/shared/documents/live';
 import type { Query } from '@nemuri/shared/documents/query';
@@ -20,7 +21,7 @@ import { DELETE_FIELD, isPlainObject, type Data } from '@nemuri/shared/documents
 import type { AnyRecord, Chosen, QueryInput, RecordAt, RecordOfQuery } from './records.ts';
 
 /** The part of `fetch` the client uses. */
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string; credentials: 'same-origin' }) => Promise<{ status: number; text(): Promise<string> }>;
+export type { FetchLike } from '../jsonRequest.ts';
 
 /** The part of a WebSocket (the browser's, or the `ws` package's) the client uses. */
 export interface SocketLike {
@@ -84,20 +85,9 @@ export class DocumentsClient {
   }
 
   async #call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-    const response = await this.#options.fetch(`${this.#options.baseUrl}${path}`, {
-      method,
-      credentials: 'same-origin',
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: response.status, body: parsed };
+    const reply = await jsonRequest(method, `${this.#options.baseUrl}${path}`, body, this.#options.fetch);
+    // An empty or non-JSON answer is no body at all to the engine's error mapping.
+    return { status: reply.status, body: reply.body ?? undefined };
   }
 
   async #ok(method: string, path: string, body?: unknown): Promise<Data> {
