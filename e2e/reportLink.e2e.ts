@@ -1,6 +1,7 @@
 /**
  * A report link in the browser: an administrator makes a link for a room; a visitor opens it,
- * starts reading without an account (anonymous sign-in) and lands on that room's sleep page.
+ * starts reading without an account (anonymous sign-in) and lands on that room's sleep page; once
+ * the administrator revokes the link, the page shows nothing.
  */
 import type { SignedInUser } from '@nemuri/shared/user';
 import { describe, expect, inject, it } from 'vitest';
@@ -30,6 +31,13 @@ describe('report links', () => {
       const me = ((await (await visitor.request.get(`${baseURL}/api/me`)).json()) as { user: SignedInUser | null }).user;
       expect(me).toMatchObject({ isAnonymous: true, accessLevel: 1 });
       expect((await visitor.request.get(`${baseURL}/api/documents/rooms/${roomId}`)).status()).toBe(200);
+
+      // Revoked by the administrator: the visitor's room page and the API show nothing from then on.
+      const { id } = (await made.json()) as { id: string };
+      expect((await tab.context.request.post(`${baseURL}/api/reports/links/${id}/revoke`, { data: {}, headers: { origin: baseURL } })).status()).toBe(200);
+      expect((await visitor.request.get(`${baseURL}/api/documents/rooms/${roomId}`)).status()).toBe(403);
+      await page.reload();
+      await page.getByText('部屋を表示できません').waitFor();
 
       await page.goto('/register-report-access-user?token=not-a-token');
       await page.getByRole('alert').filter({ hasText: 'リンクが見つかりません' }).waitFor();

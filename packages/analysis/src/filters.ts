@@ -108,7 +108,51 @@ export function median(values: ArrayLike<number>, from = 0, to = values.length):
   const finite = new Float64Array(Math.max(0, to - from));
   let n = 0;
   for (let i = from; i < to; i++) if (Number.isFinite(values[i]!)) finite[n++] = values[i]!;
+  return medianInPlace(finite, n);
+}
+
+/**
+ * The median of the first `n` values of `values` (finite), reordering them: quickselect, linear on
+ * average, where sorting was the analysis' hottest spot (each live second takes several medians of windows).
+ */
+export function medianInPlace(values: Float64Array, n: number): number {
   if (n === 0) return Number.NaN;
-  const sorted = finite.subarray(0, n).sort();
-  return n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+  const middle = n >> 1;
+  const upper = selectKth(values, middle, n);
+  if (n % 2 === 1) return upper;
+  // Everything before `middle` is now at most the upper middle: its largest is the lower middle.
+  let lower = values[0]!;
+  for (let i = 1; i < middle; i++) if (values[i]! > lower) lower = values[i]!;
+  return (lower + upper) / 2;
+}
+
+/** Rearranges values[0, n) so that values[k] is the k-th smallest, smaller ones before it (Hoare's FIND). */
+function selectKth(values: Float64Array, k: number, n: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (hi > lo) {
+    // Median of three as the pivot keeps sorted and reversed windows linear.
+    const mid = (lo + hi) >> 1;
+    const a = values[lo]!;
+    const b = values[mid]!;
+    const c = values[hi]!;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i] = values[j]!;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return values[k]!;
 }

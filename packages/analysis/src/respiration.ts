@@ -5,7 +5,7 @@
 // a hysteresis band (a crossing counts only after the signal went below −h and then above +h), as in
 // the count-based methods reviewed by Charlton et al., "Breathing rate estimation from the
 // electrocardiogram and photoplethysmogram: a review", IEEE Rev Biomed Eng 11 (2018).
-import { bandPass, decimate, detrend, filterZeroPhase, median } from './filters.ts';
+import { bandPass, decimate, detrend, filterZeroPhase, median, medianInPlace } from './filters.ts';
 
 export const BREATHING_BAND_HZ: readonly [number, number] = [0.1, 0.7];
 /** Breathing needs no more than this many samples a second once band-limited below 0.7 Hz. */
@@ -126,10 +126,7 @@ export function robustAmplitude(signal: ArrayLike<number>, from = 0, to = signal
   const magnitudes = new Float64Array(Math.max(0, to - from));
   for (let i = from; i < to; i++) magnitudes[i - from] = Math.abs(signal[i]!);
   if (magnitudes.length === 0) return Number.NaN;
-  magnitudes.sort();
-  const middle = magnitudes.length >> 1;
-  const med = magnitudes.length % 2 === 1 ? magnitudes[middle]! : (magnitudes[middle - 1]! + magnitudes[middle]!) / 2;
-  return 1.4826 * med;
+  return 1.4826 * medianInPlace(magnitudes, magnitudes.length);
 }
 
 /** Peak-to-peak of samples [from, to): the breathing excursion over a few seconds, for apnea detection. */

@@ -113,6 +113,8 @@ describe('sleep record of a synthetic night', () => {
     expect(count('deep')).toBe(113);
     expect(count('light')).toBe(364 - 113);
     expect(count('awake')).toBe(420 - 364);
+    // The pauses are kept in the minute they began, for the report's diary marks.
+    expect(record.epochs.reduce((sum, e) => sum + (e.pauses ?? 0), 0)).toBe(3);
     expect(record.epochs[0]).toEqual({ state: 'outOfBed', respirationRate: null, heartRate: null, activity: null });
   });
 

@@ -140,7 +140,8 @@ export interface SleepRecord {
   movementIndex: number;
   /** When epoch 0 begins: epoch `i` is the minute from `epochStart + i` minutes. */
   epochStart: string;
-  epochs: { state: EpochState; respirationRate: number | null; heartRate: number | null; activity: number | null }[];
+  /** `pauses`: breathing pauses that began in the minute, present only when there were any. */
+  epochs: { state: EpochState; respirationRate: number | null; heartRate: number | null; activity: number | null; pauses?: number }[];
   source: string;
 }
 
@@ -164,10 +165,24 @@ function stat(values: Float32Array, include: (i: number) => boolean): SleepStat 
 const iso = (ms: number): string => new Date(ms).toISOString();
 const orNull = (v: number): number | null => (Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
 
+/**
+ * Minutes scored by a person or by the file itself (a hypnogram, a CSV with states): they replace the
+ * activity-based scoring. null: not scored, left to the activity-based scoring.
+ */
+export type ScoredStates = readonly (EpochState | null)[];
+
+const SLEEP_STATES: ReadonlySet<EpochState> = new Set(['light', 'deep', 'rem']);
+
 /** Scores the night and computes the sleep record. `source` is `live` or the upload id. */
-export function analyzeSleepDay(epochs: NightEpochs, source: string): SleepRecord {
+export function analyzeSleepDay(epochs: NightEpochs, source: string, scored?: ScoredStates): SleepRecord {
   const n = epochs.presence.length;
   const asleep = scoreSleep(epochs);
+  if (scored !== undefined) {
+    for (let i = 0; i < n; i++) {
+      const state = scored[i];
+      if (state !== null && state !== undefined && epochs.presence[i] === PRESENCE_IN_BED) asleep[i] = SLEEP_STATES.has(state) ? 1 : 0;
+    }
+  }
   const inBed = (i: number): boolean => epochs.presence[i] === PRESENCE_IN_BED;
   const at = (i: number): number => epochs.startMs + i * EPOCH_MS;
 
@@ -224,9 +239,12 @@ export function analyzeSleepDay(epochs: NightEpochs, source: string): SleepRecor
     else if (inBed(i)) {
       const regular = epochs.respirationVariation[i]! <= DEEP_VARIATION;
       const lowHeart = !(epochs.heartRate[i]! > lowerQuartile);
-      state = asleep[i] === 0 ? 'awake' : regular && lowHeart ? 'deep' : 'light';
+      const given = scored?.[i];
+      state = given !== null && given !== undefined && given !== 'outOfBed' && given !== 'unknown' ? given : asleep[i] === 0 ? 'awake' : regular && lowHeart ? 'deep' : 'light';
     }
-    epochList.push({ state, respirationRate: orNull(epochs.respirationRate[i]!), heartRate: orNull(epochs.heartRate[i]!), activity: orNull(epochs.activity[i]!) });
+    const epoch: SleepRecord['epochs'][number] = { state, respirationRate: orNull(epochs.respirationRate[i]!), heartRate: orNull(epochs.heartRate[i]!), activity: orNull(epochs.activity[i]!) };
+    if (epochs.apneaEvents[i]! > 0) epoch.pauses = epochs.apneaEvents[i]!;
+    epochList.push(epoch);
   }
 
   const sleepHours = totalSleep / 60;

@@ -4,7 +4,11 @@
  */
 import websocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { accountPlugin } from './account/accountPlugin.ts';
+import { agencyPlugin } from './agency/agencyPlugin.ts';
 import { appInfoPlugin } from './appInfo/appInfo.ts';
 import type { Auth } from './auth/auth.ts';
 import { authPlugin } from './auth/authPlugin.ts';
@@ -15,6 +19,7 @@ import type { Database } from './database/database.ts';
 import { devicesPlugin } from './devices/devicesPlugin.ts';
 import { documentsPlugin } from './documents/documentsPlugin.ts';
 import { healthPlugin } from './health/health.ts';
+import { importsPlugin } from './imports/importsPlugin.ts';
 import { ingestPlugin } from './ingest/ingestPlugin.ts';
 import { IngestPipeline } from './ingest/pipeline.ts';
 import { errorsPlugin } from './http/errors.ts';
@@ -22,6 +27,7 @@ import { securityHeadersPlugin } from './http/securityHeaders.ts';
 import { livePlugin } from './live/livePlugin.ts';
 import { outboxPlugin } from './mail/outbox.ts';
 import { monitoringPlugin } from './monitoring/monitoringPlugin.ts';
+import { reportsPlugin } from './reports/reportsPlugin.ts';
 import { sessionPlugin } from './session/session.ts';
 import { signalsPlugin } from './signals/signalsPlugin.ts';
 import { sleepPlugin } from './sleep/sleepPlugin.ts';
@@ -50,13 +56,15 @@ export interface BuildAppOptions {
   auth: Auth | Promise<Auth>;
   /** true or absent: log to standard output at config.logLevel; false: no logging; or a destination. */
   logger?: boolean | LogDestination;
+  /** Where uploaded recordings are kept (DATA_DIR/uploads); absent: a temporary directory, as for an in-memory database. */
+  uploadDir?: string;
 }
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
 
-export async function buildApp({ config, database, auth, logger = true }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, auth, logger = true, uploadDir }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // A number of hops becomes proxy-addr's trust function: the nearest n addresses are proxies.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : (config.trustProxy ?? false),
@@ -88,12 +96,18 @@ export async function buildApp({ config, database, auth, logger = true }: BuildA
   await app.register(devicesPlugin, { database, registry: ingest.registry });
   // Lending devices to domains and taking them back (borrows/borrowsPlugin.ts).
   await app.register(borrowsPlugin, { database, registry: ingest.registry });
+  // The agency area: partners, devices, statistics and monthly bills with PDF invoices (agency/agencyPlugin.ts).
+  await app.register(agencyPlugin, { database });
   // Staff: accounts follow their staff records; second-factor reset (staff/staffPlugin.ts).
   await app.register(staffPlugin, { database });
   // Live room states and alerts, from the same frames.
   await app.register(monitoringPlugin, { database, pipeline: ingest });
   // Each morning's sleep records from the stored signals (sleep/sleepPlugin.ts).
   await app.register(sleepPlugin, { database, pipeline: ingest });
+  // Recordings uploaded to rooms, imported into sleep days (imports/importsPlugin.ts).
+  await app.register(importsPlugin, { database, ...(uploadDir === undefined ? { uploadDir: join(tmpdir(), `nemuri-uploads-${randomUUID()}`), temporary: true } : { uploadDir }) });
+  // Sleep reports: the /report data, PDF and CSV downloads, report links (reports/reportsPlugin.ts).
+  await app.register(reportsPlugin, { database });
   // Last: it answers everything the plugins above do not.
   await app.register(webAppPlugin, { webDist: config.webDist });
   return app;

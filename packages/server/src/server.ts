@@ -5,6 +5,7 @@
  * Requests arriving meanwhile wait for it. Used by main.ts and by tests, which listen on port 0.
  */
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildAppOptions } from './app.ts';
 import type { Auth } from './auth/auth.ts';
@@ -55,7 +56,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const start = await recordStart(database);
     const demo = resolveDemo(config.demo, { embedded: database.kind === 'pglite', firstStart: start.firstStart });
     const authReady = deferred<Auth>();
-    app = await buildApp({ config, database, auth: authReady.promise, ...(options.logger === undefined ? {} : { logger: options.logger }) });
+    // Uploaded files live beside a kept database; with an in-memory one they are temporary too.
+    const keepsData = !(config.database.kind === 'pglite' && config.database.dataDir === null);
+    app = await buildApp({ config, database, auth: authReady.promise, ...(keepsData ? { uploadDir: join(config.dataDir, 'uploads') } : {}), ...(options.logger === undefined ? {} : { logger: options.logger }) });
     await listen(app, config);
     // Device frames over MQTT (early, so that a taken MQTT_PORT fails the start at once).
     const pipeline = app.ingest;

@@ -50,6 +50,7 @@ export const DEMO_DOMAIN_RECORDS: readonly [string, Data][] = [
       nameKana: 'ネムリケアハンバイ',
       kind: 'agency',
       rootDomainId: D.agency,
+      invoiceRegistrationNumber: 'T5120001234567',
       address: { postalCode: '530-0001', prefecture: '大阪府', city: '大阪市北区', line: '梅田1-2-3 梅田ケアビル7階' },
       phone: '06-6341-5502',
       location: { latitude: 34.7012, longitude: 135.4961 },

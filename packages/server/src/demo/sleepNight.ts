@@ -148,12 +148,12 @@ export function generateNight(profile: SleeperProfile, day: Day, random: Random)
 
   const sleepMinutes = states.reduce((n, state) => n + (state === 'light' || state === 'deep' || state === 'rem' ? 1 : 0), 0);
   const apneaEvents = poisson(random, (profile.apneaIndex * sleepMinutes) / 60);
-  const apneaMinutes = new Set<number>();
+  const apneaMinutes = new Map<number, number>();
   const events: NightEvent[] = [];
   for (let n = 0; n < apneaEvents; n++) {
     let at = somewhereAsleep();
     for (let tries = 0; tries < 20 && (states[at] === 'awake' || states[at] === 'outOfBed'); tries++) at = somewhereAsleep();
-    apneaMinutes.add(at);
+    apneaMinutes.set(at, (apneaMinutes.get(at) ?? 0) + 1);
     const startedAt = tokyoInstant(day, bed + at) + Math.floor(random.next() * 40_000);
     events.push({ type: 'apnea', startedAt, endedAt: startedAt + Math.round(random.uniform(11, 40)) * 1000 });
   }
@@ -202,7 +202,8 @@ export function generateNight(profile: SleeperProfile, day: Day, random: Random)
       respiration.push(rr);
       heart.push(hr);
     }
-    epochs.push({ state, respirationRate: rr, heartRate: hr, activity });
+    const pauses = apneaMinutes.get(i);
+    epochs.push(pauses === undefined ? { state, respirationRate: rr, heartRate: hr, activity } : { state, respirationRate: rr, heartRate: hr, activity, pauses });
   }
 
   const timeInBedMin = length - outOfBedMin;

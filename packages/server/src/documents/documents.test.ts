@@ -18,7 +18,8 @@ function documentsWork(choice: DatabaseChoice): void {
 
   beforeAll(async () => {
     test = await startTestServer(choice);
-    dev = await signedIn(test.server, 'developer@example.com');
+    // A senior developer (101): the tests write master data too, which level 100 only reads.
+    dev = await signedIn(test.server, 'senior@example.com');
     const rooms = [
       { id: 'q1', name: 'alpha', floor: '1F', sortOrder: 3, ownerUids: ['u1', 'u2'], status: 'active' },
       { id: 'q2', name: 'bravo', floor: '1F', sortOrder: 1, ownerUids: ['u2'], status: 'vacant' },

@@ -164,9 +164,15 @@ export class DocumentStore {
       partnerDomainIds = rows.map((row) => row.id);
     }
     if (needed.rooms) {
+      // A report viewer's room counts only while a report link of theirs for it is neither expired
+      // nor revoked (reportAccess, registration/reportAccessEndpoints.ts): checked on every read.
       const { rows } = await db.query<{ id: string; owner: boolean }>(
-        `select id, data -> 'ownerUids' @> jsonb_build_array($1::text) as owner from documents
-          where collection = 'rooms' and (data -> 'ownerUids' @> jsonb_build_array($1::text) or data -> 'reportViewerUids' @> jsonb_build_array($1::text))`,
+        `select id, data -> 'ownerUids' @> jsonb_build_array($1::text) as owner from documents room
+          where collection = 'rooms' and (data -> 'ownerUids' @> jsonb_build_array($1::text)
+            or (data -> 'reportViewerUids' @> jsonb_build_array($1::text) and exists (
+              select 1 from documents link where link.collection_group = 'reportAccess' and link.room_id = room.id
+                and link.data ->> 'viewerUid' = $1 and coalesce(link.data ->> 'revokedAt', '') = ''
+                and (link.data ->> 'expiresAt')::timestamptz > now())))`,
         [claims.uid],
       );
       ownedRoomIds = rows.filter((row) => row.owner).map((row) => row.id);

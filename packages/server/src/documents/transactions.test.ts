@@ -37,7 +37,8 @@ function transactionsWork(choice: DatabaseChoice): void {
 
   beforeAll(async () => {
     test = await startTestServer(choice);
-    dev = await signedIn(test.server, 'developer@example.com');
+    // A senior developer (101): the transactions write master data, which level 100 only reads.
+    dev = await signedIn(test.server, 'senior@example.com');
   });
   afterAll(async () => {
     await test?.stop();

@@ -40,7 +40,8 @@ function liveWorks(choice: DatabaseChoice): void {
 
   beforeAll(async () => {
     test = await startTestServer(choice);
-    [dev, staff] = await Promise.all([signedIn(test.server, 'developer@example.com'), signedIn(test.server, 'staff@example.com')]);
+    // A senior developer (101): the tests write master data too, which level 100 only reads.
+    [dev, staff] = await Promise.all([signedIn(test.server, 'senior@example.com'), signedIn(test.server, 'staff@example.com')]);
   });
   afterAll(async () => {
     await Promise.all(sockets.map((socket) => socket.close()));

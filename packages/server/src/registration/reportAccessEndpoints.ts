@@ -7,7 +7,8 @@
  *                                                       signed in on that page) becomes a report viewer
  * Only a hash of the token is stored (`reportAccess.tokenHash`). A link serves one person: once
  * redeemed, it keeps working for that person only. Viewers read the room and its sleep records
- * (access.ts REPORT_COLLECTIONS), nothing else.
+ * (access.ts REPORT_COLLECTIONS), nothing else, and only while the link is neither expired nor
+ * revoked (documents/store.ts scopeOf). Listing and revoking links: reports/reportLinks.ts.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { APIError, createAuthEndpoint, sessionMiddleware } from 'better-auth/api';
@@ -26,6 +27,8 @@ interface ReportAccess {
   tokenHash: string;
   expiresAt: string;
   viewerUid?: string | null;
+  /** Set by an administrator's revocation (reports/reportLinks.ts). */
+  revokedAt?: string | null;
 }
 
 const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -49,7 +52,8 @@ export function reportAccess({ database, baseURL, log }: { database: Database; b
   };
 
   const statusOf = (access: ReportAccess, viewer?: string): InvitationStatus => {
-    if (Date.parse(access.expiresAt) <= Date.now()) return 'expired';
+    // A revoked link reads as an expired one: either way it no longer opens anything.
+    if (Date.parse(access.expiresAt) <= Date.now() || (typeof access.revokedAt === 'string' && access.revokedAt !== '')) return 'expired';
     return typeof access.viewerUid === 'string' && access.viewerUid !== '' && access.viewerUid !== viewer ? 'used' : 'valid';
   };
 

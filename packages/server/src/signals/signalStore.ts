@@ -14,7 +14,7 @@
  */
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
-import type { Database } from '../database/database.ts';
+import type { Database, Queryable } from '../database/database.ts';
 import { splitFrames } from './smfHeader.ts';
 
 const gzip = promisify(gzipCallback);
@@ -230,31 +230,22 @@ export class SignalStore {
       }),
     );
     await this.#database.transaction(async (tx) => {
-      for (let i = 0; i < compressed.length; i += 500) {
-        const params: unknown[] = [];
-        const values: string[] = [];
-        for (const { group, frames, firstSeq, lastSeq } of compressed.slice(i, i + 500)) {
-          const n = params.length;
-          values.push(`($${n + 1}, $${n + 2}, $${n + 3}::timestamptz, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, $${n + 9})`);
-          params.push(group.serial, group.channel, new Date(group.minuteUs / 1000).toISOString(), frames, group.frames.length, firstSeq, lastSeq, group.domainId, group.rootDomainId);
-        }
-        await tx.query(
-          `insert into signal_chunks (serial, channel, minute, frames, frame_count, first_seq, last_seq, domain_id, root_domain_id)
-           values ${values.join(', ')}
-           on conflict (serial, channel, minute) do update set
-             frames = signal_chunks.frames || excluded.frames,
-             frame_count = signal_chunks.frame_count + excluded.frame_count,
-             first_seq = least(signal_chunks.first_seq, excluded.first_seq),
-             last_seq = greatest(signal_chunks.last_seq, excluded.last_seq),
-             domain_id = excluded.domain_id,
-             root_domain_id = excluded.root_domain_id,
-             updated_at = now()`,
-          params,
-        );
-      }
+      await upsertChunks(
+        tx,
+        compressed.map(({ group, frames, firstSeq, lastSeq }) => ({ serial: group.serial, channel: group.channel, minuteUs: group.minuteUs, frames, frameCount: group.frames.length, firstSeq, lastSeq, domainId: group.domainId, rootDomainId: group.rootDomainId })),
+      );
       await tx.query('delete from signal_frames_pending where id = any($1::bigint[])', [rows.map((row) => row.id)]);
     });
     return rows.length;
+  }
+
+  /**
+   * Stores whole minutes at once (an imported recording, already validated and compressed): the same
+   * rows compaction writes, so reading and retention treat them like the live stream.
+   */
+  async storeChunks(chunks: readonly StoredChunk[]): Promise<void> {
+    if (chunks.length === 0) return;
+    await this.#database.transaction((tx) => upsertChunks(tx, chunks));
   }
 
   /**
@@ -301,5 +292,45 @@ export class SignalStore {
     const chunks = await this.#database.query('delete from signal_chunks where minute < $1::timestamptz', [new Date(cutoffMs).toISOString()]);
     const pending = await this.#database.query('delete from signal_frames_pending where start_us < $1', [cutoffMs * 1000]);
     return { chunks: chunks.rowCount ?? 0, pending: pending.rowCount ?? 0 };
+  }
+}
+
+/** One device, channel and minute of frames, gzip-compressed (a row of `signal_chunks`). */
+export interface StoredChunk {
+  serial: string;
+  channel: string;
+  minuteUs: number;
+  /** The minute's frames concatenated in time order, gzip-compressed. */
+  frames: Uint8Array;
+  frameCount: number;
+  firstSeq: number;
+  lastSeq: number;
+  domainId: string | null;
+  rootDomainId: string | null;
+}
+
+/** Inserts chunks; a chunk already there gets the frames appended as another gzip member. */
+async function upsertChunks(tx: Queryable, chunks: readonly StoredChunk[]): Promise<void> {
+  for (let i = 0; i < chunks.length; i += 500) {
+    const params: unknown[] = [];
+    const values: string[] = [];
+    for (const chunk of chunks.slice(i, i + 500)) {
+      const n = params.length;
+      values.push(`($${n + 1}, $${n + 2}, $${n + 3}::timestamptz, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, $${n + 9})`);
+      params.push(chunk.serial, chunk.channel, new Date(chunk.minuteUs / 1000).toISOString(), chunk.frames, chunk.frameCount, chunk.firstSeq, chunk.lastSeq, chunk.domainId, chunk.rootDomainId);
+    }
+    await tx.query(
+      `insert into signal_chunks (serial, channel, minute, frames, frame_count, first_seq, last_seq, domain_id, root_domain_id)
+       values ${values.join(', ')}
+       on conflict (serial, channel, minute) do update set
+         frames = signal_chunks.frames || excluded.frames,
+         frame_count = signal_chunks.frame_count + excluded.frame_count,
+         first_seq = least(signal_chunks.first_seq, excluded.first_seq),
+         last_seq = greatest(signal_chunks.last_seq, excluded.last_seq),
+         domain_id = excluded.domain_id,
+         root_domain_id = excluded.root_domain_id,
+         updated_at = now()`,
+      params,
+    );
   }
 }

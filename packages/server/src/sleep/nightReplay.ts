@@ -11,9 +11,12 @@ import { analyzeSleepDay, EpochRecorder, EPOCH_MS, type SleepRecord } from '@nem
 
 const SECOND_MS = 1000;
 
+/** What the replay reads of a frame: an SMF frame, or samples of an imported file cut the same way. */
+export type ReplayFrame = Pick<SmfSampleFrame, 'channel' | 'startTimeUs' | 'sampleRate' | 'sampleCount' | 'values' | 'width'>;
+
 interface Timed {
   endMs: number;
-  frame: SmfSampleFrame;
+  frame: ReplayFrame;
 }
 
 export class NightReplay {
@@ -32,7 +35,7 @@ export class NightReplay {
   }
 
   /** Adds the frames that start before `untilMs` and replays every second up to it. */
-  add(frames: readonly SmfSampleFrame[], untilMs: number): void {
+  add(frames: readonly ReplayFrame[], untilMs: number): void {
     for (const frame of frames) {
       if (!(frame.sampleRate > 0) || frame.sampleCount === 0) continue;
       const startMs = frame.startTimeUs / 1000;

@@ -31,7 +31,15 @@ function wallClockMs(instantMs: number, timeZone: string): number {
 
 /** The instant at which the zone's clock shows `day` at `hour`:00 (the later one across a DST fold). */
 export function zonedInstant(day: string, hour: number, timeZone: string): number {
-  const wall = Date.parse(`${day}T00:00:00Z`) + hour * 3_600_000;
+  return zonedWallInstant(Date.parse(`${day}T00:00:00Z`) + hour * 3_600_000, timeZone);
+}
+
+/** The instant at which the zone's clock shows a wall time (`2026-11-20T22:15:00`, no zone: files from other equipment). */
+export function zonedDateTime(wallDateTime: string, timeZone: string): number {
+  return zonedWallInstant(Date.parse(`${wallDateTime}Z`), timeZone);
+}
+
+function zonedWallInstant(wall: number, timeZone: string): number {
   // Two corrections settle the offset, including across a daylight-saving change.
   let instant = wall - (wallClockMs(wall, timeZone) - wall);
   instant = wall - (wallClockMs(instant, timeZone) - instant);

@@ -76,7 +76,8 @@ const optStr = str.nullable().optional();
 const optNum = num.nullable().optional();
 const optTime = timestamp.nullable().optional();
 const rule = (read: number | null, list: number | null, create: number | null, update: number | null, del: number | null): AccessRule => ({ read, list, create, update, delete: del });
-const masterData = rule(L.individualUser, L.individualUser, L.developer, L.developer, L.developer);
+// Master data: everyone reads it; writing it is for senior developers (101), the maker's developers (100) look only.
+const masterData = rule(L.individualUser, L.individualUser, L.seniorDeveloper, L.seniorDeveloper, L.seniorDeveloper);
 
 const address = z.object({ postalCode: optStr, prefecture: optStr, city: optStr, line: optStr }).strict();
 
@@ -117,6 +118,8 @@ const domainSchema = z
       .strict()
       .optional(),
     status: z.enum(['active', 'suspended', 'closed']).optional(),
+    /** An agency's qualified-invoice issuer registration number (適格請求書発行事業者登録番号), printed on its bills. */
+    invoiceRegistrationNumber: str.regex(/^T\d{13}$/).nullable().optional(),
   })
   .strict();
 
@@ -152,6 +155,15 @@ const billSchema = z
     status: z.enum(['draft', 'issued', 'paid']),
     issuedAt: optTime,
     paidAt: optTime,
+    /** Agency bills (server agency/): the partner's name, tax rate (%), due date and invoice number, fixed when generated or issued. */
+    partnerName: optStr,
+    taxRate: num.int().gte(0).lte(100).optional(),
+    dueDate: optStr,
+    invoiceNumber: optStr,
+    /** The issuer as printed on the invoice, fixed at issue (a later change of name or number does not rewrite issued invoices). */
+    issuerName: optStr,
+    issuerRegistrationNumber: optStr,
+    generatedAt: optTime,
   })
   .strict();
 
@@ -168,6 +180,8 @@ const roomSchema = z
     deviceSerial: optStr,
     ownerUids: z.array(str).optional(),
     reportViewerUids: z.array(str).optional(),
+    /** Staff's comment printed on the room's sleep reports (/report). */
+    reportComment: str.max(2000).nullable().optional(),
     status: z.enum(['active', 'vacant', 'inactive']).optional(),
   })
   .strict();
@@ -194,7 +208,10 @@ const sleepSchema = z
     movementIndex: num.gte(0).optional(),
     /** When epoch 0 begins (epoch i is the minute from epochStart + i minutes); without it, bedTime. */
     epochStart: optTime,
-    epochs: z.array(z.object({ state: z.enum(['awake', 'light', 'deep', 'rem', 'outOfBed', 'unknown']), respirationRate: optNum, heartRate: optNum, activity: optNum }).strict()).optional(),
+    /** Sleep stages scored by a person, as imported (EDF+ hypnogram): runs of one stage, in order. */
+    hypnogram: z.array(z.object({ start: timestamp, durationSec: num.gt(0), stage: z.enum(['W', 'N1', 'N2', 'N3', 'N4', 'R', 'M', '?']) }).strict()).optional(),
+    /** One per minute; `pauses`: breathing pauses (10 s or more) that began in that minute. */
+    epochs: z.array(z.object({ state: z.enum(['awake', 'light', 'deep', 'rem', 'outOfBed', 'unknown']), respirationRate: optNum, heartRate: optNum, activity: optNum, pauses: num.int().gte(0).optional() }).strict()).optional(),
     source: nonEmpty,
   })
   .strict();
@@ -204,10 +221,19 @@ const uploadSchema = z
     fileName: nonEmpty,
     size: num.int().gte(0),
     sha256: str.regex(/^[0-9a-f]{64}$/).optional(),
-    format: z.enum(['smf', 'edf', 'csv']),
+    format: z.enum(['smf', 'edf', 'bdf', 'csv']),
     uploadedBy: nonEmpty,
     status: z.enum(['queued', 'parsing', 'analyzing', 'done', 'failed']),
+    /** Why it failed, as a code the screens translate (`IMPORT_ERROR_CODES`), and the details. */
+    errorCode: optStr,
     error: optStr,
+    /** The device the recording came from, when the file says (EDF+ equipment, SMF file name). */
+    deviceSerial: optStr,
+    /** Sleep stages scored by a person (EDF+ hypnogram annotations) were found and kept. */
+    hasStages: z.boolean().optional(),
+    /** The device the recording's raw signals were stored under (the room's, at processing), for the sleep viewer's zoom. */
+    storedSerial: optStr,
+    processedAt: optTime,
     recordStart: optTime,
     recordEnd: optTime,
     channels: z.array(str).optional(),
@@ -292,7 +318,18 @@ const invitationSchema = z
   .strict();
 
 const reportAccessSchema = z
-  .object({ roomId: nonEmpty, createdBy: nonEmpty, tokenHash: nonEmpty, expiresAt: timestamp, viewerUid: optStr })
+  .object({
+    roomId: nonEmpty,
+    createdBy: nonEmpty,
+    tokenHash: nonEmpty,
+    expiresAt: timestamp,
+    viewerUid: optStr,
+    /** Set when an administrator revokes the link: the viewer reads nothing from then on. */
+    revokedAt: optTime,
+    /** The viewer's latest read of the reports, and how many reads (every read is also in auditLogs). */
+    lastAccessAt: optTime,
+    accessCount: num.int().gte(0).optional(),
+  })
   .strict();
 
 const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [

@@ -6,6 +6,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { iconSize } from '../../lib/icons.ts';
 import { notify } from '../../lib/notify.ts';
 import { signOut, useCurrentUser } from '../../lib/session.ts';
+import { ReleaseNotice } from '../../features/master/ReleaseNotice.tsx';
 import { RouteGuard } from '../guard/RouteGuard.tsx';
 import { AccountMenu } from './AccountMenu.tsx';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
@@ -72,6 +73,7 @@ export function MainLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
+        <ReleaseNotice />
         <RouteGuard>
           <Outlet />
         </RouteGuard>

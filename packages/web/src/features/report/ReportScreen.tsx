@@ -1,6 +1,122 @@
+import type { RoomReport } from '@nemuri/shared/report/roomReport';
+import { addReportDays } from '@nemuri/shared/report/period';
+import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import { Alert, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
+import { dayjs } from '../../lib/dates.ts';
+import { useQuery } from '../../lib/documents/hooks.ts';
+import { iconSize } from '../../lib/icons.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { ReportControls } from './ReportControls.tsx';
+import { ReportRoomSection } from './ReportRoomSection.tsx';
+import { ReportDownloads } from './ReportDownloads.tsx';
+import { fetchReports, ReportApiError, type ReportSelection } from './reportApi.ts';
+import { REPORT_PRINT_CSS } from './reportPrint.ts';
+import { periodOf, problemOf, type PeriodChoice, type RoomChoice } from './reportSelection.ts';
 
-/** Printable sleep reports. Shows the route's title until its issue fills the screen. */
+type Result = { kind: 'idle' } | { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; selection: ReportSelection; reports: RoomReport[] };
+
+/** Yesterday in Japan: the latest sleep day that has ended by the morning. */
+function latestDay(): string {
+  return addReportDays(dayjs().tz('Asia/Tokyo').format('YYYY-MM-DD'), -1);
+}
+
+/**
+ * Printable sleep reports (/report): staff choose rooms and a period and get, per room, the sleep
+ * diary, the per-day metrics with period averages, the rate trends and a comment; print it (A4,
+ * a room per page) or download it as PDF or CSV. Administrators hand out report links from here.
+ * (A family member or doctor with a report link reads the room's own pages and downloads its report there.)
+ */
 export default function ReportScreen() {
-  return <ScreenPage />;
+  const { t } = useTranslation();
+  const level = useCurrentUser()?.accessLevel ?? 0;
+  const rooms = useQuery({ collection: 'rooms', limit: 1000 });
+  const choices = useMemo<RoomChoice[]>(
+    () => rooms.data.map((room) => ({ id: String(room.documentReferenceId), name: room.name, floor: room.floor ?? null, sortOrder: room.sortOrder ?? null })),
+    [rooms.data],
+  );
+  // null until the user chooses: a family member or doctor (one room, or a few) starts with all of theirs.
+  const [picked, setPicked] = useState<string[] | null>(null);
+  const [period, setPeriod] = useState<PeriodChoice>(() => {
+    const day = latestDay();
+    return { kind: 'month', anchor: day, customFrom: addReportDays(day, -6), customTo: day };
+  });
+  const [result, setResult] = useState<Result>({ kind: 'idle' });
+  const viewer = level < ROLE_LEVELS.generalStaff;
+  const chosen = picked ?? (viewer ? choices.map((room) => room.id) : []);
+  const range = periodOf(period);
+  const problem = problemOf(chosen, range);
+
+
+  const show = () => {
+    if (problem !== null) return;
+    const selection = { roomIds: chosen, from: range.from, to: range.to };
+    setResult({ kind: 'loading' });
+    fetchReports(selection).then(
+      (reports) => setResult({ kind: 'ready', selection, reports }),
+      (error: unknown) => setResult({ kind: 'failed', message: error instanceof ReportApiError && error.status === 404 ? t('report.errors.notFound') : t('report.errors.failed') }),
+    );
+  };
+
+  if (rooms.loading) {
+    return (
+      <ScreenPage>
+        <Group justify="center" p="xl">
+          <Loader aria-label={t('report.loading')} />
+        </Group>
+      </ScreenPage>
+    );
+  }
+  if (rooms.error !== null) {
+    return (
+      <ScreenPage>
+        <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
+          {t('report.errors.rooms')}
+        </Alert>
+      </ScreenPage>
+    );
+  }
+  if (choices.length === 0) {
+    return (
+      <ScreenPage>
+        <Text c="dimmed" data-testid="report-no-rooms">
+          {t(viewer ? 'report.noRoomsViewer' : 'report.noRooms')}
+        </Text>
+      </ScreenPage>
+    );
+  }
+  return (
+    <ScreenPage>
+      <style>{REPORT_PRINT_CSS}</style>
+      <Stack gap="md">
+        <ReportControls rooms={choices} chosen={chosen} onChoose={setPicked} period={period} onPeriod={setPeriod} range={range} problem={problem === null ? null : t(`report.problems.${problem}`)} loading={result.kind === 'loading'} onShow={show} />
+        {result.kind === 'idle' ? (
+          <Text c="dimmed" className="nemuri-no-print">
+            {t('report.idle')}
+          </Text>
+        ) : null}
+        {result.kind === 'loading' ? (
+          <Group justify="center" p="xl">
+            <Loader aria-label={t('report.loadingReport')} />
+          </Group>
+        ) : null}
+        {result.kind === 'failed' ? (
+          <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
+            {result.message}
+          </Alert>
+        ) : null}
+        {result.kind === 'ready' ? (
+          <Stack gap="md">
+            <ReportDownloads selection={result.selection} />
+            {result.reports.map((report) => (
+              <ReportRoomSection key={`${report.room.id}:${report.from}:${report.to}`} report={report} canComment={level >= ROLE_LEVELS.generalStaff} canShare={level >= ROLE_LEVELS.administrator} />
+            ))}
+          </Stack>
+        ) : null}
+      </Stack>
+    </ScreenPage>
+  );
 }

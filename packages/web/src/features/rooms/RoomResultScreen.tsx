@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { SLEEP_REFERENCE_RANGES, type SleepReferenceKey } from '@nemuri/shared/sleepReference';
 import { formatDate } from '../../lib/dates.ts';
 import { useQuery } from '../../lib/documents/hooks.ts';
+import { ReportDownloads } from '../report/ReportDownloads.tsx';
 import { RoomResultChart } from './RoomResultChart.tsx';
 import { metricSeries, parseRange, periodDays, RESULT_METRICS, RESULT_RANGES, summarize } from './roomResultData.ts';
 import { hoursMinutes } from './roomSleepMetrics.ts';
@@ -80,6 +81,7 @@ function ResultView({ room }: { room: Room }) {
           {t('roomSleep.result.period', { from: dayLabel(firstDay), to: dayLabel(lastDay) })}
         </Text>
       </Group>
+      {byDay.size > 0 ? <ReportDownloads selection={{ roomIds: [roomId], from: firstDay, to: lastDay }} print={false} /> : null}
       {records.loading ? (
         <Loader aria-label={t('roomSleep.loading')} />
       ) : records.error ? (

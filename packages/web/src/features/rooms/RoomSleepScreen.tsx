@@ -133,7 +133,7 @@ function SleepDayRecordView({ room, day, rule, selected, onSelect }: SleepDayRec
           <Text c="dimmed">{t('roomSleep.timeline.noEpochs')}</Text>
         ) : (
           <Stack gap="xs">
-            <RoomSleepTimeline epochs={epochs} originMs={origin} axis={axis} pauses={pauses} timeZone={rule.timeZone} selectedMinute={selected} onSelectMinute={onSelect} />
+            <RoomSleepTimeline epochs={epochs} originMs={origin} axis={axis} pauses={pauses} timeZone={rule.timeZone} selectedMinute={selected} onSelectMinute={onSelect} scored={data.hypnogram} />
             <Text size="xs" c="dimmed">
               {t('roomSleep.timeline.hint')}
             </Text>

@@ -15,6 +15,8 @@ import {
   type BandKind,
   type SleepEpoch,
   type TimeAxis,
+  scoredBands,
+  type ScoredStage,
 } from './roomSleepData.ts';
 
 /** Drawing units of the SVG (it scales to the page width); the left margin holds the scales, each row's name sits above it. */
@@ -48,18 +50,21 @@ interface RoomSleepTimelineProps {
   timeZone: string;
   selectedMinute: number | null;
   onSelectMinute: (minuteMs: number) => void;
+  /** Stages scored by a person (imported hypnogram): drawn as scored instead of the estimated stages. */
+  scored?: readonly ScoredStage[] | undefined;
 }
 
 /**
  * The night on one time axis: state bands with breathing pauses above them, the hypnogram when the
  * record has stages, then respiration, heart rate and movement. A click picks the minute under it.
  */
-export function RoomSleepTimeline({ epochs, originMs, axis, pauses, timeZone, selectedMinute, onSelectMinute }: RoomSleepTimelineProps) {
+export function RoomSleepTimeline({ epochs, originMs, axis, pauses, timeZone, selectedMinute, onSelectMinute, scored }: RoomSleepTimelineProps) {
   const { t } = useTranslation();
   const span = axis.endMs - axis.startMs;
   const x = (ms: number) => LEFT + ((ms - axis.startMs) / span) * PLOT_W;
   const xOfEpoch = (index: number) => x(originMs + (index + 0.5) * MINUTE_MS);
-  const staged = hasStages(epochs);
+  const scoredView = useMemo(() => (scored !== undefined && scored.length > 0 ? scoredBands(scored) : null), [scored]);
+  const staged = scoredView === null && hasStages(epochs);
 
   const rows: Row[] = [];
   let top = 20;
@@ -70,6 +75,7 @@ export function RoomSleepTimeline({ epochs, originMs, axis, pauses, timeZone, se
   addRow('pauses', t('roomSleep.timeline.pauses'), 12);
   addRow('states', t('roomSleep.timeline.title'), 34);
   if (staged) addRow('stages', t('roomSleep.timeline.hypnogram'), 80);
+  if (scoredView !== null) addRow('scored', t('roomSleep.timeline.scoredHypnogram'), 16 * scoredView.rows.length);
   addRow('respiration', t('roomSleep.timeline.respiration'), 80);
   addRow('heart', t('roomSleep.timeline.heart'), 80);
   addRow('movement', t('roomSleep.timeline.movement'), 50);
@@ -142,6 +148,21 @@ export function RoomSleepTimeline({ epochs, originMs, axis, pauses, timeZone, se
           ? STAGE_ROWS.map((stage, index) => (
               <text key={stage} x={LEFT - 6} y={row('stages').top + (index + 0.7) * (row('stages').height / STAGE_ROWS.length)} textAnchor="end" fontSize={11} fill={TEXT_COLOR}>
                 {t(`roomSleep.timeline.stages.${stage}`)}
+              </text>
+            ))
+          : null}
+        {scoredView !== null
+          ? scoredView.bands.map((band) => {
+              const r = row('scored');
+              const rowHeight = r.height / scoredView.rows.length;
+              const level = scoredView.rows.indexOf(band.kind);
+              return <rect key={band.startMs} x={x(band.startMs)} y={r.top + level * rowHeight} width={Math.max(0.5, x(band.endMs) - x(band.startMs))} height={rowHeight} fill={band.kind === 'W' ? BAND_COLORS.inBedAwake : BAND_COLORS.asleep} opacity={band.kind === 'N3' || band.kind === 'N4' ? 1 : band.kind === 'R' ? 0.85 : 0.6} data-stage={band.kind} />;
+            })
+          : null}
+        {scoredView !== null
+          ? scoredView.rows.map((stage, index) => (
+              <text key={stage} x={LEFT - 6} y={row('scored').top + (index + 0.75) * (row('scored').height / scoredView.rows.length)} textAnchor="end" fontSize={11} fill={TEXT_COLOR}>
+                {t(`roomSleep.timeline.scoredStages.${stage}`)}
               </text>
             ))
           : null}

@@ -111,6 +111,25 @@ export function stageBands(epochs: readonly SleepEpoch[], originMs: number): Ban
   return runs(epochs, originMs, (state): StageKind => (state === 'outOfBed' || state === 'unknown' ? 'none' : state));
 }
 
+/** Sleep stages scored by a person (an imported EDF+ hypnogram), as the record keeps them. */
+export type ScoredStage = NonNullable<SleepDayRecord['hypnogram']>[number];
+/** Rows of the scored hypnogram, top to bottom; movement time is drawn as wake, unscored epochs not at all. */
+export const SCORED_ROWS = ['W', 'R', 'N1', 'N2', 'N3', 'N4'] as const;
+export type ScoredRow = (typeof SCORED_ROWS)[number];
+
+/** The rows a scored hypnogram needs (N4 only when R&K stage 4 occurs) and its bands. */
+export function scoredBands(hypnogram: readonly ScoredStage[]): { rows: ScoredRow[]; bands: Band<ScoredRow>[] } {
+  const bands: Band<ScoredRow>[] = [];
+  for (const run of hypnogram) {
+    if (run.stage === '?') continue;
+    const kind: ScoredRow = run.stage === 'M' ? 'W' : run.stage;
+    const startMs = Date.parse(run.start);
+    bands.push({ kind, startMs, endMs: startMs + run.durationSec * 1000 });
+  }
+  const rows = SCORED_ROWS.filter((row) => row !== 'N4' || bands.some((band) => band.kind === 'N4'));
+  return { rows, bands };
+}
+
 export type EpochSeriesKey = 'respirationRate' | 'heartRate' | 'activity';
 
 /** One value per minute, null where the minute has none (out of bed, no data). */

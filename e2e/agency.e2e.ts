@@ -1,0 +1,219 @@
+/**
+ * The agency area in the browser, on the demo data: the agency administrator opens the statistics
+ * (figures and charts), the partners, a partner's five tabs, generates this month's bills, issues
+ * one after confirming and downloads its PDF invoice; an agency user (level 50) sees the bills but
+ * no way to change them; agency A never sees a second agency B's partner or bill (screens and API);
+ * a developer picks either agency at the top and sees that agency's data only.
+ *
+ * This month's bills are this file's own (the demo data bills the three months before): they are
+ * removed afterwards, so other files see the demo bills as they were.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, newContext, watchConsole } from './support/browser.ts';
+import { signInByApi } from './support/session.ts';
+
+const run = promisify(execFile);
+const baseURL = inject('baseURL');
+const AGENCY = DEMO_DOMAINS.agency;
+const AGENCY_NAME = 'ねむりケア販売株式会社';
+const CORP = DEMO_DOMAINS.corporation;
+const CORP_NAME = '社会福祉法人さくら会';
+
+/** This month in Japan time, `YYYY-MM`: not billed by the demo data, so generating makes fresh drafts. */
+function thisMonth(): string {
+  const jst = new Date(Date.now() + 9 * 3_600_000);
+  return `${jst.getUTCFullYear()}-${String(jst.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+const MONTH = thisMonth();
+/** A second agency, this file's own, with a partner and a bill that agency A must never see. */
+const stamp = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+const AGENCY_B = `e2e-agency-b-${stamp}`;
+const AGENCY_B_NAME = `E2E代理店B ${stamp}`;
+const B_PARTNER = `e2e-b-partner-${stamp}`;
+const B_PARTNER_NAME = `E2E取引先B ${stamp}`;
+const B_BILL = `${B_PARTNER}-2026-01`;
+
+let browser: Browser;
+let maker: BrowserContext;
+const contexts: BrowserContext[] = [];
+
+async function signedInContext(email: string): Promise<BrowserContext> {
+  const context = await newContext(browser, baseURL);
+  contexts.push(context);
+  await signInByApi(context, baseURL, email);
+  return context;
+}
+
+async function thisMonthsBillIds(): Promise<string[]> {
+  const response = await maker.request.post(`${baseURL}/api/documents/query`, { headers: { origin: baseURL }, data: { query: { collection: `domains/${AGENCY}/bills`, where: [['month', '==', MONTH]] } } });
+  const body = (await response.json()) as { documents?: { documentReferenceId: string }[] };
+  return (body.documents ?? []).map((bill) => bill.documentReferenceId);
+}
+
+async function asMaker(method: 'PUT' | 'DELETE', path: string, data?: unknown): Promise<number> {
+  const response = await maker.request.fetch(`${baseURL}/api/documents/${path}`, { method, headers: { origin: baseURL }, ...(data === undefined ? {} : { data: { data } }) });
+  return response.status();
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  maker = await signedInContext('developer@example.com');
+  expect(await asMaker('PUT', `domains/${AGENCY_B}`, { name: AGENCY_B_NAME, kind: 'agency', rootDomainId: AGENCY_B })).toBe(200);
+  expect(await asMaker('PUT', `domains/${AGENCY_B}/partners/${B_PARTNER}`, { name: B_PARTNER_NAME, monthlyUnitPrice: 1000, status: 'active' })).toBe(200);
+  expect(await asMaker('PUT', `domains/${AGENCY_B}/bills/${B_BILL}`, { partnerDomainId: B_PARTNER, partnerName: B_PARTNER_NAME, month: '2026-01', status: 'issued', subtotal: 1000, consumptionTax: 100, total: 1100 })).toBe(200);
+});
+
+afterAll(async () => {
+  if (maker !== undefined) {
+    for (const id of await thisMonthsBillIds()) await maker.request.delete(`${baseURL}/api/documents/domains/${AGENCY}/bills/${id}`, { headers: { origin: baseURL } });
+    await asMaker('DELETE', `domains/${AGENCY_B}/bills/${B_BILL}`);
+    await asMaker('DELETE', `domains/${AGENCY_B}/partners/${B_PARTNER}`);
+    await asMaker('DELETE', `domains/${AGENCY_B}`);
+  }
+  for (const context of contexts) await context.close();
+  await browser?.close();
+});
+
+/** A client-side navigation to `/agency/{section}?agency={agencyId}` (a predicate: `?` is special in URL globs). */
+const waitForAgencyPage = (page: Page, section: string, agencyId: string) => page.waitForURL((url) => url.pathname === `/agency/${section}` && url.searchParams.get('agency') === agencyId);
+
+const billRow = (page: Page, partnerId: string) => page.locator(`[data-testid="agency-bill-row"][data-bill="${partnerId}-${MONTH}"]`);
+
+describe('agency area', () => {
+  it('the agency administrator sees statistics and partners, bills a month, issues a bill and downloads its invoice', async () => {
+    const context = await signedInContext('agency-admin@example.com');
+    const page = await context.newPage();
+    const pageConsole = watchConsole(page);
+
+    // Statistics: figures and the two charts.
+    await page.goto('/agency/statistics');
+    await page.getByRole('heading', { name: '統計' }).waitFor();
+    await page.getByTestId('chart-revenue').waitFor();
+    await page.getByTestId('chart-devices').waitFor();
+    expect(await page.getByTestId('stat-devices').textContent()).toMatch(/機器数\d+台/);
+    expect(await page.getByTestId('stat-rooms').textContent()).toContain('室');
+
+    // Partners, and one partner's tabs.
+    await page.getByRole('tab', { name: '取引先' }).click();
+    await page.waitForURL('**/agency/partners');
+    const partnerRow = page.locator(`[data-testid="agency-partner-row"][data-partner="${CORP}"]`);
+    await partnerRow.waitFor();
+    expect(await page.getByTestId('agency-partner-row').count()).toBe(2);
+    expect(await partnerRow.textContent()).toContain('2,980円');
+    await partnerRow.getByRole('link', { name: CORP_NAME }).click();
+    await page.waitForURL(`**/agency/partner/${CORP}`);
+    expect(await page.getByTestId('partner-name').textContent()).toBe(CORP_NAME);
+    await page.getByTestId('partner-overview').waitFor();
+    await page.getByRole('tab', { name: '機器' }).last().click();
+    await page.getByTestId('agency-devices').waitFor();
+    expect(await page.getByTestId('agency-device-row').count()).toBeGreaterThan(0);
+    await page.getByRole('tab', { name: '部屋' }).click();
+    await page.getByTestId('partner-rooms').getByText('さくら苑').first().waitFor();
+    await page.getByRole('tab', { name: '請求' }).last().click();
+    await page.getByTestId('agency-bills').waitFor();
+    expect(await page.getByTestId('agency-bill-row').count()).toBe(3);
+    await page.getByRole('tab', { name: 'スタッフ' }).click();
+    await page.getByTestId('partner-staff').getByText('鈴木 管理').waitFor();
+
+    // Bills: this month's drafts for both partners.
+    await page.goto('/agency/bills');
+    await page.getByTestId('invoice-settings').getByLabel('登録番号').waitFor();
+    expect(await page.getByTestId('invoice-settings').getByLabel('登録番号').inputValue()).toMatch(/^T\d{13}$/);
+    await page.getByTestId('generate-bills').getByLabel('対象月').click();
+    await page.getByRole('option', { name: MONTH, exact: true }).click();
+    await page.getByRole('button', { name: 'この月の請求を作成' }).click();
+    await billRow(page, CORP).waitFor();
+    await billRow(page, DEMO_DOMAINS.household).waitFor();
+    expect(await billRow(page, CORP).getAttribute('data-status')).toBe('draft');
+
+    // Issue one, after confirming; it then offers its PDF invoice.
+    await page.getByRole('button', { name: `${CORP_NAME} ${MONTH} を発行` }).click();
+    const confirm = page.getByRole('dialog', { name: '請求を発行' });
+    await confirm.getByRole('button', { name: '発行する' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await expect.poll(() => billRow(page, CORP).getAttribute('data-status')).toBe('issued');
+    expect(await billRow(page, CORP).getByTestId('bill-status').textContent()).toBe('発行済み');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), billRow(page, CORP).getByRole('link', { name: `${CORP_NAME} ${MONTH} の請求書PDF` }).click()]);
+    const dir = await mkdtemp(join(tmpdir(), 'nemuri-e2e-invoice-'));
+    try {
+      const file = join(dir, 'invoice.pdf');
+      await download.saveAs(file);
+      expect((await readFile(file)).subarray(0, 5).toString()).toBe('%PDF-');
+      const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', file, '-']);
+      expect(stdout).toContain('適格請求書');
+      expect(stdout).toMatch(/登録番号: T\d{13}/);
+      expect(stdout).toContain(`${CORP_NAME} 御中`);
+      expect(stdout).toContain('消費税（10%）');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(pageConsole.errors).toEqual([]);
+  });
+
+  it('an agency user (level 50) sees the bills but cannot generate, issue or edit', async () => {
+    const context = await signedInContext('agency@example.com');
+    const page = await context.newPage();
+    await page.goto('/agency/bills');
+    await page.getByTestId('agency-bills').waitFor();
+    await page.getByTestId('invoice-settings').waitFor();
+    expect(await page.getByRole('button', { name: 'この月の請求を作成' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /を発行$/ }).count()).toBe(0);
+    await page.goto('/agency/partners');
+    await page.getByTestId('agency-partners').waitFor();
+    expect(await page.getByRole('button', { name: '取引先を追加' }).count()).toBe(0);
+  });
+
+  it('agency A never sees agency B: not on its screens (even when asked for B in the address), not through the API', async () => {
+    const context = await signedInContext('agency-admin@example.com');
+    const page = await context.newPage();
+    await page.goto(`/agency/bills?agency=${AGENCY_B}`);
+    await page.getByTestId('agency-bills').waitFor();
+    expect(await page.getByTestId('agency-name').textContent()).toBe(AGENCY_NAME);
+    expect(await page.locator(`[data-bill="${B_BILL}"]`).count()).toBe(0);
+    expect(await page.getByText(B_PARTNER_NAME).count()).toBe(0);
+    await page.goto(`/agency/partner/${B_PARTNER}`);
+    await page.getByRole('alert').getByText('取引先が見つかりません。').waitFor();
+    for (const path of ['overview', 'statistics', `bills/${B_BILL}/pdf`]) {
+      expect((await context.request.get(`${baseURL}/api/agency/${AGENCY_B}/${path}`)).status()).toBe(403);
+    }
+    expect((await context.request.get(`${baseURL}/api/documents/domains/${AGENCY_B}/bills/${B_BILL}`)).status()).toBe(403);
+  });
+
+  it('a developer picks the agency at the top and sees that agency’s partners, bills and devices only', async () => {
+    const page = await maker.newPage();
+    await page.goto('/agency/partners');
+    const picker = page.getByTestId('agency-picker');
+    await picker.click();
+    await page.getByRole('option', { name: AGENCY_B_NAME, exact: true }).click();
+    // Without `?agency=` the first agency by name is shown, so choosing B may not change the address.
+    await expect.poll(() => picker.inputValue()).toBe(AGENCY_B_NAME);
+    await page.locator(`[data-testid="agency-partner-row"][data-partner="${B_PARTNER}"]`).waitFor();
+    expect(await page.getByTestId('agency-partner-row').count()).toBe(1);
+    await page.getByRole('tab', { name: '請求' }).click();
+    await page.locator(`[data-testid="agency-bill-row"][data-bill="${B_BILL}"]`).waitFor();
+    expect(await page.getByTestId('agency-bill-row').count()).toBe(1);
+
+    await picker.click();
+    await page.getByRole('option', { name: AGENCY_NAME, exact: true }).click();
+    await waitForAgencyPage(page, 'bills', AGENCY);
+    await expect.poll(() => picker.inputValue()).toBe(AGENCY_NAME);
+    await page.locator(`[data-testid="agency-bill-row"][data-bill="${CORP}-${MONTH}"]`).waitFor();
+    expect(await page.locator(`[data-bill="${B_BILL}"]`).count()).toBe(0);
+    await page.getByRole('tab', { name: '取引先' }).click();
+    await waitForAgencyPage(page, 'partners', AGENCY);
+    await page.locator(`[data-testid="agency-partner-row"][data-partner="${CORP}"]`).waitFor();
+    await page.getByRole('tab', { name: '機器' }).click();
+    await waitForAgencyPage(page, 'devices', AGENCY);
+    await page.getByTestId('agency-devices').waitFor();
+    expect(await page.getByTestId('agency-device-row').count()).toBeGreaterThan(10);
+    await page.close();
+  });
+});

@@ -1,0 +1,225 @@
+/**
+ * The agency area on a real server (PGlite, demo accounts): the bill flow (generate → issue →
+ * paid) with the documented arithmetic, frozen bills, level 50 refused every write, one agency
+ * never seeing another's partners, devices or bills (agency API and documents API), partners and
+ * invoice settings, and the PDF invoice read back with `pdftotext`.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
+import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
+import { signedInClient, startIngestServer, uniqueSerial, type IngestTestServer } from '../ingest/testing.ts';
+import type { BrowserClient, ClientReply } from '../testing/browserClient.ts';
+
+const run = promisify(execFile);
+
+const A = DEMO_DOMAINS.agency;
+const B = 'test-agency-b';
+const CORP = DEMO_DOMAINS.corporation;
+const FACILITY = DEMO_DOMAINS.facilityA;
+const B_CORP = 'test-b-corp';
+const MONTH = '2026-09';
+const REGISTRATION = 'T5120001234567';
+
+describe('agency area', () => {
+  let base: IngestTestServer;
+  let developer: BrowserClient;
+  let agency: BrowserClient;
+  let agencyAdmin: BrowserClient;
+  let staff: BrowserClient;
+  const serialA1 = uniqueSerial('agA1');
+  const serialA2 = uniqueSerial('agA2');
+  const serialB1 = uniqueSerial('agB1');
+
+  const documents = () => base.server.app.ingest.documents;
+  const put = (path: string, data: Record<string, unknown>) => documents().set(SYSTEM_PRINCIPAL, path, data, true);
+  const ok = (reply: ClientReply, status = 200): unknown => {
+    expect(reply.status, reply.text).toBe(status);
+    return reply.body;
+  };
+  const putJson = (client: BrowserClient, path: string, body: unknown) => client.send('PUT', path, JSON.stringify(body), { 'content-type': 'application/json' });
+  const generate = (client: BrowserClient, body: Record<string, unknown>, agencyId = A) => client.post(`/api/agency/${agencyId}/bills/generate`, body);
+
+  beforeAll(async () => {
+    base = await startIngestServer();
+    const as = (email: string) => signedInClient(base.server, email);
+    [developer, agency, agencyAdmin, staff] = await Promise.all([as('developer@example.com'), as('agency@example.com'), as('agency-admin@example.com'), as('admin@example.com')]);
+    // Under vitest the demo data set is not loaded: two agencies, each with a partner and devices.
+    await put(`domains/${A}`, { name: 'ねむりケア販売株式会社', kind: 'agency', rootDomainId: A, invoiceRegistrationNumber: REGISTRATION, address: { postalCode: '530-0001', prefecture: '大阪府', city: '大阪市北区', line: '梅田1-2-3' } });
+    await put(`domains/${B}`, { name: 'B販売', kind: 'agency', rootDomainId: B });
+    await put(`domains/${CORP}`, { name: '社会福祉法人さくら会', kind: 'corporation', rootDomainId: CORP, agencyDomainId: A });
+    await put(`domains/${FACILITY}`, { name: 'さくら苑', kind: 'facility', rootDomainId: CORP, parentDomainId: CORP, agencyDomainId: A });
+    await put(`domains/${B_CORP}`, { name: 'B法人', kind: 'corporation', rootDomainId: B_CORP, agencyDomainId: B });
+    await put('domains/test-free-household', { name: '自由な家', kind: 'individual', rootDomainId: 'test-free-household' });
+    await put(`domains/${A}/partners/${CORP}`, { name: '社会福祉法人さくら会', monthlyUnitPrice: 3000, status: 'active', contractStart: '2026-01-01', contractEnd: null });
+    await put(`domains/${B}/partners/${B_CORP}`, { name: 'B法人', monthlyUnitPrice: 5000, status: 'active' });
+    // A1: lent to the facility 16 Sep – 10 Oct (15 days of September); A2: lent to the corporation since August.
+    await put(`devices/${serialA1}`, { deviceTypeId: 'nemuri-chest', ownerAgencyDomainId: A, domainId: null, status: 'stock' });
+    await put(`devices/${serialA1}/borrows/b1`, { toDomainId: FACILITY, from: '2026-09-16T10:00:00+09:00', until: null, returnedAt: '2026-10-10T12:00:00+09:00', by: 'test' });
+    await put(`devices/${serialA2}`, { deviceTypeId: 'nemuri-chest', ownerAgencyDomainId: A, domainId: CORP, status: 'in_use' });
+    await put(`devices/${serialA2}/borrows/b1`, { toDomainId: CORP, from: '2026-08-01T09:00:00+09:00', until: null, returnedAt: null, by: 'test' });
+    await put(`devices/${serialB1}`, { deviceTypeId: 'nemuri-bed', ownerAgencyDomainId: B, domainId: B_CORP, status: 'in_use' });
+    await put(`devices/${serialB1}/borrows/b1`, { toDomainId: B_CORP, from: '2026-08-01T09:00:00+09:00', until: null, returnedAt: null, by: 'test' });
+    await put(`domains/${B}/bills/${B_CORP}-2026-08`, { partnerDomainId: B_CORP, month: '2026-08', status: 'issued', subtotal: 5000, consumptionTax: 500, total: 5500 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await base?.stop();
+    await base?.remove();
+  });
+
+  it('generates a month’s draft: pro-rated lines, tax once per invoice, total', async () => {
+    const body = ok(await generate(agencyAdmin, { month: MONTH })) as { bills: Record<string, unknown>[]; skipped: unknown[] };
+    expect(body.bills).toHaveLength(1);
+    expect(body.bills[0]).toMatchObject({
+      documentReferenceId: `${CORP}-${MONTH}`,
+      partnerDomainId: CORP,
+      month: MONTH,
+      status: 'draft',
+      // floor(3000 × 15 / 30) = 1500 and a whole month 3000.
+      lines: [
+        { deviceSerial: serialA1, daysUsed: 15, unitPrice: 3000, amount: 1500 },
+        { deviceSerial: serialA2, daysUsed: 30, unitPrice: 3000, amount: 3000 },
+      ].sort((a, b) => a.deviceSerial.localeCompare(b.deviceSerial)),
+      subtotal: 4500,
+      taxRate: 10,
+      consumptionTax: 450,
+      total: 4950,
+    });
+    // Regenerating a draft replaces it (same id, still one bill).
+    ok(await generate(agencyAdmin, { month: MONTH, partnerId: CORP }));
+    const overview = ok(await agencyAdmin.get(`/api/agency/${A}/overview`)) as { bills: { month: string }[] };
+    expect(overview.bills.filter((bill) => bill.month === MONTH)).toHaveLength(1);
+  });
+
+  it('refuses a month that has not begun and a malformed month', async () => {
+    expect((await generate(agencyAdmin, { month: '2099-01' })).body).toMatchObject({ reason: 'future-month' });
+    expect((await generate(agencyAdmin, { month: '2026-13' })).status).toBe(400);
+  });
+
+  it('level 50 reads the area but cannot generate, issue, mark paid, delete, or edit partners and settings (403)', async () => {
+    ok(await agency.get(`/api/agency/${A}/overview`));
+    ok(await agency.get(`/api/agency/${A}/statistics`));
+    const billId = `${CORP}-${MONTH}`;
+    for (const reply of [
+      await generate(agency, { month: MONTH }),
+      await agency.post(`/api/agency/${A}/bills/${billId}/issue`, {}),
+      await agency.post(`/api/agency/${A}/bills/${billId}/paid`, {}),
+      await agency.send('DELETE', `/api/agency/${A}/bills/${billId}`, undefined),
+      await putJson(agency, `/api/agency/${A}/partners/${CORP}`, { name: 'x', contractStart: null, contractEnd: null, monthlyUnitPrice: 1, status: 'active' }),
+      await putJson(agency, `/api/agency/${A}/settings`, { invoiceRegistrationNumber: null }),
+    ]) {
+      expect(reply.status, reply.text).toBe(403);
+      expect(reply.body).toMatchObject({ code: 'permission-denied' });
+    }
+    // Below the agency levels the area is closed altogether.
+    expect((await staff.get(`/api/agency/${A}/overview`)).status).toBe(403);
+  });
+
+  it('issues a draft (invoice number, due date, issuer fixed), then marks it paid; issued and paid bills are frozen', async () => {
+    const billId = `${CORP}-${MONTH}`;
+    const issued = ok(await agencyAdmin.post(`/api/agency/${A}/bills/${billId}/issue`, {})) as { bill: Record<string, unknown> };
+    expect(issued.bill).toMatchObject({ status: 'issued', dueDate: '2026-10-31', invoiceNumber: `202609-${CORP}`, issuerRegistrationNumber: REGISTRATION, issuerName: 'ねむりケア販売株式会社', total: 4950 });
+    for (const reply of [await agencyAdmin.post(`/api/agency/${A}/bills/${billId}/issue`, {}), await generate(agencyAdmin, { month: MONTH, partnerId: CORP }), await agencyAdmin.send('DELETE', `/api/agency/${A}/bills/${billId}`, undefined)]) {
+      expect(reply.status, reply.text).toBe(409);
+      expect(reply.body).toMatchObject({ reason: 'bill-frozen' });
+    }
+    // Generating the whole month skips the frozen bill instead of failing.
+    expect(ok(await generate(agencyAdmin, { month: MONTH }))).toMatchObject({ bills: [], skipped: [{ partnerDomainId: CORP, reason: 'bill-frozen' }] });
+    const paid = ok(await agencyAdmin.post(`/api/agency/${A}/bills/${billId}/paid`, {})) as { bill: Record<string, unknown> };
+    expect(paid.bill).toMatchObject({ status: 'paid', total: 4950 });
+    expect(typeof paid.bill.paidAt).toBe('string');
+    expect((await agencyAdmin.post(`/api/agency/${A}/bills/${billId}/paid`, {})).body).toMatchObject({ reason: 'bill-already-paid' });
+    expect((await agencyAdmin.post(`/api/agency/${A}/bills/${billId}/issue`, {})).body).toMatchObject({ reason: 'bill-frozen' });
+  });
+
+  it('a draft cannot be marked paid, has no invoice, and can be deleted', async () => {
+    ok(await generate(agencyAdmin, { month: '2026-10', partnerId: CORP }));
+    const billId = `${CORP}-2026-10`;
+    expect((await agencyAdmin.post(`/api/agency/${A}/bills/${billId}/paid`, {})).body).toMatchObject({ reason: 'bill-not-issued' });
+    expect((await agencyAdmin.get(`/api/agency/${A}/bills/${billId}/pdf`)).body).toMatchObject({ reason: 'bill-not-issued' });
+    ok(await agencyAdmin.send('DELETE', `/api/agency/${A}/bills/${billId}`, undefined), 204);
+    expect((await agencyAdmin.post(`/api/agency/${A}/bills/${billId}/issue`, {})).body).toMatchObject({ reason: 'bill-not-found' });
+  });
+
+  it('the PDF invoice carries the qualified-invoice fields (pdftotext)', async () => {
+    const billId = `${CORP}-${MONTH}`;
+    const response = await fetch(`${base.server.url}/api/agency/${A}/bills/${billId}/pdf`, { headers: { cookie: agencyAdmin.cookieHeader } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const dir = await mkdtemp(join(tmpdir(), 'nemuri-invoice-'));
+    try {
+      await writeFile(join(dir, 'invoice.pdf'), bytes);
+      const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', join(dir, 'invoice.pdf'), '-']);
+      const textOf = stdout.replace(/\s+/g, ' ');
+      for (const expected of ['適格請求書', `登録番号: ${REGISTRATION}`, 'ねむりケア販売株式会社', '社会福祉法人さくら会 御中', '2026年9月分', '10%対象', '消費税（10%）', '4,500円', '450円', '4,950円', '1,500円', '3,000円', '15日', '30日', serialA1, `202609-${CORP}`, '2026年10月31日']) {
+        expect(textOf).toContain(expected);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('agency A never sees agency B’s partners, devices or bills, through the agency API or the documents API', async () => {
+    const overview = ok(await agencyAdmin.get(`/api/agency/${A}/overview`)) as { partners: { id: string }[]; devices: { serial: string }[]; bills: { partnerDomainId: string }[] };
+    expect(overview.partners.map((partner) => partner.id)).toEqual([CORP]);
+    expect(overview.devices.map((device) => device.serial)).toEqual(expect.arrayContaining([serialA1, serialA2]));
+    expect(overview.devices.map((device) => device.serial)).not.toContain(serialB1);
+    expect(overview.bills.every((bill) => bill.partnerDomainId === CORP)).toBe(true);
+    for (const path of ['overview', 'statistics', `partners/${B_CORP}/staff`, `bills/${B_CORP}-2026-08/pdf`]) {
+      const reply = await agencyAdmin.get(`/api/agency/${B}/${path}`);
+      expect(reply.status, path).toBe(403);
+    }
+    expect((await agencyAdmin.post(`/api/agency/${B}/bills/${B_CORP}-2026-08/paid`, {})).status).toBe(403);
+    // The documents API keeps the same wall.
+    expect((await agencyAdmin.get(`/api/documents/domains/${B}/bills/${B_CORP}-2026-08`)).status).toBe(403);
+    expect((await agencyAdmin.get(`/api/documents/devices/${serialB1}`)).status).toBe(403);
+    const bills = ok(await agencyAdmin.post('/api/documents/query', { query: { collection: 'bills', collectionGroup: true, limit: 1000 } })) as { documents?: { documentPath: string }[] };
+    expect(JSON.stringify(bills)).not.toContain(B_CORP);
+    // A developer chooses either agency and sees that agency's data only.
+    const agencies = ok(await developer.get('/api/agency/agencies')) as { agencies: { id: string }[] };
+    expect(agencies.agencies.map((entry) => entry.id)).toEqual(expect.arrayContaining([A, B]));
+    const ofB = ok(await developer.get(`/api/agency/${B}/overview`)) as { partners: { id: string }[]; devices: { serial: string }[]; bills: unknown[] };
+    expect(ofB.partners.map((partner) => partner.id)).toEqual([B_CORP]);
+    expect(ofB.devices.map((device) => device.serial)).toEqual([serialB1]);
+    expect(ofB.bills).toHaveLength(1);
+    expect((ok(await agencyAdmin.get('/api/agency/agencies')) as { agencies: { id: string }[] }).agencies.map((entry) => entry.id)).toEqual([A]);
+  });
+
+  it('statistics count the devices, rooms and revenue by month', async () => {
+    const { statistics } = ok(await agencyAdmin.get(`/api/agency/${A}/statistics`)) as { statistics: { devices: { total: number; inUse: number }; months: { month: string; total: number; devicesOut: number }[]; partners: { total: number } } };
+    expect(statistics.devices.total).toBeGreaterThanOrEqual(2);
+    expect(statistics.partners.total).toBe(1);
+    const september = statistics.months.find((entry) => entry.month === MONTH);
+    expect(september).toMatchObject({ total: 4950, devicesOut: 2 });
+  });
+
+  it('partners: candidates, create with checks, edit; the registration number setting is validated', async () => {
+    const candidates = ok(await agencyAdmin.get(`/api/agency/${A}/partner-candidates`)) as { domains: { id: string }[] };
+    expect(candidates.domains.map((domain) => domain.id)).toContain('test-free-household');
+    expect(candidates.domains.map((domain) => domain.id)).not.toContain(B_CORP);
+    expect(candidates.domains.map((domain) => domain.id)).not.toContain(CORP);
+    const partner = { name: '自由な家', contractStart: '2026-11-01', contractEnd: null, monthlyUnitPrice: 3480, status: 'active' };
+    expect((await putJson(agencyAdmin, `/api/agency/${A}/partners/${B_CORP}`, partner)).body).toMatchObject({ reason: 'domain-not-eligible' });
+    expect((await putJson(agencyAdmin, `/api/agency/${A}/partners/test-free-household`, { ...partner, monthlyUnitPrice: -1 })).status).toBe(400);
+    expect(ok(await putJson(agencyAdmin, `/api/agency/${A}/partners/test-free-household`, partner))).toMatchObject({ partner: { name: '自由な家', monthlyUnitPrice: 3480 } });
+    ok(await putJson(agencyAdmin, `/api/agency/${A}/partners/test-free-household`, { ...partner, status: 'ended', contractEnd: '2026-12-31' }));
+    const overview = ok(await agencyAdmin.get(`/api/agency/${A}/overview`)) as { partners: { id: string; status: string }[] };
+    expect(overview.partners.find((entry) => entry.id === 'test-free-household')).toMatchObject({ status: 'ended' });
+    expect((await putJson(agencyAdmin, `/api/agency/${A}/settings`, { invoiceRegistrationNumber: 'T123' })).status).toBe(400);
+    expect(ok(await putJson(agencyAdmin, `/api/agency/${A}/settings`, { invoiceRegistrationNumber: 'T1234567890123' }))).toMatchObject({ agency: { invoiceRegistrationNumber: 'T1234567890123' } });
+    ok(await putJson(agencyAdmin, `/api/agency/${A}/settings`, { invoiceRegistrationNumber: REGISTRATION }));
+  });
+
+  it('lists a partner’s staff read-only', async () => {
+    await put(`domains/${FACILITY}/staff/test-staff-1`, { displayName: '介護 太郎', email: 'test-staff-1@example.com', accessLevel: 2 });
+    const { staff: list } = ok(await agency.get(`/api/agency/${A}/partners/${CORP}/staff`)) as { staff: { displayName: string; domainId: string }[] };
+    expect(list).toEqual(expect.arrayContaining([expect.objectContaining({ displayName: '介護 太郎', domainId: FACILITY })]));
+  });
+});

@@ -1,0 +1,25 @@
+/**
+ * Worker thread of the imports (importRunner.ts): one file, read from disk and analysed here, so that a
+ * long recording never holds up the server's event loop. The answer is the sleep days; the main thread
+ * writes them.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createParserSync } from '@nemuri/parser/node';
+import { ImportError } from './importError.ts';
+import { importRecording, type ImportJob } from './importRecording.ts';
+import type { ImportWorkerReply } from './importRunner.ts';
+
+const port = parentPort;
+if (port === null) throw new Error('importWorkerMain.ts runs as a worker thread (importWorker.mjs)');
+const reply = (message: ImportWorkerReply): void => (port as NonNullable<typeof port>).postMessage(message);
+
+try {
+  const result = await importRecording(createParserSync(), workerData as ImportJob, {
+    progress: (bytesRead) => reply({ type: 'progress', bytesRead }),
+    chunk: (chunk) => (port as NonNullable<typeof port>).postMessage({ type: 'chunk', chunk } satisfies ImportWorkerReply, [chunk.frames.buffer as ArrayBuffer]),
+  });
+  reply({ type: 'done', result });
+} catch (error) {
+  if (error instanceof ImportError) reply({ type: 'failed', code: error.code, message: error.message });
+  else reply({ type: 'failed', code: 'internal', message: error instanceof Error ? error.message : String(error) });
+}

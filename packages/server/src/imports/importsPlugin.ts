@@ -1,0 +1,131 @@
+/**
+ * Imports of recordings (docs/api.md, "Imports"):
+ *   POST   /api/rooms/:roomId/uploads                      body: the file (application/octet-stream), its name in
+ *                                                          `X-File-Name` (URI-encoded) → 201 `{ uploadId, upload }`,
+ *                                                          or 409 `{ code: 'already-exists', uploadId, fileName }`
+ *   POST   /api/rooms/:roomId/uploads/:uploadId/reprocess  → 202 `{ uploadId }`
+ *   DELETE /api/rooms/:roomId/uploads/:uploadId            → `{ deletedDays }`
+ * The uploads themselves are read (live) through the documents API: `rooms/{roomId}/uploads`.
+ * Uploading and reprocessing need general staff (2+) with the room in scope; deleting follows the
+ * uploads collection's delete rule (administrators). A room outside the caller's scope reads as missing.
+ */
+import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
+import { UPLOAD_FILE_NAME_HEADER, type DuplicateUpload } from '@nemuri/shared/imports';
+import type { Database } from '../database/database.ts';
+import { DocumentStore } from '../documents/store.ts';
+import { appWide } from '../http/appWide.ts';
+import { sendError } from '../http/errors.ts';
+import { ImportError } from './importError.ts';
+import { runImport } from './importRunner.ts';
+import { ImportService } from './importService.ts';
+import { UploadFiles } from './uploadFiles.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Uploads and their processing (imports/importService.ts). */
+    imports: ImportService;
+  }
+}
+
+export interface ImportsPluginOptions {
+  database: Database;
+  /** Where uploaded files are kept (DATA_DIR/uploads). */
+  uploadDir: string;
+  /** The directory goes when the server stops (an in-memory database keeps nothing either). */
+  temporary?: boolean;
+  maxBytes?: number;
+}
+
+const FILE_NAME_MAX = 255;
+
+function fileNameOf(header: unknown): string | null {
+  if (typeof header !== 'string' || header === '') return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(header);
+  } catch {
+    return null;
+  }
+  name = name.replace(/^.*[\\/]/, '').trim();
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused here
+  return name === '' || name.length > FILE_NAME_MAX || /[\u0000-\u001f]/.test(name) ? null : name;
+}
+
+function sendFailure(reply: FastifyReply, error: unknown): FastifyReply {
+  if (error instanceof DocumentError) return reply.code(HTTP_STATUS_OF_CODE[error.code]).type('application/json; charset=utf-8').send({ code: error.code, message: error.message });
+  if (error instanceof ImportError) {
+    const status = error.code === 'too-large' ? 413 : error.code === 'unsupported-format' ? 415 : 400;
+    return reply.code(status).type('application/json; charset=utf-8').send({ code: 'invalid-argument', reason: error.code, message: error.message });
+  }
+  throw error;
+}
+
+export const importsPlugin = appWide<ImportsPluginOptions>(async (app, { database, uploadDir, temporary = false, maxBytes }) => {
+  const service = new ImportService({
+    documents: new DocumentStore(database, app.log),
+    files: new UploadFiles(uploadDir),
+    sleepDayOf: (domainId) => app.monitoring.directory.sleepDayOf(domainId),
+    log: app.log,
+    run: (job, sink) => runImport(job, sink),
+    storeChunks: (chunks) => app.ingest.store.storeChunks(chunks),
+    ...(maxBytes === undefined ? {} : { maxBytes }),
+  });
+  app.decorate('imports', service);
+  app.addHook('onReady', async () => {
+    const resumed = await service.resume();
+    if (resumed > 0) app.log.info({ resumed }, 'uploads interrupted by a restart are processed again');
+  });
+  app.addHook('onClose', async () => {
+    await service.stop();
+    if (temporary) await rm(uploadDir, { recursive: true, force: true });
+  });
+
+  // The routes in a scope of their own: there the body is the file, handed over as a stream.
+  await app.register(async (scope) => routes(scope, service));
+});
+
+async function routes(app: FastifyInstance, service: ImportService): Promise<void> {
+  app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
+
+  app.post<{ Params: { roomId: string } }>('/api/rooms/:roomId/uploads', async (request, reply) => {
+    const claims = request.principal;
+    if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to upload');
+    const fileName = fileNameOf(request.headers[UPLOAD_FILE_NAME_HEADER]);
+    if (fileName === null) return sendError(reply, 400, 'invalid-argument', `${UPLOAD_FILE_NAME_HEADER}: the file name, URI-encoded, at most ${FILE_NAME_MAX} characters`);
+    if (!request.headers['content-type']?.startsWith('application/octet-stream')) return sendError(reply, 415, 'invalid-argument', 'Send the file as application/octet-stream');
+    try {
+      const outcome = await service.upload(claims, request.params.roomId, fileName, request.body as Readable);
+      if (outcome.kind === 'duplicate') {
+        const body: DuplicateUpload = { code: 'already-exists', message: `This file was already uploaded as ${outcome.fileName}`, uploadId: outcome.uploadId, fileName: outcome.fileName };
+        return reply.code(409).send(body);
+      }
+      return reply.code(201).send({ uploadId: outcome.uploadId, upload: outcome.upload });
+    } catch (error) {
+      return sendFailure(reply, error);
+    }
+  });
+
+  app.post<{ Params: { roomId: string; uploadId: string } }>('/api/rooms/:roomId/uploads/:uploadId/reprocess', async (request, reply) => {
+    const claims = request.principal;
+    if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to reprocess');
+    try {
+      await service.reprocess(claims, request.params.roomId, request.params.uploadId);
+      return reply.code(202).send({ uploadId: request.params.uploadId });
+    } catch (error) {
+      return sendFailure(reply, error);
+    }
+  });
+
+  app.delete<{ Params: { roomId: string; uploadId: string } }>('/api/rooms/:roomId/uploads/:uploadId', async (request, reply) => {
+    const claims = request.principal;
+    if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to delete');
+    try {
+      return await service.remove(claims, request.params.roomId, request.params.uploadId);
+    } catch (error) {
+      return sendFailure(reply, error);
+    }
+  });
+}

@@ -1,0 +1,6 @@
+/** Sleep reports (/report, PDF, CSV): one source of truth for their numbers. */
+export * from './period.ts';
+export * from './sleepDayClock.ts';
+export * from './roomReport.ts';
+export * from './columns.ts';
+export * from './reportApi.ts';
