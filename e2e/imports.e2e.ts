@@ -11,14 +11,14 @@ import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createParserSync } from '@nemuri/parser/node';
-import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import { SHARED_DATA_DIR } from '@nemuri/simulator/eit';
 import { writeSmfRecording } from '../packages/server/src/imports/testing.ts';
-import { newContext, useBrowserTab } from './support/browser.ts';
+import { newContext, useBrowser } from './support/browser.ts';
+import { openPage, registerOwnFacility, type OwnFacility } from './support/ownFacility.ts';
 import { signInByApi } from './support/session.ts';
 
 const baseURL = inject('baseURL');
-const tab = useBrowserTab(baseURL);
+const shared = useBrowser();
 const HYPNOGRAM = join(SHARED_DATA_DIR, 'edf', 'SC4001EC-Hypnogram.edf');
 const stamp = Date.now().toString(36);
 const SERIAL = `E2E-IMP-${stamp}`;
@@ -41,33 +41,31 @@ describe('importing recordings', () => {
   let dir: string;
   const night = nightStart();
   let maker: BrowserContext;
-  let admin: BrowserContext;
+  let facility: OwnFacility;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'nemuri-e2e-import-'));
     const parser = createParserSync();
     await writeSmfRecording(parser, join(dir, `${SERIAL}_night.smf`), { serial: SERIAL, fromMs: night.startMs, minutes: 90 });
     await writeSmfRecording(parser, join(dir, `${BULK_SERIAL}_night.smf`), { serial: BULK_SERIAL, fromMs: night.startMs, minutes: 30, seed: 'bulk' });
-    // The rooms' devices, made by the maker and placed in the demo facility; the rooms by its administrator.
-    maker = await newContext(tab.browser, baseURL);
+    // A facility of this file's own (other files count the demo facility's rooms); its owner imports.
+    facility = await registerOwnFacility(shared.browser, baseURL, { ownerEmail: `import-owner-${stamp}@example.com`, ownerName: '取込 太郎', domainName: `取込テスト苑 ${stamp}`, password: 'import-test-pass-9' });
+    // The rooms' devices, made by the maker and placed in the facility.
+    maker = await newContext(shared.browser, baseURL);
     await signInByApi(maker, baseURL, 'developer@example.com');
-    for (const serial of [SERIAL, BULK_SERIAL]) await put(maker, `devices/${serial}`, { deviceTypeId: 'nemuri-pad', domainId: DEMO_DOMAINS.facilityA, status: 'in_use' });
-    admin = await newContext(tab.browser, baseURL);
-    await signInByApi(admin, baseURL, 'admin@example.com');
-    await put(admin, `rooms/${ROOM}`, { domainId: DEMO_DOMAINS.facilityA, name: `取込 ${stamp}`, deviceSerial: SERIAL });
-    await put(admin, `rooms/${BULK_ROOM}`, { domainId: DEMO_DOMAINS.facilityA, name: `一括 ${stamp}`, deviceSerial: BULK_SERIAL });
+    for (const serial of [SERIAL, BULK_SERIAL]) await put(maker, `devices/${serial}`, { deviceTypeId: 'nemuri-pad', domainId: facility.domainId, status: 'in_use' });
+    await put(facility.owner, `rooms/${ROOM}`, { domainId: facility.domainId, name: `取込 ${stamp}`, deviceSerial: SERIAL });
+    await put(facility.owner, `rooms/${BULK_ROOM}`, { domainId: facility.domainId, name: `一括 ${stamp}`, deviceSerial: BULK_SERIAL });
   }, 120_000);
 
   afterAll(async () => {
     await maker?.close();
-    await admin?.close();
+    await facility?.owner.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('previews, uploads and processes an SMF night and an EDF+ hypnogram; the night zooms to raw signals', async () => {
-    const { page } = tab;
-    await signInByApi(tab.context, baseURL, 'admin@example.com');
-    await page.goto(`/room/${ROOM}/import`);
+    const page = await openPage(facility.owner, `/room/${ROOM}/import`);
     await page.getByRole('heading', { name: `データ取り込み — 取込 ${stamp}` }).waitFor();
     await page.locator('input[type="file"]').setInputFiles([join(dir, `${SERIAL}_night.smf`), HYPNOGRAM]);
 
@@ -111,9 +109,7 @@ describe('importing recordings', () => {
   }, 180_000);
 
   it('reprocesses and deletes from the history, after confirmation', async () => {
-    const { page } = tab;
-    await signInByApi(tab.context, baseURL, 'admin@example.com');
-    await page.goto(`/room/${ROOM}/history`);
+    const page = await openPage(facility.owner, `/room/${ROOM}/history`);
     const row = page.locator('tr[data-upload="SC4001EC-Hypnogram.edf"]');
     await row.getByRole('button', { name: '再処理' }).click();
     await page.getByText('「SC4001EC-Hypnogram.edf」を再処理します').waitFor();
@@ -122,14 +118,12 @@ describe('importing recordings', () => {
     await page.getByRole('dialog').getByText('「SC4001EC-Hypnogram.edf」と、このファイルから作った睡眠の記録 2 日分を削除します。元に戻せません。').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: '削除する' }).click();
     await expect.poll(() => row.count()).toBe(0);
-    const gone = await admin.request.get(`${baseURL}/api/documents/rooms/${ROOM}/sleeps/1989-04-24`);
+    const gone = await facility.owner.request.get(`${baseURL}/api/documents/rooms/${ROOM}/sleeps/1989-04-24`);
     expect(gone.status()).toBe(404);
   }, 60_000);
 
   it('matches files to rooms by device serial in the bulk import and refuses what is not a recording', async () => {
-    const { page } = tab;
-    await signInByApi(tab.context, baseURL, 'staff@example.com');
-    await page.goto('/data-import');
+    const page = await openPage(facility.owner, '/data-import');
     await page.getByTestId('import-drop-zone').waitFor();
     expect(await page.getByRole('heading', { name: 'データ取り込み', exact: true }).first().textContent()).toBe('データ取り込み');
     const notes = join(dir, 'notes.txt');

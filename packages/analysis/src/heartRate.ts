@@ -5,7 +5,7 @@
 // band-passed signals), a 200 ms refractory period, search-back at 166 % of the mean RR interval and
 // T-wave discrimination by slope within 360 ms. Filtering here is zero-phase (the window is processed as
 // a whole), so the fiducial points need no delay correction.
-import { bandPass, filterZeroPhase, median } from './filters.ts';
+import { bandPass, filterZeroPhase, median, medianInPlace } from './filters.ts';
 
 const REFRACTORY_S = 0.2;
 const T_WAVE_WINDOW_S = 0.36;
@@ -23,16 +23,18 @@ export interface QrsDetection {
 }
 
 /** Pan–Tompkins preprocessing: the band-passed signal and the moving-window integral of its squared slope. */
-export function qrsFeatures(ecg: ArrayLike<number>, sampleRate: number): { filtered: Float64Array; integrated: Float64Array } {
+export function qrsFeatures(ecg: ArrayLike<number>, sampleRate: number, scratch?: QrsScratch): { filtered: Float64Array; integrated: Float64Array } {
   const n = ecg.length;
-  const filtered = new Float64Array(n);
+  // detectQrs runs every live second on the same window length: its arrays are reused, not reallocated.
+  const filtered = scratch ? scratch.take('filtered', n) : new Float64Array(n);
   let sum = 0;
   for (let i = 0; i < n; i++) sum += ecg[i]!;
   const offset = n > 0 ? sum / n : 0;
   for (let i = 0; i < n; i++) filtered[i] = ecg[i]! - offset;
   filterZeroPhase(filtered, bandPass(5, Math.min(15, sampleRate * 0.4), sampleRate));
   // Five-point derivative, centred: (−x[n−2] − 2x[n−1] + 2x[n+1] + x[n+2]) / 8, then squared.
-  const squared = new Float64Array(n);
+  const squared = scratch ? scratch.take('squared', n) : new Float64Array(n);
+  squared[0] = squared[1] = squared[n - 2] = squared[n - 1] = 0;
   for (let i = 2; i < n - 2; i++) {
     const slope = (-filtered[i - 2]! - 2 * filtered[i - 1]! + 2 * filtered[i + 1]! + filtered[i + 2]!) / 8;
     squared[i] = slope * slope;
@@ -40,7 +42,7 @@ export function qrsFeatures(ecg: ArrayLike<number>, sampleRate: number): { filte
   // Centred 150 ms moving-window integration by a running sum.
   const width = Math.max(1, Math.round(INTEGRATION_S * sampleRate));
   const half = width >> 1;
-  const integrated = new Float64Array(n);
+  const integrated = scratch ? scratch.take('integrated', n) : new Float64Array(n);
   let running = 0;
   for (let i = 0; i < n + half; i++) {
     if (i < n) running += squared[i]!;
@@ -64,8 +66,24 @@ function maxSlope(x: Float64Array, from: number, to: number): number {
   return best;
 }
 
+/** Arrays qrsFeatures may reuse from one call to the next (they are overwritten by each call). */
+class QrsScratch {
+  readonly #arrays = new Map<string, Float64Array>();
+
+  take(name: string, n: number): Float64Array {
+    let array = this.#arrays.get(name);
+    if (array === undefined || array.length < n) {
+      array = new Float64Array(n);
+      this.#arrays.set(name, array);
+    }
+    return array.subarray(0, n);
+  }
+}
+
+const detectScratch = new QrsScratch();
+
 export function detectQrs(ecg: ArrayLike<number>, sampleRate: number): QrsDetection {
-  const { filtered, integrated } = qrsFeatures(ecg, sampleRate);
+  const { filtered, integrated } = qrsFeatures(ecg, sampleRate, detectScratch);
   const n = integrated.length;
   const refractory = Math.round(REFRACTORY_S * sampleRate);
   const tWave = Math.round(T_WAVE_WINDOW_S * sampleRate);
@@ -176,7 +194,9 @@ export function detectQrs(ecg: ArrayLike<number>, sampleRate: number): QrsDetect
 
   const heights = new Float64Array(beats);
   for (let b = 0; b < beats; b++) heights[b] = integrated[marks[b]!]!;
-  const background = median(integrated);
+  const copy = detectScratch.take('median', n);
+  copy.set(integrated);
+  const background = medianInPlace(copy, n);
   const prominence = beats > 0 && background > 0 ? median(heights) / background : 0;
   // Search-back can add a beat before the one that triggered it: keep the peaks in time order.
   return { peaks: peaks.slice(0, beats).sort(), prominence };

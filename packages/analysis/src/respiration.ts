@@ -23,6 +23,8 @@ export interface BreathingSignal {
   sampleRate: number;
   /** Multi-axis input: each band-passed axis. */
   axes?: Float64Array[];
+  /** Multi-axis input: the unit direction the signal was projected on. */
+  direction?: Float64Array;
 }
 
 export interface RespirationEstimate {
@@ -52,7 +54,7 @@ export function breathingSignal(values: ArrayLike<number>, sampleRate: number, s
  * band-passed, then projected on the first principal component of the band-passed axes, which is the
  * direction the chest moves in whatever the posture. The sign of the result is arbitrary.
  */
-export function principalBreathingSignal(interleaved: ArrayLike<number>, width: number, sampleRate: number, band = BREATHING_BAND_HZ): BreathingSignal {
+export function principalBreathingSignal(interleaved: ArrayLike<number>, width: number, sampleRate: number, band = BREATHING_BAND_HZ, knownDirection?: Float64Array): BreathingSignal {
   const axes: Float64Array[] = [];
   let rate = sampleRate;
   for (let axis = 0; axis < width; axis++) {
@@ -61,6 +63,19 @@ export function principalBreathingSignal(interleaved: ArrayLike<number>, width: 
     rate = filtered.sampleRate;
   }
   const n = axes[0]?.length ?? 0;
+  // A direction found a moment ago still holds (the chest moves the same way until the posture changes).
+  const vector = knownDirection?.length === width ? knownDirection : principalDirection(axes, width, n);
+  const signal = new Float64Array(n);
+  for (let a = 0; a < width; a++) {
+    const w = vector[a]!;
+    const x = axes[a]!;
+    for (let i = 0; i < n; i++) signal[i] = signal[i]! + w * x[i]!;
+  }
+  return { signal, sampleRate: rate, axes, direction: vector };
+}
+
+/** The first principal component of the band-passed axes (a unit vector). */
+function principalDirection(axes: readonly Float64Array[], width: number, n: number): Float64Array {
   // Samples of a movement burst would dominate the covariance and turn the direction toward the
   // movement; leave out every sample where an axis exceeds four times its robust amplitude.
   const limits = axes.map((x) => 4 * robustAmplitude(x));
@@ -99,13 +114,7 @@ export function principalBreathingSignal(interleaved: ArrayLike<number>, width: 
     if (norm === 0) break;
     for (let a = 0; a < width; a++) vector[a] = next[a]! / norm;
   }
-  const signal = new Float64Array(n);
-  for (let a = 0; a < width; a++) {
-    const w = vector[a]!;
-    const x = axes[a]!;
-    for (let i = 0; i < n; i++) signal[i] = signal[i]! + w * x[i]!;
-  }
-  return { signal, sampleRate: rate, axes };
+  return vector;
 }
 
 /**
@@ -123,11 +132,15 @@ export function breathingExcursion(breathing: BreathingSignal, seconds: number):
 
 /** 1.4826 × median |x|: the SD of Gaussian noise, robust to a few large movement artefacts. */
 export function robustAmplitude(signal: ArrayLike<number>, from = 0, to = signal.length): number {
-  const magnitudes = new Float64Array(Math.max(0, to - from));
-  for (let i = from; i < to; i++) magnitudes[i - from] = Math.abs(signal[i]!);
-  if (magnitudes.length === 0) return Number.NaN;
-  return 1.4826 * medianInPlace(magnitudes, magnitudes.length);
+  const n = Math.max(0, to - from);
+  if (n === 0) return Number.NaN;
+  // One scratch array for every call: this runs several times a live second.
+  if (magnitudeScratch.length < n) magnitudeScratch = new Float64Array(n);
+  for (let i = from; i < to; i++) magnitudeScratch[i - from] = Math.abs(signal[i]!);
+  return 1.4826 * medianInPlace(magnitudeScratch, n);
 }
+
+let magnitudeScratch = new Float64Array(0);
 
 /** Peak-to-peak of samples [from, to): the breathing excursion over a few seconds, for apnea detection. */
 export function peakToPeak(signal: ArrayLike<number>, from = 0, to = signal.length): number {

@@ -67,6 +67,10 @@ const DEVICE_VALUE_FRESH_MS = 3000;
 const ECG_PRESENCE_PROMINENCE = 3;
 /** Shorter ECG windows hold too few beats to tell a heartbeat from noise. */
 const ECG_MIN_SEC = 5;
+/** How long a principal breathing direction is used before it is found again. */
+const DIRECTION_REFRESH_MS = 5000;
+/** ECG is analysed at this rate or a little above (an integer fraction of the device's rate). */
+const ECG_ANALYSIS_RATE = 100;
 const LAST_BEAT_MAX_AGE_SEC = 2.5;
 const PRESENCE_CONFIRM_MS = 3000;
 const BREATHING_RESUMED_CONFIRM_MS = 2000;
@@ -107,6 +111,9 @@ export class RoomStateEstimator {
   readonly #posture = new PostureTracker();
   #scratch = new Float32Array(0);
   #eitGlobal = new Float32Array(0);
+  readonly #ecgDecimator = new BoxcarDecimator();
+  /** The principal direction of the breathing movement and when it was found. */
+  #direction: { vector: Float64Array; atMs: number } | null = null;
 
   // Latest values of the low-rate channels.
   #deviceRespirationRate = Number.NaN;
@@ -167,9 +174,17 @@ export class RoomStateEstimator {
     const endMs = startTimeMs + (samples * 1000) / sampleRate;
     if (!(endMs <= this.#lastDataMs)) this.#lastDataMs = endMs;
     switch (channel) {
-      case 'ecg':
-        this.#write('ecg', startTimeMs, sampleRate, values, 1, this.#heartWindowSec);
+      case 'ecg': {
+        // QRS complexes need no more than ~120 samples a second (Pan–Tompkins worked at 200 Hz; its band is
+        // 5–15 Hz): faster ECG is averaged down first, which halves the heart analysis every second costs.
+        const factor = sampleRate >= 2 * ECG_ANALYSIS_RATE ? Math.floor(sampleRate / ECG_ANALYSIS_RATE) : 1;
+        if (factor === 1) this.#write('ecg', startTimeMs, sampleRate, values, 1, this.#heartWindowSec);
+        else {
+          const reduced = this.#ecgDecimator.push(startTimeMs, sampleRate, values, factor);
+          if (reduced.values.length > 0) this.#write('ecg', reduced.startTimeMs, sampleRate / factor, reduced.values, 1, this.#heartWindowSec);
+        }
         break;
+      }
       case 'impe':
         this.#write('impe', startTimeMs, sampleRate, values, 1, this.#respirationWindowSec);
         break;
@@ -260,7 +275,13 @@ export class RoomStateEstimator {
     for (const source of RESPIRATION_SOURCES) {
       const window = this.#latest(source, this.#respirationWindowSec, EXCURSION_WINDOW_SEC + 1, nowMs);
       if (!window) continue;
-      return window.width > 1 ? principalBreathingSignal(window.values, window.width, window.sampleRate) : breathingSignal(window.values, window.sampleRate);
+      if (window.width === 1) return breathingSignal(window.values, window.sampleRate);
+      // The chest's direction of motion is found again every few seconds, and at once after a movement
+      // (a new posture); in between the last one holds, which spares a principal-component analysis a second.
+      const known = this.#direction !== null && nowMs - this.#direction.atMs < DIRECTION_REFRESH_MS && this.#movingInLast(nowMs, 3) === 0 ? this.#direction.vector : undefined;
+      const breathing = principalBreathingSignal(window.values, window.width, window.sampleRate, undefined, known);
+      if (known === undefined && breathing.direction) this.#direction = { vector: breathing.direction, atMs: nowMs };
+      return breathing;
     }
     return null;
   }
@@ -411,6 +432,7 @@ export class RoomStateEstimator {
       // The respiration windows still hold the out-of-bed level and the step to the in-bed level, which
       // would read as huge breaths: start them and the breathing baseline afresh.
       for (const source of RESPIRATION_SOURCES) this.#tracks.get(source)?.ring.clear();
+      this.#direction = null;
       this.#respirationRestartMs = nowMs;
       this.#apnea.reset();
     }
@@ -433,5 +455,41 @@ export class RoomStateEstimator {
       lastButtonAt: Number.isFinite(this.#lastButtonAtMs) ? this.#lastButtonAtMs : null,
       postureChanges: this.#posture.changes,
     };
+  }
+}
+
+/**
+ * Averages every `factor` consecutive samples into one, across frames: a sample left over at the end of a
+ * frame waits for the next frame, unless that frame does not continue this one (a gap), which starts afresh.
+ */
+class BoxcarDecimator {
+  #sum = 0;
+  #count = 0;
+  /** When the next input sample is due if the stream continues (ms). */
+  #nextMs = Number.NaN;
+  #groupStartMs = Number.NaN;
+  #out = new Float32Array(0);
+
+  push(startTimeMs: number, sampleRate: number, values: Float32Array, factor: number): { startTimeMs: number; values: Float32Array } {
+    const periodMs = 1000 / sampleRate;
+    if (this.#count > 0 && !(Math.abs(startTimeMs - this.#nextMs) <= periodMs / 2)) this.#count = 0;
+    if (this.#count === 0) this.#sum = 0;
+    const capacity = Math.floor((values.length + this.#count) / factor);
+    if (this.#out.length < capacity) this.#out = new Float32Array(capacity);
+    let written = 0;
+    let firstMs = Number.NaN;
+    for (let i = 0; i < values.length; i++) {
+      if (this.#count === 0) this.#groupStartMs = startTimeMs + i * periodMs;
+      this.#sum += values[i]!;
+      this.#count++;
+      if (this.#count === factor) {
+        if (written === 0) firstMs = this.#groupStartMs;
+        this.#out[written++] = this.#sum / factor;
+        this.#sum = 0;
+        this.#count = 0;
+      }
+    }
+    this.#nextMs = startTimeMs + values.length * periodMs;
+    return { startTimeMs: firstMs, values: this.#out.subarray(0, written) };
   }
 }

@@ -14,6 +14,8 @@ import { DEFAULT_SLEEP_DAY, sleepDayRuleOf } from '../sleep/sleepDay.ts';
 import { ImportError } from './importError.ts';
 import { importRecording, type ImportJob } from './importRecording.ts';
 import type { ImportResult } from './importResult.ts';
+import { runImport } from './importRunner.ts';
+import { splitRecording } from './smfParallel.ts';
 import { hypnogramOf, stageOfText, type Stage } from './stages.ts';
 import { writeSmfRecording } from './testing.ts';
 
@@ -164,6 +166,23 @@ describe('SMF recordings', () => {
   it('gives the same record for the same file', async () => {
     expect(await run(path(), 'smf')).toEqual(result);
   }, 60_000);
+
+  it('shares a long recording between two workers: the same days, channels and samples, the same stored minutes, nearly the same night', async () => {
+    expect(await splitRecording(path())).not.toBeNull();
+    let parallelChunks = 0;
+    const parallel = await runImport({ path: path(), format: 'smf', rule: DEFAULT_SLEEP_DAY, source: 'upload-1', storeSignals: true }, { chunk: () => parallelChunks++ });
+    let wholeChunks = 0;
+    await importRecording(parser, { path: path(), format: 'smf', rule: DEFAULT_SLEEP_DAY, source: 'upload-1', storeSignals: true }, { chunk: () => wholeChunks++ });
+    expect(parallelChunks).toBe(wholeChunks);
+    expect({ ...parallel, days: parallel.days.map((day) => day.day) }).toEqual({ ...result, days: result.days.map((day) => day.day) });
+    const [a, b] = [parallel.days[0]!.record!, result.days[0]!.record!];
+    // The second worker's estimator starts ten minutes early; by the split it has settled.
+    expect(Math.abs(a.timeInBedMin - b.timeInBedMin)).toBeLessThanOrEqual(3);
+    expect(Math.abs(a.totalSleepMin - b.totalSleepMin)).toBeLessThanOrEqual(5);
+    expect(Math.abs((a.heartRate.avg ?? 0) - (b.heartRate.avg ?? 0))).toBeLessThanOrEqual(1);
+    // Processing the file again splits it the same way: the same record.
+    expect(await runImport({ path: path(), format: 'smf', rule: DEFAULT_SLEEP_DAY, source: 'upload-1' })).toEqual(parallel);
+  }, 120_000);
 
   it('refuses a file cut short, a changed byte and a file that is not SMF, saying where', async () => {
     const bytes = await readFile(path());

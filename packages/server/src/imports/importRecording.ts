@@ -5,7 +5,7 @@ import { importCsv } from './csvImport.ts';
 import { importEdf } from './edfImport.ts';
 import type { ImportResult } from './importResult.ts';
 import type { RecordingChunk } from './recordingChunks.ts';
-import { importSmf } from './smfImport.ts';
+import { importSmf, replaySmf, type SmfPart, type SmfReplay } from './smfImport.ts';
 
 export interface ImportJob {
   path: string;
@@ -15,6 +15,8 @@ export interface ImportJob {
   source: string;
   /** Hand over an SMF recording's frames for storage (the room has a device to keep them under). */
   storeSignals?: boolean;
+  /** Replay only this part of an SMF recording and answer its epochs (smfParallel.ts). */
+  part?: SmfPart;
 }
 
 export interface ImportSink {
@@ -33,4 +35,9 @@ export function importRecording(parser: Parser, job: ImportJob, sink: ImportSink
     case 'csv':
       return importCsv(job.path, job.rule, job.source);
   }
+}
+
+/** One part of an SMF recording replayed (in an import worker, for smfParallel.ts). */
+export function replayPart(parser: Parser, job: ImportJob & { part: SmfPart }, sink: ImportSink = {}): Promise<SmfReplay> {
+  return replaySmf(parser, job.path, job.rule, job.part, sink.progress, job.storeSignals === true ? sink.chunk : undefined);
 }

@@ -39,6 +39,23 @@ export class RecordingExtent {
   get empty(): boolean {
     return this.samples === 0;
   }
+
+  summary(): ExtentSummary {
+    return { startMs: this.startMs, endMs: this.endMs, channels: [...this.channels].sort(), samples: this.samples };
+  }
+}
+
+/** What a (part of a) recording held, as plain data a worker can send. */
+export interface ExtentSummary {
+  startMs: number;
+  endMs: number;
+  channels: string[];
+  samples: number;
+}
+
+/** Two parts' extents as one. */
+export function joinExtents(a: ExtentSummary, b: ExtentSummary): ExtentSummary {
+  return { startMs: Math.min(a.startMs, b.startMs), endMs: Math.max(a.endMs, b.endMs), channels: [...new Set([...a.channels, ...b.channels])].sort(), samples: a.samples + b.samples };
 }
 
 /** The days worth keeping: some time in bed, or stages. */

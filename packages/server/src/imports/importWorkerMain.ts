@@ -6,7 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createParserSync } from '@nemuri/parser/node';
 import { ImportError } from './importError.ts';
-import { importRecording, type ImportJob } from './importRecording.ts';
+import { importRecording, replayPart, type ImportJob } from './importRecording.ts';
+import type { RecordingChunk } from './recordingChunks.ts';
 import type { ImportWorkerReply } from './importRunner.ts';
 
 const port = parentPort;
@@ -14,11 +15,14 @@ if (port === null) throw new Error('importWorkerMain.ts runs as a worker thread 
 const reply = (message: ImportWorkerReply): void => (port as NonNullable<typeof port>).postMessage(message);
 
 try {
-  const result = await importRecording(createParserSync(), workerData as ImportJob, {
-    progress: (bytesRead) => reply({ type: 'progress', bytesRead }),
-    chunk: (chunk) => (port as NonNullable<typeof port>).postMessage({ type: 'chunk', chunk } satisfies ImportWorkerReply, [chunk.frames.buffer as ArrayBuffer]),
-  });
-  reply({ type: 'done', result });
+  const job = workerData as ImportJob;
+  const sink = {
+    progress: (bytesRead: number) => reply({ type: 'progress', bytesRead }),
+    chunk: (chunk: RecordingChunk) => (port as NonNullable<typeof port>).postMessage({ type: 'chunk', chunk } satisfies ImportWorkerReply, [chunk.frames.buffer as ArrayBuffer]),
+  };
+  const parser = createParserSync();
+  if (job.part !== undefined) reply({ type: 'replayed', replay: await replayPart(parser, { ...job, part: job.part }, sink) });
+  else reply({ type: 'done', result: await importRecording(parser, job, sink) });
 } catch (error) {
   if (error instanceof ImportError) reply({ type: 'failed', code: error.code, message: error.message });
   else reply({ type: 'failed', code: 'internal', message: error instanceof Error ? error.message : String(error) });

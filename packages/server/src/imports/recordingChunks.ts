@@ -3,7 +3,7 @@
  * channel and minute and compressed, in the import worker, so that the sleep viewer's zoom reaches
  * the raw signals of an imported night as it does for a monitored one.
  */
-import { gzipSync } from 'node:zlib';
+import { constants, gzipSync } from 'node:zlib';
 import { SMF_HEADER_SIZE } from '@nemuri/parser/smf';
 import { splitFrames } from '../signals/smfHeader.ts';
 
@@ -42,6 +42,7 @@ export class RecordingChunks {
     }
   }
 
+  /** Closes the open minutes. */
   finish(): void {
     for (const channel of [...this.#open.keys()]) this.#close(channel);
   }
@@ -72,6 +73,9 @@ export class RecordingChunks {
       whole.set(part, at);
       at += part.length;
     }
-    this.#emit({ channel, minuteUs: open.minuteUs, frames: gzipSync(whole), frameCount: open.parts.length, firstSeq: open.firstSeq, lastSeq: open.lastSeq });
+    // The fastest level: a recording is compressed as fast as it is analysed, and only a little larger.
+    const frames = gzipSync(whole, { level: constants.Z_BEST_SPEED });
+    // A copy with its own buffer: zlib may hand back a slice of a shared pool, which must not be transferred.
+    this.#emit({ channel, minuteUs: open.minuteUs, frames: new Uint8Array(frames), frameCount: open.parts.length, firstSeq: open.firstSeq, lastSeq: open.lastSeq });
   }
 }

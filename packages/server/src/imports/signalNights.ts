@@ -4,7 +4,7 @@
  * exactly like a monitored one. Frames go to the sleep day they start in; each day is replayed as the
  * recording moves past it, so memory holds only the frames not yet due.
  */
-import type { SleepRecord } from '@nemuri/analysis/sleep';
+import { analyzeSleepDay, type NightEpochs, type SleepRecord } from '@nemuri/analysis/sleep';
 import { NightReplay, type ReplayFrame } from '../sleep/nightReplay.ts';
 import { sleepDayOf, sleepDayRange, type SleepDayRule } from '../sleep/sleepDay.ts';
 
@@ -33,8 +33,15 @@ export class SignalNights {
   /** Scores every day seen: day → record. */
   finish(source: string): Map<string, SleepRecord> {
     const records = new Map<string, SleepRecord>();
-    for (const [day, night] of [...this.#nights].sort(([a], [b]) => a.localeCompare(b))) records.set(day, night.finish(source));
+    for (const [day, epochs] of this.finishEpochs()) records.set(day, analyzeSleepDay(epochs, source));
     return records;
+  }
+
+  /** Every day seen, replayed to its end: day → its per-minute epochs, not yet scored. */
+  finishEpochs(): Map<string, NightEpochs> {
+    const epochs = new Map<string, NightEpochs>();
+    for (const [day, night] of [...this.#nights].sort(([a], [b]) => a.localeCompare(b))) epochs.set(day, night.finishEpochs());
+    return epochs;
   }
 
   /** Sleep days seen so far. */

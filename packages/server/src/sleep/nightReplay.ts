@@ -7,7 +7,7 @@
  */
 import type { SmfSampleFrame } from '@nemuri/parser/smf';
 import { RoomStateEstimator } from '@nemuri/analysis/roomState';
-import { analyzeSleepDay, EpochRecorder, EPOCH_MS, type SleepRecord } from '@nemuri/analysis/sleep';
+import { analyzeSleepDay, EpochRecorder, EPOCH_MS, type NightEpochs, type SleepRecord } from '@nemuri/analysis/sleep';
 
 const SECOND_MS = 1000;
 
@@ -62,8 +62,13 @@ export class NightReplay {
 
   /** Replays to the end of the night and scores it. */
   finish(source: string): SleepRecord {
+    return analyzeSleepDay(this.finishEpochs(), source);
+  }
+
+  /** Replays to the end of the night: its per-minute epochs, not yet scored. */
+  finishEpochs(): NightEpochs {
     this.#replayTo(this.#endMs);
     this.#recorder.finish();
-    return analyzeSleepDay(this.#recorder.epochs, source);
+    return this.#recorder.epochs;
   }
 }
