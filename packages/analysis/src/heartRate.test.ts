@@ -30,12 +30,12 @@ describe('Pan–Tompkins QRS detection on MIT-BIH record 100', () => {
     expect(reference.length).toBe(2273);
   });
 
-  it('finds the beats of MLII over all 30 min with sensitivity and positive predictivity ≥ 99 % (150 ms window)', () => {
+  it('finds the beats of MLII over all 30 min with sensitivity and positive predictivity ≥ 99.5 % (150 ms window)', () => {
     const { peaks } = detectQrs(record.signals[0]!, record.header.sampleRate);
     const result = compare(reference, peaks, Math.round(0.15 * record.header.sampleRate));
     // Measured: 2,273 of 2,273 beats, no false detections.
-    expect(result.sensitivity).toBeGreaterThanOrEqual(0.99);
-    expect(result.positivePredictivity).toBeGreaterThanOrEqual(0.99);
+    expect(result.sensitivity).toBeGreaterThanOrEqual(0.995);
+    expect(result.positivePredictivity).toBeGreaterThanOrEqual(0.995);
   });
 });
 

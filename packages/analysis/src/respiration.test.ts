@@ -3,7 +3,7 @@ import { ApneaDetector, estimateRespiration, estimateRespirationFromAcceleration
 import { readEitFrames, readRecord } from './testing/wfdb.ts';
 
 describe('respiration rate on real recordings', () => {
-  it('PhysioNet/CinC 2015 v102s RESP: 11.5 ± 1.5 breaths/min over the first three minutes', () => {
+  it('PhysioNet/CinC 2015 v102s RESP: within 1 breath/min of the counted 11.5/min in each of the first three minutes', () => {
     // The data README's "about 9" is the single highest bin of a 300 s periodogram; counting the breaths
     // of the waveform (by eye, and with the simulator's independent counter in its testing.ts) gives
     // 11.2–11.8/min per minute for the first three minutes, and the breathing speeds up in the last minute.
@@ -13,7 +13,8 @@ describe('respiration rate on real recordings', () => {
     expect(estimate.rate).toBeLessThan(13);
     for (let start = 0; start < 180; start += 60) {
       const minute = estimateRespiration(resp.subarray(start * 250, (start + 60) * 250), 250).rate;
-      expect(Math.abs(minute - 11.5)).toBeLessThan(1.5);
+      // Within 1 breath/min of the reference: 11.5/min, the middle of the 11.2–11.8 counted per minute.
+      expect(Math.abs(minute - 11.5)).toBeLessThan(1);
     }
   });
 

@@ -135,6 +135,11 @@ describe('agency area', () => {
     expect(typeof paid.bill.paidAt).toBe('string');
     expect((await agencyAdmin.post(`/api/agency/${A}/bills/${billId}/paid`, {})).body).toMatchObject({ reason: 'bill-already-paid' });
     expect((await agencyAdmin.post(`/api/agency/${A}/bills/${billId}/issue`, {})).body).toMatchObject({ reason: 'bill-frozen' });
+    // Nor can the documents API change or delete it: bills are written through the agency API only.
+    const patched = await agencyAdmin.send('PATCH', `/api/documents/domains/${A}/bills/${billId}`, JSON.stringify({ data: { total: 1 } }), { 'content-type': 'application/json' });
+    expect(patched.status).toBe(403);
+    expect((await agencyAdmin.send('DELETE', `/api/documents/domains/${A}/bills/${billId}`, undefined)).status).toBe(403);
+    expect((await agencyAdmin.get(`/api/documents/domains/${A}/bills/${billId}`)).body).toMatchObject({ document: { status: 'paid', total: 4950 } });
   });
 
   it('a draft cannot be marked paid, has no invoice, and can be deleted', async () => {

@@ -62,6 +62,14 @@ describe('device lending', () => {
     expect(audit).toHaveLength(1);
   });
 
+  it('keeps borrow records to the lending API: an agency cannot write one through the documents API', async () => {
+    const serial = uniqueSerial('forged');
+    await putDevice(serial);
+    const forged = await agency.send('PUT', `/api/documents/devices/${serial}/borrows/b1`, JSON.stringify({ data: { toDomainId: B, from: FROM, by: 'me' } }), { 'content-type': 'application/json' });
+    expect(forged.status).toBe(403);
+    expect(await deviceOf(serial)).toMatchObject({ status: 'stock' });
+  });
+
   it('refuses a second lend while the device is out, and lends again after the return; the history keeps both', async () => {
     const serial = uniqueSerial('again');
     await putDevice(serial);

@@ -14,7 +14,10 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
+import type { Claims } from '@nemuri/shared/documents/access';
+import { parseDocumentPath } from '@nemuri/shared/documents/paths';
 import { isPlainObject } from '@nemuri/shared/documents/update';
+import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database } from '../database/database.ts';
 import { DocumentStore } from './store.ts';
 
@@ -30,6 +33,18 @@ function pathOf(request: FastifyRequest): string {
 
 function bodyOf(request: FastifyRequest): Record<string, unknown> {
   return isPlainObject(request.body) ? request.body : {};
+}
+
+/** Refuses a write to a collection another API keeps (CollectionSpec.managedBy), below the maker's developers. */
+function refuseManaged(principal: Claims | null, path: unknown): void {
+  if (typeof path !== 'string' || principal === null || principal.accessLevel >= ROLE_LEVELS.developer) return;
+  let spec;
+  try {
+    spec = parseDocumentPath(path).spec;
+  } catch {
+    return; // The engine answers a bad path itself.
+  }
+  if (spec.managedBy !== undefined) throw new DocumentError('permission-denied', `${spec.name} records are written through ${spec.managedBy}`);
 }
 
 export const documentsPlugin: FastifyPluginAsync<DocumentsPluginOptions> = async (app, { database }) => {
@@ -60,12 +75,14 @@ export const documentsPlugin: FastifyPluginAsync<DocumentsPluginOptions> = async
     `${PREFIX}/*`,
     handle(async (request) => {
       const body = bodyOf(request);
+      refuseManaged(request.principal, pathOf(request));
       return { document: await store.set(request.principal, pathOf(request), body.data, body.merge === true) };
     }),
   );
   app.patch(
     `${PREFIX}/*`,
     handle(async (request) => {
+      refuseManaged(request.principal, pathOf(request));
       const document = await store.update(request.principal, pathOf(request), bodyOf(request).data);
       return document === null ? {} : { document };
     }),
@@ -73,6 +90,7 @@ export const documentsPlugin: FastifyPluginAsync<DocumentsPluginOptions> = async
   app.delete(
     `${PREFIX}/*`,
     handle(async (request) => {
+      refuseManaged(request.principal, pathOf(request));
       await store.delete(request.principal, pathOf(request));
       return {};
     }),
@@ -88,6 +106,8 @@ export const documentsPlugin: FastifyPluginAsync<DocumentsPluginOptions> = async
   app.post(
     `${PREFIX}/commit`,
     handle(async (request) => {
+      const writes = isPlainObject(request.body) && Array.isArray(request.body.writes) ? request.body.writes : [];
+      for (const write of writes) refuseManaged(request.principal, isPlainObject(write) ? write.path : undefined);
       await store.commit(request.principal, request.body);
       return {};
     }),

@@ -131,6 +131,12 @@ describe('uploads', () => {
     expect(uploads.map((record) => record.fileName)).not.toContain('notes.txt');
   });
 
+  it('keeps upload records to the uploads API: the documents API refuses to write them', async () => {
+    const forged = await admin.send('PUT', `/api/documents/rooms/${roomA}/uploads/forged`, JSON.stringify({ data: { fileName: 'x.smf', size: 1, format: 'smf', uploadedBy: 'me', status: 'done' } }), { 'content-type': 'application/json' });
+    expect(forged.status).toBe(403);
+    expect(forged.body).toMatchObject({ code: 'permission-denied', message: expect.stringContaining('/api/rooms/{roomId}/uploads') });
+  });
+
   it('keeps rooms of other facilities and residents out', async () => {
     expect((await upload(admin, roomB, 'x.smf', night.subarray(0, 1000))).status).toBe(404);
     expect((await upload(staff, roomB, 'x.smf', night.subarray(0, 1000))).status).toBe(404);

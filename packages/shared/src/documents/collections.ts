@@ -67,6 +67,12 @@ export interface CollectionSpec {
    * them, except for the server's own identity (server documents/store.ts).
    */
   serverOnlyFields?: readonly string[];
+  /**
+   * Written only through the API named here, which keeps rules the schema cannot (an issued bill is
+   * frozen, a device is lent once at a time, an upload is a stored file): the documents API refuses
+   * writes to the collection below the maker's developers (level 100), who may repair data.
+   */
+  managedBy?: string;
 }
 
 const L = ROLE_LEVELS;
@@ -343,10 +349,10 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
     levelGuard: { field: 'accessLevel', protectedFrom: L.administrator, viewAllFrom: L.administrator, editAllFrom: L.privilegeAdministrator },
   },
   { template: 'domains/{domainId}/partners/{partnerDomainId}', schema: partnerSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin) },
-  { template: 'domains/{domainId}/bills/{billId}', schema: billSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin) },
+  { template: 'domains/{domainId}/bills/{billId}', schema: billSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin), managedBy: '/api/agency/{agencyId}/bills' },
   { template: 'rooms/{roomId}', schema: roomSchema, unique: ['deviceSerial'], tenancy: { kind: 'fields', domainFields: ['domainId'], isRoom: true }, access: rule(L.individualUser, L.individualUser, L.administrator, L.generalStaff, L.administrator) },
   { template: 'rooms/{roomId}/sleeps/{day}', schema: sleepSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator), idPattern: /^\d{4}-\d\d-\d\d$/ },
-  { template: 'rooms/{roomId}/uploads/{uploadId}', schema: uploadSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator) },
+  { template: 'rooms/{roomId}/uploads/{uploadId}', schema: uploadSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator), managedBy: '/api/rooms/{roomId}/uploads' },
   {
     template: 'devices/{serial}',
     schema: deviceSchema,
@@ -355,7 +361,7 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
     access: rule(L.generalStaff, L.generalStaff, L.developer, L.administrator, L.developer),
     serverOnlyFields: ['credentialHash'],
   },
-  { template: 'devices/{serial}/borrows/{borrowId}', schema: borrowSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.generalStaff, L.generalStaff, L.agency, L.agency, L.developer) },
+  { template: 'devices/{serial}/borrows/{borrowId}', schema: borrowSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.generalStaff, L.generalStaff, L.agency, L.agency, L.developer), managedBy: '/api/devices/{serial}/borrows' },
   { template: 'deviceTypes/{id}', schema: deviceTypeSchema, unique: [], tenancy: { kind: 'global' }, access: masterData },
   { template: 'parameters/{id}', schema: parameterSchema, unique: [], tenancy: { kind: 'global' }, access: masterData },
   { template: 'views/{id}', schema: viewSchema, unique: ['routeKey'], tenancy: { kind: 'global' }, access: masterData },
@@ -371,7 +377,7 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
     // The staff rules hold for the level an invitation grants: an administrator (3) cannot raise one to 3+.
     levelGuard: { field: 'accessLevel', protectedFrom: L.administrator, viewAllFrom: L.administrator, editAllFrom: L.privilegeAdministrator },
   },
-  { template: 'reportAccess/{id}', schema: reportAccessSchema, unique: [], tenancy: { kind: 'roomField', field: 'roomId' }, access: rule(L.administrator, L.administrator, L.administrator, L.administrator, L.administrator) },
+  { template: 'reportAccess/{id}', schema: reportAccessSchema, unique: [], tenancy: { kind: 'roomField', field: 'roomId' }, access: rule(L.administrator, L.administrator, L.administrator, L.administrator, L.administrator), managedBy: '/api/auth/report-access and /api/reports/links' },
 ];
 
 function collectionIds(template: string): string[] {
