@@ -37,7 +37,7 @@ export function ImportFileTable({ files, rooms, onRemove, onChooseRoom }: Import
             const sending = item.upload.state !== 'idle';
             return (
               <Table.Tr key={item.key} data-file={item.file.name}>
-                <Table.Td>
+                <Table.Td miw={200}>
                   <Text fw={500} style={{ wordBreak: 'break-all' }}>
                     {item.file.name}
                   </Text>

@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { collectionByName } from '@nemuri/shared/documents/collections';
 import { ScreenLoading } from '../../components/ScreenStatus.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
@@ -40,7 +41,18 @@ export function RoomHistoryPanel({ roomId }: { roomId: string }) {
   if (uploads.loading) return <ScreenLoading label={t('imports.history.loading')} />;
   if (uploads.error) return <Alert color="red">{t('imports.history.failed')}</Alert>;
   const list = [...(uploads.data ?? [])].sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
-  if (list.length === 0) return <Alert color="gray">{t('imports.history.empty')}</Alert>;
+  if (list.length === 0) {
+    return (
+      <Alert color="gray">
+        <Stack gap={4} align="flex-start">
+          <Text size="sm">{t('imports.history.empty')}</Text>
+          <Anchor component={Link} to={`/room/${encodeURIComponent(roomId)}/import`} size="sm">
+            {t('imports.history.toImport')}
+          </Anchor>
+        </Stack>
+      </Alert>
+    );
+  }
   return (
     <Stack gap="md">
       <Table.ScrollContainer minWidth={900}>

@@ -15,12 +15,14 @@ interface ReportControlsProps {
   onPeriod: (period: PeriodChoice) => void;
   range: { from: string; to: string };
   problem: string | null;
+  /** The problem is only that nothing is chosen yet: said calmly, not as an error. */
+  problemIsEmptyChoice?: boolean;
   loading: boolean;
   onShow: () => void;
 }
 
 /** Which rooms (one, several, a floor, all) and which period (day, week, month, custom). */
-export function ReportControls({ rooms, chosen, onChoose, period, onPeriod, range, problem, loading, onShow }: ReportControlsProps) {
+export function ReportControls({ rooms, chosen, onChoose, period, onPeriod, range, problem, problemIsEmptyChoice = false, loading, onShow }: ReportControlsProps) {
   const { t } = useTranslation();
   const floors = floorsOf(rooms);
   const ordered = sortRooms(rooms);
@@ -75,7 +77,7 @@ export function ReportControls({ rooms, chosen, onChoose, period, onPeriod, rang
           {t('report.controls.show')}
         </Button>
       </Group>
-      <Text size="sm" c={problem === null ? 'dimmed' : 'red'} data-testid="report-range">
+      <Text size="sm" c={problem === null || problemIsEmptyChoice ? 'dimmed' : 'red'} data-testid="report-range">
         {problem ?? t('report.controls.range', { from: range.from, to: range.to })}
       </Text>
     </Stack>

@@ -92,7 +92,7 @@ export default function ReportScreen() {
     <ScreenPage>
       <style>{REPORT_PRINT_CSS}</style>
       <Stack gap="md">
-        <ReportControls rooms={choices} chosen={chosen} onChoose={setPicked} period={period} onPeriod={setPeriod} range={range} problem={problem === null ? null : t(`report.problems.${problem}`)} loading={result.kind === 'loading'} onShow={show} />
+        <ReportControls rooms={choices} chosen={chosen} onChoose={setPicked} period={period} onPeriod={setPeriod} range={range} problem={problem === null ? null : t(`report.problems.${problem}`)} problemIsEmptyChoice={problem === 'noRooms'} loading={result.kind === 'loading'} onShow={show} />
         {result.kind === 'idle' ? (
           <Text c="dimmed" className="nemuri-no-print">
             {t('report.idle')}
