@@ -31,6 +31,7 @@ import { assertValid, readRecord } from '@nemuri/shared/documents/validate';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database, Queryable } from '../database/database.ts';
 import { changeFeedOf, type ChangeSink, type DocumentChange } from './changeFeed.ts';
+import { scopeCacheOf } from './scopeCache.ts';
 import { cursorSql, fieldExpr, filterSql, orderSql, Params, scopeSql, type Cursor } from './sql.ts';
 
 export interface Row {
@@ -156,6 +157,11 @@ export class DocumentStore {
    */
   async scopeOf(claims: Claims, db: Queryable = this.database, spec?: CollectionSpec): Promise<DataScope> {
     const needed = factsNeeded(claims);
+    if (!needed.partners && !needed.rooms) return dataScopeOf(claims, { partnerDomainIds: [], ownedRoomIds: [], reportRoomIds: [] }, spec?.name);
+    // Outside a transaction the facts may come from the cache; inside one they are read with it.
+    const cache = db === this.database ? scopeCacheOf(this.database) : null;
+    const cached = cache?.get(claims);
+    if (cached !== undefined) return dataScopeOf(claims, cached, spec?.name);
     let partnerDomainIds: string[] = [];
     let ownedRoomIds: string[] = [];
     let reportRoomIds: string[] = [];
@@ -178,6 +184,7 @@ export class DocumentStore {
       ownedRoomIds = rows.filter((row) => row.owner).map((row) => row.id);
       reportRoomIds = rows.filter((row) => !row.owner).map((row) => row.id);
     }
+    cache?.set(claims, { partnerDomainIds, ownedRoomIds, reportRoomIds });
     return dataScopeOf(claims, { partnerDomainIds, ownedRoomIds, reportRoomIds }, spec?.name);
   }
 

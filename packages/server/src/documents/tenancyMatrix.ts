@@ -1,16 +1,19 @@
 /**
- * The tenancy matrix: demo accounts at levels 1, 2, 3, 5, 50 and 100 × rooms, devices, staff and
- * alerts × read, list, count, create, update and delete, against a real server on PGlite and on
+ * The tenancy matrix: demo accounts at levels 1, 2, 3, 5, 50 and 100 × rooms, devices, staff,
+ * alerts, sleep days, uploads and invitations × read, list, count, live subscriptions (document, query, count), create, update and delete, against a real server on PGlite and on
  * PostgreSQL. The expected scope is written out by hand here (not computed with the engine's own
  * code): a record outside it must never be returned, counted or changed.
  */
 import { collectionByName, type Operation } from '@nemuri/shared/documents/collections';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ServerMessage } from '@nemuri/shared/documents/live';
+import { LiveSocket, settle } from '../live/testing.ts';
 import { ok, signedIn, startTestServer, type DatabaseChoice, type DocumentsClient, type TestServer } from './testing.ts';
 
 type Data = Record<string, unknown>;
 type UserKey = 'individual' | 'staff' | 'admin' | 'owner' | 'agency' | 'developer';
-type Collection = 'rooms' | 'devices' | 'domains/staff' | 'alerts';
+type Collection = 'rooms' | 'devices' | 'domains/staff' | 'alerts' | 'rooms/sleeps' | 'rooms/uploads' | 'invitations';
+const COLLECTIONS: Collection[] = ['rooms', 'devices', 'domains/staff', 'alerts', 'rooms/sleeps', 'rooms/uploads', 'invitations'];
 
 const USERS: Record<UserKey, { email: string; level: number }> = {
   individual: { email: 'individual@example.com', level: 1 },
@@ -59,6 +62,20 @@ const alert = (id: string, domainId: string, roomId: string): Doc => ({
   change: { acknowledgedBy: 'someone' },
 });
 
+const sleep = (roomId: string, day: string): Doc => ({ path: `rooms/${roomId}/sleeps/${day}`, collection: 'rooms/sleeps', data: () => ({ source: 'live', totalSleepMin: 400 }), change: { totalSleepMin: 401 } });
+const upload = (roomId: string, id: string): Doc => ({
+  path: `rooms/${roomId}/uploads/${id}`,
+  collection: 'rooms/uploads',
+  data: () => ({ fileName: `${id}.csv`, size: 10, format: 'csv', uploadedBy: 'someone', status: 'done' }),
+  change: { status: 'failed' },
+});
+const invitation = (id: string, domainId: string): Doc => ({
+  path: `invitations/${id}`,
+  collection: 'invitations',
+  data: () => ({ domainId, email: `${id}@nemuri.jp`, accessLevel: 2, expiresAt: '2030-01-01T00:00:00Z' }),
+  change: { revokedAt: '2026-01-02T00:00:00Z' },
+});
+
 const DOCS: Doc[] = [
   room('roomA', 'demo-facility-a'),
   room('roomB', 'demo-facility-b'),
@@ -78,19 +95,32 @@ const DOCS: Doc[] = [
   alert('alB', 'demo-facility-b', 'roomB'),
   alert('alH', 'demo-household', 'roomH'),
   alert('alX', 'other-facility', 'roomX'),
+  sleep('roomA', '2026-01-01'),
+  sleep('roomB', '2026-01-02'),
+  sleep('roomH', '2026-01-03'),
+  sleep('roomX', '2026-01-04'),
+  upload('roomA', 'upA'),
+  upload('roomB', 'upB'),
+  upload('roomH', 'upH'),
+  upload('roomX', 'upX'),
+  invitation('inA', 'demo-facility-a'),
+  invitation('inB', 'demo-facility-b'),
+  invitation('inX', 'other-facility'),
 ];
 
 const ALL = DOCS.map((doc) => doc.path.split('/').pop() as string);
 
 /** Which records each user may see (by hand, from PRODUCT.md section 1). */
 const VISIBLE: Record<UserKey, string[]> = {
-  individual: ['roomH', 'alH'],
-  staff: ['roomA', 'devA', 'sA2', 'alA'],
-  admin: ['roomA', 'devA', 'sA2', 'sA3', 'alA'],
-  owner: ['roomA', 'roomB', 'devA', 'devB', 'sA2', 'sA3', 'sB2', 'alA', 'alB'],
-  agency: ['roomB', 'devB', 'devStock', 'sB2', 'alB'],
+  individual: ['roomH', 'alH', '2026-01-03', 'upH'],
+  staff: ['roomA', 'devA', 'sA2', 'alA', '2026-01-01', 'upA'],
+  admin: ['roomA', 'devA', 'sA2', 'sA3', 'alA', '2026-01-01', 'upA', 'inA'],
+  owner: ['roomA', 'roomB', 'devA', 'devB', 'sA2', 'sA3', 'sB2', 'alA', 'alB', '2026-01-01', '2026-01-02', 'upA', 'upB', 'inA', 'inB'],
+  agency: ['roomB', 'devB', 'devStock', 'sB2', 'alB', '2026-01-02', 'upB', 'inB'],
   developer: ALL,
 };
+/** Written through their own API only (uploads: /api/rooms/…/uploads), except by the maker's developers. */
+const MANAGED: ReadonlySet<Collection> = new Set(['rooms/uploads']);
 
 const idOf = (doc: Doc) => doc.path.split('/').pop() as string;
 
@@ -98,6 +128,7 @@ function expectedStatus(user: UserKey, doc: Doc, operation: Operation, after: Da
   const { level } = USERS[user];
   const min = collectionByName(doc.collection)?.access[operation];
   if (min === null || min === undefined || level < min) return 403;
+  if (MANAGED.has(doc.collection) && operation !== 'read' && operation !== 'list' && level < 100) return 403;
   if (operation !== 'create' && !VISIBLE[user].includes(idOf(doc))) return 403;
   if (operation === 'create' && !VISIBLE[user].includes(idOf(doc))) return 403;
   if (doc.collection === 'domains/staff' && operation !== 'read' && operation !== 'list') {
@@ -140,9 +171,9 @@ export function tenancyHolds(choice: DatabaseChoice): void {
   });
 
   it.each(users)('%s lists and counts exactly the records in scope, in collection-group queries too', async (user) => {
-    for (const collection of ['rooms', 'devices', 'domains/staff', 'alerts'] as Collection[]) {
+    for (const collection of COLLECTIONS) {
       const spec = collectionByName(collection);
-      const query = collection === 'domains/staff' ? { collection: 'staff', collectionGroup: true } : { collection };
+      const query = collection.includes('/') ? { collection: collection.split('/')[1] as string, collectionGroup: true } : { collection };
       const expected = DOCS.filter((doc) => doc.collection === collection && VISIBLE[user].includes(idOf(doc))).map(idOf).sort();
       const listed = await clients[user].query(query);
       const counted = await clients[user].count(query);
@@ -159,6 +190,51 @@ export function tenancyHolds(choice: DatabaseChoice): void {
     }
   });
 
+  it.each(users)('%s receives exactly the records in scope through live subscriptions, before and after changes', async (user) => {
+    const socket = await LiveSocket.open(test.server.url, clients[user].cookieHeader);
+    try {
+      const collections = COLLECTIONS;
+      const targetOf = (collection: Collection) => (collection.includes('/') ? { collection: collection.split('/')[1] as string, collectionGroup: true } : { collection });
+      collections.forEach((collection, index) => {
+        socket.subscribe(`q${index}`, { query: targetOf(collection) });
+        socket.subscribe(`c${index}`, { count: targetOf(collection) });
+      });
+      DOCS.forEach((doc, index) => socket.subscribe(`d${index}`, { document: doc.path }));
+      const check = async (round: string) => {
+        for (const [index, collection] of collections.entries()) {
+          const expected = DOCS.filter((doc) => doc.collection === collection && VISIBLE[user].includes(idOf(doc))).map(idOf).sort();
+          const allowed = USERS[user].level >= (collectionByName(collection)?.access.list ?? Infinity);
+          const query = await socket.until(`q${index}`);
+          const count = await socket.until(`c${index}`);
+          if (!allowed) {
+            expect([round, collection, query.type, count.type]).toEqual([round, collection, 'error', 'error']);
+            continue;
+          }
+          const last = socket.of(`q${index}`).at(-1) as ServerMessage;
+          const ids = ('documents' in last ? last.documents : []).map((document) => String(document.documentReferenceId)).sort();
+          const counted = socket.of(`c${index}`).at(-1) as ServerMessage;
+          expect([round, collection, ids, 'count' in counted ? counted.count : null]).toEqual([round, collection, expected, expected.length]);
+        }
+        for (const [index, doc] of DOCS.entries()) {
+          await socket.until(`d${index}`);
+          const seen = socket.of(`d${index}`).some((message) => 'document' in message && message.document !== null);
+          expect([round, doc.path, seen]).toEqual([round, doc.path, expectedStatus(user, doc, 'read', null) === 200]);
+        }
+      };
+      await check('initial');
+      // Every record changes (out of scope too): the changes reach only those who may see them.
+      for (const doc of DOCS) ok(await clients.developer.updateDocument(doc.path, doc.change));
+      await settle(500);
+      await check('after changes');
+      // Nothing out of scope ever arrived, in any message of any subscription.
+      const leaked = socket.messages.flatMap((message) => ('documents' in message ? message.documents : 'document' in message && message.document ? [message.document] : []).map((document) => String(document.documentReferenceId))).filter((id) => !VISIBLE[user].includes(id));
+      expect(leaked).toEqual([]);
+    } finally {
+      await socket.close();
+      for (const doc of DOCS) await seed(doc);
+    }
+  });
+
   it.each(users)('%s updates only the records in scope it may edit', async (user) => {
     for (const doc of DOCS) {
       const reply = await clients[user].updateDocument(doc.path, doc.change);
@@ -169,11 +245,14 @@ export function tenancyHolds(choice: DatabaseChoice): void {
 
   it.each(users)('%s creates only in scope, and never a record it could not see', async (user) => {
     for (const doc of DOCS) {
+      // Sleep days are named by their date; their creation is covered by the update and delete rounds.
+      if (doc.collection === 'rooms/sleeps') continue;
       const copyId = `${idOf(doc)}-${user}`;
       const path = doc.path.replace(/[^/]+$/, copyId);
       const data = doc.data(individualUid);
       if (doc.collection === 'domains/staff') data.email = `${copyId}@nemuri.jp`;
       if (doc.collection === 'rooms') data.name = copyId;
+      if (doc.collection === 'invitations') data.email = `${copyId}@nemuri.jp`;
       const reply = await clients[user].setDocument(path, data);
       expect([path, reply.status], reply.text).toEqual([path, expectedStatus(user, doc, 'create', data)]);
       if (reply.status === 200) ok(await clients.developer.deleteDocument(path));
