@@ -1,12 +1,15 @@
 // `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres --skip-ceiling]`: the device pipeline
-// under load, in one process. Simulated devices (ECG 250 Hz, 3-axis acceleration 50 Hz, respiHr 1 Hz;
+// under load. The server (broker, pipeline, storage) runs in a worker thread of its own, as it would on
+// its own machine; the simulated devices and the subscribers share the main thread. Simulated devices (ECG 250 Hz, 3-axis acceleration 50 Hz, respiHr 1 Hz;
 // one frame per channel and second, real time) publish over MQTT (QoS 1) to the server's embedded
 // broker; signed-in WebSocket subscribers of /api/signals/live take every device. Reports frames/s
 // through publish → parse → ring buffer → WebSocket, publish-to-subscriber latency (p50/p99), frames
 // lost, what was stored, and, as the ceiling, the same broker's (Aedes) raw QoS 1 publish/subscribe
 // rate without the pipeline. Default database: PGlite in memory; --postgres: a fresh schema of
 // TEST_DATABASE_URL (default postgres://root@127.0.0.1:5432/test), dropped afterwards.
+import { once } from 'node:events';
 import { join } from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import { Aedes } from 'aedes';
@@ -49,15 +52,22 @@ function percentile(sorted: Float64Array, p: number): number {
 
 const ms = (value: number): string => `${value.toFixed(1)} ms`;
 
-async function pipelineRun(): Promise<void> {
+interface ServerStats {
+  stats: { messages: number; rejectedMessages: number; storageErrors: number };
+  pending: number;
+  chunks: number;
+  chunkFrames: number;
+}
+
+/** The server thread: starts the server, registers the devices, answers with its addresses, then stats and stop. */
+async function serve({ databaseUrl, serials }: { databaseUrl: string; serials: string[] }): Promise<void> {
   const dir = await makeTempDir('nemuri-bench-');
-  const schema = args.postgres ? await createTestSchema() : null;
   const server = await startServer(
     loadConfig({
       PORT: '0',
       HOST: '127.0.0.1',
       MQTT_PORT: '0',
-      DATABASE_URL: schema?.url ?? 'memory://',
+      DATABASE_URL: databaseUrl,
       DATA_DIR: dir.path,
       DEMO: '1',
       SIMULATE: '0',
@@ -67,14 +77,42 @@ async function pipelineRun(): Promise<void> {
     }),
     { logger: false },
   );
-  try {
-    const serials = Array.from({ length: DEVICES }, (_, i) => `BENCH-${String(i + 1).padStart(5, '0')}`);
-    const credentialHash = hashDeviceSecret(SECRET);
-    const registering = performance.now();
-    for (const serial of serials) {
-      await server.app.ingest.documents.set(SYSTEM_PRINCIPAL, `devices/${serial}`, { deviceTypeId: 'nemuri-pad', domainId: DEMO_DOMAINS.facilityA, status: 'in_use', credentialHash }, false);
+  const credentialHash = hashDeviceSecret(SECRET);
+  const registering = performance.now();
+  for (const serial of serials) {
+    await server.app.ingest.documents.set(SYSTEM_PRINCIPAL, `devices/${serial}`, { deviceTypeId: 'nemuri-pad', domainId: DEMO_DOMAINS.facilityA, status: 'in_use', credentialHash }, false);
+  }
+  parentPort?.postMessage({ url: server.url, mqttUrl: server.mqttUrl, registeredMs: performance.now() - registering });
+  parentPort?.on('message', async (message: unknown) => {
+    if (message === 'stats') {
+      await server.app.ingest.store.flush();
+      const { rows } = await server.database.query<{ n: number }>('select count(*)::int as n from signal_frames_pending');
+      const chunkRows = await server.database.query<{ n: number; frames: number }>('select count(*)::int as n, coalesce(sum(frame_count), 0)::int as frames from signal_chunks');
+      const { messages, rejectedMessages, storageErrors } = server.app.ingest.stats;
+      const reply: ServerStats = { stats: { messages, rejectedMessages, storageErrors }, pending: rows[0]?.n ?? 0, chunks: chunkRows.rows[0]?.n ?? 0, chunkFrames: chunkRows.rows[0]?.frames ?? 0 };
+      parentPort?.postMessage(reply);
+    } else if (message === 'stop') {
+      await server.stop();
+      await dir.remove();
+      parentPort?.postMessage('stopped');
     }
-    console.log(`${DEVICES} devices registered in ${ms(performance.now() - registering)}`);
+  });
+}
+
+async function pipelineRun(): Promise<void> {
+  const schema = args.postgres ? await createTestSchema() : null;
+  const serials = Array.from({ length: DEVICES }, (_, i) => `BENCH-${String(i + 1).padStart(5, '0')}`);
+  // A worker thread does not inherit tsx's loader (Node 20): it registers it, then loads this file.
+  const entry = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
+  const worker = new Worker(entry, { eval: true, workerData: { databaseUrl: schema?.url ?? 'memory://', serials } });
+  const [server] = (await once(worker, 'message')) as [{ url: string; mqttUrl: string; registeredMs: number }];
+  const ask = async (message: 'stats' | 'stop'): Promise<unknown> => {
+    const reply = once(worker, 'message');
+    worker.postMessage(message);
+    return ((await reply) as unknown[])[0];
+  };
+  try {
+    console.log(`${DEVICES} devices registered in ${ms(server.registeredMs)}`);
 
     const browser = new BrowserClient(server.url);
     const signIn = await browser.signIn('sysadmin@example.com', DEMO_PASSWORD);
@@ -170,10 +208,7 @@ async function pipelineRun(): Promise<void> {
     const wall = (performance.now() - started) / 1000;
 
     for (const socket of sockets) socket.close();
-    const stats = server.app.ingest.stats;
-    await server.app.ingest.store.flush();
-    const { rows } = await server.database.query<{ n: number }>('select count(*)::int as n from signal_frames_pending');
-    const chunkRows = await server.database.query<{ n: number; frames: number }>('select count(*)::int as n, coalesce(sum(frame_count), 0)::int as frames from signal_chunks');
+    const { stats, pending, chunks, chunkFrames } = (await ask('stats')) as ServerStats;
     const sorted = latencies.slice(0, received).sort();
 
     console.log('\npipeline (publish → parse → ring buffer → WebSocket subscriber, and storage)');
@@ -182,13 +217,13 @@ async function pipelineRun(): Promise<void> {
     console.log(`  throughput ${(received / elapsed).toFixed(0)} frames/s over ${elapsed.toFixed(1)} s (offered ${(DEVICES * CHANNELS.length * SPEED).toFixed(0)} frames/s)`);
     console.log(`  latency publish → subscriber: p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(percentile(sorted, 100))}`);
     console.log(`  worst latency by second of the run: ${worstBySecond.map((value) => value.toFixed(0)).join(' ')} ms`);
-    console.log(`  stored: ${rows[0]?.n} pending frames + ${chunkRows.rows[0]?.frames} frames in ${chunkRows.rows[0]?.n} chunks; pipeline messages ${stats.messages}, rejected ${stats.rejectedMessages}, storage errors ${stats.storageErrors}`);
-    console.log(`  process CPU ${((cpu.user + cpu.system) / 1e6 / wall * 100).toFixed(0)} % of one core (simulator, broker, server and subscribers in this one process)`);
+    console.log(`  stored: ${pending} pending frames + ${chunkFrames} frames in ${chunks} chunks; pipeline messages ${stats.messages}, rejected ${stats.rejectedMessages}, storage errors ${stats.storageErrors}`);
+    console.log(`  process CPU ${((cpu.user + cpu.system) / 1e6 / wall * 100).toFixed(0)} % of one core (server thread, devices and subscribers together)`);
     await simulation.stop();
   } finally {
-    await server.stop();
+    await ask('stop');
+    await worker.terminate();
     await schema?.drop();
-    await dir.remove();
   }
 }
 
@@ -238,7 +273,15 @@ async function ceilingRun(): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-console.log(`bench:ingest: ${DEVICES} devices at speed ${SPEED} × ${CHANNELS.join(', ')} (1 frame per channel and second) for ${SECONDS} s; database ${args.postgres ? 'PostgreSQL' : 'PGlite in memory'}`);
-await pipelineRun();
-if (!args['skip-ceiling']) await ceilingRun();
-process.exit(0);
+if (!isMainThread) {
+  await serve(workerData as { databaseUrl: string; serials: string[] });
+} else {
+  await main();
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:ingest: ${DEVICES} devices at speed ${SPEED} × ${CHANNELS.join(', ')} (1 frame per channel and second) for ${SECONDS} s; database ${args.postgres ? 'PostgreSQL' : 'PGlite in memory'}`);
+  await pipelineRun();
+  if (!args['skip-ceiling']) await ceilingRun();
+  process.exit(0);
+}

@@ -48,7 +48,9 @@ export class DeviceStatusTracker {
   seen(serial: string, nowMs = Date.now()): void {
     const seen = this.#seen.get(serial);
     if (seen === undefined) {
-      this.#seen.set(serial, { lastFrameMs: nowMs, online: true, writtenMs: 0 });
+      // Each device's lastSeenAt is written on its own phase of the period, so that a thousand devices
+      // that connected together are not all written in the same second (a stall every 15 s).
+      this.#seen.set(serial, { lastFrameMs: nowMs, online: true, writtenMs: nowMs - phaseOf(serial) });
       this.#emit(this.statusOf(serial));
       return;
     }
@@ -99,4 +101,11 @@ export class DeviceStatusTracker {
       }
     }
   }
+}
+
+/** Where in the write period a device's writes fall: from its serial (FNV-1a), the same at every start. */
+function phaseOf(serial: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < serial.length; i++) hash = Math.imul(hash ^ serial.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % LAST_SEEN_WRITE_MS;
 }

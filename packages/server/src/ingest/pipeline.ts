@@ -70,7 +70,8 @@ export interface IngestResult {
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
-const STATUS_EVERY_MS = 5_000;
+/** Often, so that the devices' spread-out lastSeenAt writes go a few at a time. */
+const STATUS_EVERY_MS = 1_000;
 /** Compact a minute once it has been over this long (frames of a second arrive after it ends). */
 const COMPACT_GRACE_MS = 10_000;
 const LOG_EVERY_MS = 10_000;
@@ -247,7 +248,7 @@ export class IngestPipeline {
         if (compacting) return;
         compacting = true;
         try {
-          const moved = await this.store.compactAll(this.#compactBefore(), { rowsPerPass: 2000, pauseMs: 10 });
+          const moved = await this.store.compactAll(this.#compactBefore(), { rowsPerPass: 500, pauseMs: 10 });
           await this.#vacuum('signal_frames_pending', moved);
         } finally {
           compacting = false;
