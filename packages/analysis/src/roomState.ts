@@ -15,6 +15,9 @@
 //   2 min once the sleeping heart rate is known and the rate is back near it; awake again after 30 s of
 //   movement within 2 min or a heart rate 7 beats/min above the sleeping rate for 20 s.
 // Each change must persist a few seconds (hysteresis) so that states do not flicker.
+// Cost: this runs every second for every room, live and when nights are replayed, so ECG faster than
+// 200 Hz is averaged down (to ~125 Hz from 250 Hz) before QRS detection, and the principal direction of
+// the breathing movement is reused for 5 s while the person lies still.
 import { estimateHeartRate } from './heartRate.ts';
 import { median } from './filters.ts';
 import { MOVING_THRESHOLD_G, MovementMeter, PostureTracker } from './movement.ts';

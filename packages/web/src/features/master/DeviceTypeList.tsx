@@ -1,11 +1,10 @@
 /** /master/device-types: every device type with its model, channels and devices; senior developers add and edit them. */
-import { Anchor, Badge, Button, Group, Table, Text } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { Anchor, Badge, Group, Table, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useQuery } from '../../lib/documents/hooks.ts';
-import { iconSize } from '../../lib/icons.ts';
+import { CreateBar } from './MasterListControls.tsx';
 import { DeviceTypeForm, type DeviceType } from './DeviceTypeForm.tsx';
 import { Loaded, MasterPage, useCanEditMaster } from './MasterFrame.tsx';
 
@@ -24,11 +23,7 @@ export default function DeviceTypeList() {
   return (
     <MasterPage editable>
       {canEdit ? (
-        <Group>
-          <Button leftSection={<IconPlus size={iconSize('xs')} />} onClick={() => setEditing('new')}>
-            {t('master.deviceTypes.create')}
-          </Button>
-        </Group>
+        <CreateBar label={t('master.deviceTypes.create')} onCreate={() => setEditing('new')} />
       ) : null}
       <Loaded loading={types.loading} error={types.error} empty={rows.length === 0} emptyText={t('master.deviceTypes.none')}>
         <Table.ScrollContainer minWidth={720}>

@@ -3,12 +3,11 @@
  * help shows and the one the app shows once after an update (ReleaseNotice.tsx).
  */
 import { Badge, Button, Group, Modal, Table, Text, TextInput, Textarea } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '../../lib/documents/hooks.ts';
 import type { RecordOf } from '../../lib/documents/records.ts';
-import { iconSize } from '../../lib/icons.ts';
+import { CreateBar, RowEditDelete } from './MasterListControls.tsx';
 import { notify } from '../../lib/notify.ts';
 import { compareVersions, newestRelease } from '../help/releaseNote.ts';
 import { ConfirmDelete, Loaded, MasterForm, MasterPage, RefusalAlert, useCanEditMaster, useSave } from './MasterFrame.tsx';
@@ -83,11 +82,7 @@ export default function HistoryList() {
   return (
     <MasterPage editable>
       {canEdit ? (
-        <Group>
-          <Button leftSection={<IconPlus size={iconSize('xs')} />} onClick={() => setEditing('new')}>
-            {t('master.histories.create')}
-          </Button>
-        </Group>
+        <CreateBar label={t('master.histories.create')} onCreate={() => setEditing('new')} />
       ) : null}
       <Loaded loading={releases.loading} error={releases.error} empty={rows.length === 0} emptyText={t('master.histories.none')}>
         <Table.ScrollContainer minWidth={720}>
@@ -125,14 +120,7 @@ export default function HistoryList() {
                   </Table.Td>
                   {canEdit ? (
                     <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Button size="xs" variant="light" leftSection={<IconPencil size={iconSize('xs')} />} onClick={() => setEditing(release)} aria-label={t('master.editOf', { what: release.version })}>
-                          {t('master.edit')}
-                        </Button>
-                        <Button size="xs" color="red" variant="subtle" leftSection={<IconTrash size={iconSize('xs')} />} onClick={() => setDeleting(release)} aria-label={t('master.deleteOf', { what: release.version })}>
-                          {t('master.delete.button')}
-                        </Button>
-                      </Group>
+                      <RowEditDelete what={release.version} onEdit={() => setEditing(release)} onDelete={() => setDeleting(release)} />
                     </Table.Td>
                   ) : null}
                 </Table.Tr>

@@ -4,11 +4,12 @@
  * min and max (parameterForm.ts); the list marks a stored value that does not.
  */
 import { Badge, Button, Group, Modal, NumberInput, SegmentedControl, Select, Stack, Table, Text, TextInput, Textarea } from '@mantine/core';
-import { IconAlertTriangle, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
+import { RowEditDelete } from './MasterListControls.tsx';
 import { notify } from '../../lib/notify.ts';
 import { ConfirmDelete, Loaded, MasterForm, MasterPage, RefusalAlert, useCanEditMaster, useSave } from './MasterFrame.tsx';
 import { createRecord, deleteRecord, replaceRecord } from './masterApi.ts';
@@ -184,14 +185,7 @@ export default function ParameterList() {
                     <Table.Td>{record.description ?? ''}</Table.Td>
                     {canEdit ? (
                       <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
-                          <Button size="xs" variant="light" leftSection={<IconPencil size={iconSize('xs')} />} onClick={() => setEditing(record)} aria-label={t('master.editOf', { what: record.key })}>
-                            {t('master.edit')}
-                          </Button>
-                          <Button size="xs" color="red" variant="subtle" leftSection={<IconTrash size={iconSize('xs')} />} onClick={() => setDeleting(record)} aria-label={t('master.deleteOf', { what: record.key })}>
-                            {t('master.delete.button')}
-                          </Button>
-                        </Group>
+                        <RowEditDelete what={record.key} onEdit={() => setEditing(record)} onDelete={() => setDeleting(record)} />
                       </Table.Td>
                     ) : null}
                   </Table.Tr>

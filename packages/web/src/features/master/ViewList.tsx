@@ -3,12 +3,11 @@
  * channels. A view's drawing layout is kept as it is when the form saves (the form does not edit it).
  */
 import { Badge, Button, Group, Modal, MultiSelect, Table, Text, TextInput } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '../../lib/documents/hooks.ts';
 import type { RecordOf } from '../../lib/documents/records.ts';
-import { iconSize } from '../../lib/icons.ts';
+import { CreateBar, RowEditDelete } from './MasterListControls.tsx';
 import { notify } from '../../lib/notify.ts';
 import { ConfirmDelete, Loaded, MasterForm, MasterPage, RefusalAlert, useCanEditMaster, useSave } from './MasterFrame.tsx';
 import { createRecord, deleteRecord, updateRecord } from './masterApi.ts';
@@ -82,11 +81,7 @@ export default function ViewList() {
   return (
     <MasterPage editable>
       {canEdit ? (
-        <Group>
-          <Button leftSection={<IconPlus size={iconSize('xs')} />} onClick={() => setEditing('new')}>
-            {t('master.views.create')}
-          </Button>
-        </Group>
+        <CreateBar label={t('master.views.create')} onCreate={() => setEditing('new')} />
       ) : null}
       <Loaded loading={views.loading} error={views.error} empty={rows.length === 0} emptyText={t('master.views.none')}>
         <Table.ScrollContainer minWidth={720}>
@@ -121,14 +116,7 @@ export default function ViewList() {
                   <Table.Td>{(view.channels ?? []).join(', ')}</Table.Td>
                   {canEdit ? (
                     <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Button size="xs" variant="light" leftSection={<IconPencil size={iconSize('xs')} />} onClick={() => setEditing(view)} aria-label={t('master.editOf', { what: view.routeKey })}>
-                          {t('master.edit')}
-                        </Button>
-                        <Button size="xs" color="red" variant="subtle" leftSection={<IconTrash size={iconSize('xs')} />} onClick={() => setDeleting(view)} aria-label={t('master.deleteOf', { what: view.routeKey })}>
-                          {t('master.delete.button')}
-                        </Button>
-                      </Group>
+                      <RowEditDelete what={view.routeKey} onEdit={() => setEditing(view)} onDelete={() => setDeleting(view)} />
                     </Table.Td>
                   ) : null}
                 </Table.Tr>
