@@ -1,6 +1,6 @@
 /**
  * The tenancy matrix: demo accounts at levels 1, 2, 3, 5, 50 and 100 × rooms, devices, staff,
- * alerts, sleep days, uploads and invitations × read, list, count, live subscriptions (document, query, count), create, update and delete, against a real server on PGlite and on
+ * alerts, sleep days, uploads, invitations, partners, borrows, report links and device types × read, list, count, live subscriptions (document, query, count), create, update and delete, against a real server on PGlite and on
  * PostgreSQL. The expected scope is written out by hand here (not computed with the engine's own
  * code): a record outside it must never be returned, counted or changed.
  */
@@ -12,8 +12,8 @@ import { ok, signedIn, startTestServer, type DatabaseChoice, type DocumentsClien
 
 type Data = Record<string, unknown>;
 type UserKey = 'individual' | 'staff' | 'admin' | 'owner' | 'agency' | 'developer';
-type Collection = 'rooms' | 'devices' | 'domains/staff' | 'alerts' | 'rooms/sleeps' | 'rooms/uploads' | 'invitations';
-const COLLECTIONS: Collection[] = ['rooms', 'devices', 'domains/staff', 'alerts', 'rooms/sleeps', 'rooms/uploads', 'invitations'];
+type Collection = 'rooms' | 'devices' | 'domains/staff' | 'alerts' | 'rooms/sleeps' | 'rooms/uploads' | 'invitations' | 'domains/partners' | 'devices/borrows' | 'reportAccess' | 'deviceTypes';
+const COLLECTIONS: Collection[] = ['rooms', 'devices', 'domains/staff', 'alerts', 'rooms/sleeps', 'rooms/uploads', 'invitations', 'domains/partners', 'devices/borrows', 'reportAccess', 'deviceTypes'];
 
 const USERS: Record<UserKey, { email: string; level: number }> = {
   individual: { email: 'individual@example.com', level: 1 },
@@ -76,6 +76,21 @@ const invitation = (id: string, domainId: string): Doc => ({
   change: { revokedAt: '2026-01-02T00:00:00Z' },
 });
 
+const partner = (agencyId: string, partnerId: string): Doc => ({ path: `domains/${agencyId}/partners/${partnerId}`, collection: 'domains/partners', data: () => ({ name: partnerId }), change: { status: 'active' } });
+const borrow = (serial: string, id: string): Doc => ({
+  path: `devices/${serial}/borrows/${id}`,
+  collection: 'devices/borrows',
+  data: () => ({ toDomainId: 'demo-facility-a', from: '2026-01-01T00:00:00Z', by: 'someone' }),
+  change: { note: 'changed' },
+});
+const reportLink = (id: string, roomId: string): Doc => ({
+  path: `reportAccess/${id}`,
+  collection: 'reportAccess',
+  data: () => ({ roomId, createdBy: 'someone', tokenHash: `hash-of-${id}`, expiresAt: '2030-01-01T00:00:00Z' }),
+  change: { revokedAt: '2026-01-02T00:00:00Z' },
+});
+const deviceType = (id: string): Doc => ({ path: `deviceTypes/${id}`, collection: 'deviceTypes', data: () => ({ name: id, model: 'M-1' }), change: { description: 'changed' } });
+
 const DOCS: Doc[] = [
   room('roomA', 'demo-facility-a'),
   room('roomB', 'demo-facility-b'),
@@ -106,21 +121,32 @@ const DOCS: Doc[] = [
   invitation('inA', 'demo-facility-a'),
   invitation('inB', 'demo-facility-b'),
   invitation('inX', 'other-facility'),
+  // The agency's partner is already there (beforeAll): as a record here it is read, listed, changed and deleted.
+  partner('demo-agency', 'demo-facility-b'),
+  partner('other-agency', 'other-facility'),
+  borrow('devA', 'brA'),
+  borrow('devB', 'brB'),
+  borrow('devStock', 'brStock'),
+  borrow('devX', 'brX'),
+  reportLink('rlA', 'roomA'),
+  reportLink('rlB', 'roomB'),
+  reportLink('rlX', 'roomX'),
+  deviceType('dtM'),
 ];
 
 const ALL = DOCS.map((doc) => doc.path.split('/').pop() as string);
 
 /** Which records each user may see (by hand, from PRODUCT.md section 1). */
 const VISIBLE: Record<UserKey, string[]> = {
-  individual: ['roomH', 'alH', '2026-01-03', 'upH'],
-  staff: ['roomA', 'devA', 'sA2', 'alA', '2026-01-01', 'upA'],
-  admin: ['roomA', 'devA', 'sA2', 'sA3', 'alA', '2026-01-01', 'upA', 'inA'],
-  owner: ['roomA', 'roomB', 'devA', 'devB', 'sA2', 'sA3', 'sB2', 'alA', 'alB', '2026-01-01', '2026-01-02', 'upA', 'upB', 'inA', 'inB'],
-  agency: ['roomB', 'devB', 'devStock', 'sB2', 'alB', '2026-01-02', 'upB', 'inB'],
+  individual: ['roomH', 'alH', '2026-01-03', 'upH', 'dtM'],
+  staff: ['roomA', 'devA', 'sA2', 'alA', '2026-01-01', 'upA', 'brA', 'dtM'],
+  admin: ['roomA', 'devA', 'sA2', 'sA3', 'alA', '2026-01-01', 'upA', 'inA', 'brA', 'rlA', 'dtM'],
+  owner: ['roomA', 'roomB', 'devA', 'devB', 'sA2', 'sA3', 'sB2', 'alA', 'alB', '2026-01-01', '2026-01-02', 'upA', 'upB', 'inA', 'inB', 'brA', 'brB', 'rlA', 'rlB', 'dtM'],
+  agency: ['roomB', 'devB', 'devStock', 'sB2', 'alB', '2026-01-02', 'upB', 'inB', 'demo-facility-b', 'brB', 'brStock', 'rlB', 'dtM'],
   developer: ALL,
 };
-/** Written through their own API only (uploads: /api/rooms/…/uploads), except by the maker's developers. */
-const MANAGED: ReadonlySet<Collection> = new Set(['rooms/uploads']);
+/** Written through their own API only (uploads, lending, report links), except by the maker's developers. */
+const MANAGED: ReadonlySet<Collection> = new Set(['rooms/uploads', 'devices/borrows', 'reportAccess']);
 
 const idOf = (doc: Doc) => doc.path.split('/').pop() as string;
 
@@ -145,11 +171,14 @@ export function tenancyHolds(choice: DatabaseChoice): void {
   const clients = {} as Record<UserKey, DocumentsClient>;
   let individualUid = '';
 
-  const seed = async (doc: Doc) => ok(await clients.developer.setDocument(doc.path, doc.data(individualUid)));
+  // A senior developer (101) seeds and changes the records: master data is written from 101 only.
+  let seeder: DocumentsClient;
+  const seed = async (doc: Doc) => ok(await seeder.setDocument(doc.path, doc.data(individualUid)));
 
   beforeAll(async () => {
     test = await startTestServer(choice);
     await Promise.all((Object.keys(USERS) as UserKey[]).map(async (key) => (clients[key] = await signedIn(test.server, USERS[key].email))));
+    seeder = await signedIn(test.server, 'senior@example.com');
     individualUid = ((await clients.individual.me()) as { uid: string }).uid;
     for (const [id, data] of DOMAINS) ok(await clients.developer.setDocument(`domains/${id}`, data));
     ok(await clients.developer.setDocument('domains/demo-agency/partners/demo-facility-b', { name: 'B' }));
@@ -223,7 +252,7 @@ export function tenancyHolds(choice: DatabaseChoice): void {
       };
       await check('initial');
       // Every record changes (out of scope too): the changes reach only those who may see them.
-      for (const doc of DOCS) ok(await clients.developer.updateDocument(doc.path, doc.change));
+      for (const doc of DOCS) ok(await seeder.updateDocument(doc.path, doc.change));
       await settle(500);
       await check('after changes');
       // Nothing out of scope ever arrived, in any message of any subscription.
