@@ -5,6 +5,7 @@
 import { daysUsedInMonth, parseMonth } from '@nemuri/shared/billing/billArithmetic';
 import type { Data } from '@nemuri/shared/documents/update';
 import { idOf, numberOr, partnerOfDomain, text, type AgencyData } from './agencyData.ts';
+import type { AgencyStatistics } from '@nemuri/shared/billing/agencyStatistics';
 
 /** A device counts as online when it sent a frame this recently (the domains' default `deviceOfflineMin`). */
 export const ONLINE_WITHIN_MS = 5 * 60_000;
@@ -127,28 +128,6 @@ export function monthsEnding(last: string, count: number): string[] {
     months.push(`${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`);
   }
   return months;
-}
-
-export interface MonthRevenue {
-  month: string;
-  /** Issued and paid bills: before tax, tax, with tax. Drafts are not revenue yet. */
-  subtotal: number;
-  consumptionTax: number;
-  total: number;
-  /** Of the total, what is paid. */
-  paid: number;
-  /** Devices held by a partner on at least one day of the month (from the borrows). */
-  devicesOut: number;
-}
-
-export interface AgencyStatistics {
-  devices: { total: number; stock: number; lent: number; inUse: number; repair: number; retired: number; online: number; atPartners: number };
-  roomsMonitored: number;
-  rooms: number;
-  partners: { total: number; active: number };
-  bills: { draft: number; issued: number; paid: number; unpaidTotal: number };
-  months: MonthRevenue[];
-  byPartner: { partnerId: string; name: string; devices: number; rooms: number }[];
 }
 
 const MONTHS_SHOWN = 12;

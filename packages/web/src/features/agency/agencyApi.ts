@@ -5,6 +5,9 @@
  */
 import type { TFunction } from 'i18next';
 import { jsonRequest, stringField } from '../../lib/jsonRequest.ts';
+import type { AgencyStatistics, MonthRevenue } from '@nemuri/shared/billing/agencyStatistics';
+
+export type { AgencyStatistics, MonthRevenue };
 
 export interface AgencyChoice {
   id: string;
@@ -83,25 +86,6 @@ export interface AgencyOverview {
   rooms: RoomRow[];
   bills: Bill[];
   canEdit: boolean;
-}
-
-export interface MonthRevenue {
-  month: string;
-  subtotal: number;
-  consumptionTax: number;
-  total: number;
-  paid: number;
-  devicesOut: number;
-}
-
-export interface AgencyStatistics {
-  devices: { total: number; stock: number; lent: number; inUse: number; repair: number; retired: number; online: number; atPartners: number };
-  roomsMonitored: number;
-  rooms: number;
-  partners: { total: number; active: number };
-  bills: { draft: number; issued: number; paid: number; unpaidTotal: number };
-  months: MonthRevenue[];
-  byPartner: { partnerId: string; name: string; devices: number; rooms: number }[];
 }
 
 export interface PartnerInput {
