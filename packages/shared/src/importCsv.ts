@@ -61,3 +61,12 @@ export function splitCsvLine(line: string, delimiter: string): string[] {
 export function csvDelimiterOf(headerLine: string): string {
   return headerLine.includes('\t') ? '\t' : headerLine.includes(';') && !headerLine.includes(',') ? ';' : ',';
 }
+
+/** The text of a CSV file: UTF-8 (a BOM is dropped) when the bytes are valid UTF-8, else Shift_JIS, as Excel in Japan writes it. */
+export function decodeCsvText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('shift_jis').decode(bytes);
+  }
+}

@@ -5,47 +5,12 @@
 import { daysUsedInMonth, parseMonth } from '@nemuri/shared/billing/billArithmetic';
 import type { Data } from '@nemuri/shared/documents/update';
 import { idOf, numberOr, partnerOfDomain, text, type AgencyData } from './agencyData.ts';
-import type { AgencyStatistics } from '@nemuri/shared/billing/agencyStatistics';
+import type { AgencyStatistics, DeviceRow, PartnerRow, RoomRow } from '@nemuri/shared/billing/agencyAnswers';
+
+export type { DeviceRow, PartnerRow, RoomRow };
 
 /** A device counts as online when it sent a frame this recently (the domains' default `deviceOfflineMin`). */
 export const ONLINE_WITHIN_MS = 5 * 60_000;
-
-export interface DeviceRow {
-  serial: string;
-  deviceTypeId: string;
-  typeName: string;
-  status: string;
-  holderDomainId: string | null;
-  holderName: string | null;
-  partnerId: string | null;
-  roomId: string | null;
-  roomName: string | null;
-  lastSeenAt: string | null;
-  online: boolean;
-}
-
-export interface PartnerRow {
-  id: string;
-  name: string;
-  contractStart: string | null;
-  contractEnd: string | null;
-  monthlyUnitPrice: number | null;
-  status: string;
-  domainIds: string[];
-  deviceCount: number;
-  roomCount: number;
-}
-
-export interface RoomRow {
-  id: string;
-  name: string;
-  domainId: string;
-  domainName: string;
-  partnerId: string | null;
-  deviceSerial: string | null;
-  status: string | null;
-  residentName: string | null;
-}
 
 export function deviceRows(data: AgencyData, now: number): DeviceRow[] {
   const domainName = new Map(data.domains.map((domain) => [domain.id, domain.name]));

@@ -4,10 +4,9 @@
  * report's per-minute CSV reads back as it was written. UTF-8 (with or without BOM) or Shift_JIS.
  */
 import { readFile } from 'node:fs/promises';
-import iconv from 'iconv-lite';
 import { analyzeSleepDay, createNightEpochs, EPOCH_MS, PRESENCE_IN_BED, PRESENCE_OUT_OF_BED, type EpochState, type NightEpochs } from '@nemuri/analysis/sleep';
 import { sleepDayOf, sleepDayRange, zonedDateTime, type SleepDayRule } from '../sleep/sleepDay.ts';
-import { columnsOf, csvDelimiterOf, splitCsvLine, type CsvColumn as Column } from '@nemuri/shared/importCsv';
+import { columnsOf, csvDelimiterOf, decodeCsvText, splitCsvLine, type CsvColumn as Column } from '@nemuri/shared/importCsv';
 import { ImportError } from './importError.ts';
 import type { ImportResult } from './importResult.ts';
 
@@ -37,15 +36,6 @@ const STATE_WORDS: Readonly<Record<string, EpochState | 'asleep'>> = {
   '': 'unknown',
   '-': 'unknown',
 };
-
-/** UTF-8 when the bytes are valid UTF-8, else Shift_JIS (what Excel in Japan writes). */
-export function decodeCsvText(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'Shift_JIS');
-  }
-}
 
 const LOCAL_TIME = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$/;
 

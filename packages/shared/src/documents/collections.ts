@@ -248,6 +248,10 @@ const uploadSchema = z
   })
   .strict();
 
+/** A device's life: in the maker's or agency's stock, lent, in use in a room, in repair, retired. */
+export const DEVICE_STATUSES = ['stock', 'lent', 'in_use', 'repair', 'retired'] as const;
+export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+
 const deviceSchema = z
   .object({
     deviceTypeId: nonEmpty,
@@ -255,7 +259,7 @@ const deviceSchema = z
     domainId: optStr,
     roomId: optStr,
     firmwareVersion: optStr,
-    status: z.enum(['stock', 'lent', 'in_use', 'repair', 'retired']),
+    status: z.enum(DEVICE_STATUSES),
     lastSeenAt: optTime,
     battery: num.gte(0).lte(100).nullable().optional(),
     credentialHash: optStr,

@@ -5,18 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
 import type { DeviceRow, PartnerRow } from './agencyApi.ts';
+import { DeviceStatusBadge } from '../devices/DeviceStatusBadge.tsx';
 import { DEVICE_STATUSES, filterDevices } from './agencyRows.ts';
-
-const STATUS_COLOR: Record<string, string> = { stock: 'gray', lent: 'blue', in_use: 'teal', repair: 'orange', retired: 'dark' };
-
-export function DeviceStatusBadge({ status }: { status: string }) {
-  const { t } = useTranslation();
-  return (
-    <Badge color={STATUS_COLOR[status] ?? 'gray'} variant="light">
-      {t(`agency.deviceStatuses.${status}`, { defaultValue: status })}
-    </Badge>
-  );
-}
 
 export function OnlineBadge({ online }: { online: boolean }) {
   const { t } = useTranslation();
@@ -53,7 +43,7 @@ export function AgencyDevices({ devices, partners }: AgencyDevicesProps) {
           onChange={(event) => setSearch(event.currentTarget.value)}
           w={280}
         />
-        <Select label={t('agency.devices.status')} placeholder={t('agency.devices.all')} clearable data={DEVICE_STATUSES.map((value) => ({ value, label: t(`agency.deviceStatuses.${value}`) }))} value={status} onChange={setStatus} w={160} />
+        <Select label={t('agency.devices.status')} placeholder={t('agency.devices.all')} clearable data={DEVICE_STATUSES.map((value) => ({ value, label: t(`deviceConfig.status.${value}`) }))} value={status} onChange={setStatus} w={160} />
         {partners !== undefined ? (
           <Select label={t('agency.devices.partner')} placeholder={t('agency.devices.all')} clearable data={partners.map((partner) => ({ value: partner.id, label: partner.name }))} value={partnerId} onChange={setPartnerId} w={220} />
         ) : null}

@@ -58,7 +58,7 @@ export function AgencyStatisticsView({ agencyId }: { agencyId: string }) {
             <Table.Tbody>
               {(['stock', 'lent', 'in_use', 'repair', 'retired'] as const).map((status) => (
                 <Table.Tr key={status}>
-                  <Table.Td>{t(`agency.deviceStatuses.${status}`)}</Table.Td>
+                  <Table.Td>{t(`deviceConfig.status.${status}`)}</Table.Td>
                   <Table.Td ta="right">{count(status === 'in_use' ? s.devices.inUse : s.devices[status])}</Table.Td>
                 </Table.Tr>
               ))}

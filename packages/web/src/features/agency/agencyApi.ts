@@ -5,50 +5,13 @@
  */
 import type { TFunction } from 'i18next';
 import { jsonRequest, stringField } from '../../lib/jsonRequest.ts';
-import type { AgencyStatistics, MonthRevenue } from '@nemuri/shared/billing/agencyStatistics';
+import type { AgencyStatistics, DeviceRow, MonthRevenue, PartnerRow, RoomRow } from '@nemuri/shared/billing/agencyAnswers';
 
-export type { AgencyStatistics, MonthRevenue };
+export type { AgencyStatistics, DeviceRow, MonthRevenue, PartnerRow, RoomRow };
 
 export interface AgencyChoice {
   id: string;
   name: string;
-}
-
-export interface PartnerRow {
-  id: string;
-  name: string;
-  contractStart: string | null;
-  contractEnd: string | null;
-  monthlyUnitPrice: number | null;
-  status: string;
-  domainIds: string[];
-  deviceCount: number;
-  roomCount: number;
-}
-
-export interface DeviceRow {
-  serial: string;
-  deviceTypeId: string;
-  typeName: string;
-  status: string;
-  holderDomainId: string | null;
-  holderName: string | null;
-  partnerId: string | null;
-  roomId: string | null;
-  roomName: string | null;
-  lastSeenAt: string | null;
-  online: boolean;
-}
-
-export interface RoomRow {
-  id: string;
-  name: string;
-  domainId: string;
-  domainName: string;
-  partnerId: string | null;
-  deviceSerial: string | null;
-  status: string | null;
-  residentName: string | null;
 }
 
 export interface BillLine {

@@ -1,7 +1,7 @@
 /** Filtering and summing the agency area's rows: pure, so that it is tested without a browser. */
 import type { Bill, DeviceRow } from './agencyApi.ts';
 
-export const DEVICE_STATUSES = ['stock', 'lent', 'in_use', 'repair', 'retired'] as const;
+export { DEVICE_STATUSES } from '@nemuri/shared/documents/collections';
 
 export interface DeviceFilter {
   search: string;

@@ -7,22 +7,12 @@ import { formatDate } from '../../lib/dates.ts';
 import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { notify } from '../../lib/notify.ts';
+import { DeviceStatusBadge } from './DeviceStatusBadge.tsx';
 import { HistoryDialog, LendDialog, ReturnDialog, type DomainChoice } from './DeviceBorrowDialogs.tsx';
 import { BORROW_STATUSES, buildBorrowRows, filterBorrowRows, groupByHolder, isLendable, type BorrowRow, type BorrowStatus } from './deviceBorrowRows.ts';
 
 /** More devices, borrows and domains than the maker has; the engine's page limit. */
 const LIMIT = 1000;
-
-const STATUS_COLOR: Record<BorrowStatus, string> = { stock: 'gray', lent: 'blue', in_use: 'teal', repair: 'orange', retired: 'dark' };
-
-function StatusBadge({ status }: { status: BorrowStatus }) {
-  const { t } = useTranslation();
-  return (
-    <Badge color={STATUS_COLOR[status]} variant="light" data-testid="borrow-status">
-      {t(`deviceBorrow.statuses.${status}`)}
-    </Badge>
-  );
-}
 
 interface RowActions {
   lend: (row: BorrowRow) => void;
@@ -55,7 +45,7 @@ function DeviceTable({ rows, actions }: { rows: readonly BorrowRow[]; actions: R
               </Table.Td>
               <Table.Td>{row.typeName}</Table.Td>
               <Table.Td>
-                <StatusBadge status={row.status} />
+                <DeviceStatusBadge status={row.status} testId="borrow-status" />
               </Table.Td>
               <Table.Td data-testid="borrow-holder">{row.holderName ?? <Text c="dimmed">{t('deviceBorrow.inStock')}</Text>}</Table.Td>
               <Table.Td>
@@ -111,7 +101,7 @@ function HolderOverview({ rows, onHistory }: { rows: readonly BorrowRow[]; onHis
                   <Text size="xs" c="dimmed">
                     {row.open === null ? '' : t('deviceBorrow.holders.since', { from: formatDate(row.open.from) })}
                   </Text>
-                  <StatusBadge status={row.status} />
+                  <DeviceStatusBadge status={row.status} testId="borrow-status" />
                 </Group>
               </Group>
             ))}
@@ -200,7 +190,7 @@ export default function DeviceBorrowScreen() {
               <Select
                 aria-label={t('deviceBorrow.filterStatus')}
                 placeholder={t('deviceBorrow.allStatuses')}
-                data={BORROW_STATUSES.map((value) => ({ value, label: t(`deviceBorrow.statuses.${value}`) }))}
+                data={BORROW_STATUSES.map((value) => ({ value, label: t(`deviceConfig.status.${value}`) }))}
                 value={status}
                 onChange={(value) => setStatus(BORROW_STATUSES.find((candidate) => candidate === value) ?? null)}
                 clearable

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
 import type { DeviceRow } from './deviceConfigRows.ts';
+import { DeviceStatusBadge } from './DeviceStatusBadge.tsx';
 
 export type Layout = 'card' | 'table' | 'smallcard';
 
@@ -14,7 +15,6 @@ export interface DeviceActions {
   room(row: DeviceRow): void;
 }
 
-const STATUS_COLORS: Record<string, string> = { stock: 'gray', lent: 'blue', in_use: 'teal', repair: 'orange', retired: 'dark' };
 
 function ConnectionBadge({ row }: { row: DeviceRow }) {
   const { t } = useTranslation();
@@ -23,15 +23,6 @@ function ConnectionBadge({ row }: { row: DeviceRow }) {
   return (
     <Badge color={online ? 'teal' : 'gray'} variant="light" leftSection={<Icon size={iconSize('xs')} aria-hidden />} data-connection={row.connection}>
       {t(`deviceConfig.connection.${row.connection}`)}
-    </Badge>
-  );
-}
-
-function StatusBadge({ row }: { row: DeviceRow }) {
-  const { t } = useTranslation();
-  return (
-    <Badge color={STATUS_COLORS[row.device.status] ?? 'gray'} variant="outline" data-status={row.device.status}>
-      {t(`deviceConfig.status.${row.device.status}`)}
     </Badge>
   );
 }
@@ -84,7 +75,7 @@ function DeviceCard({ row, actions }: { row: DeviceRow; actions: DeviceActions |
         </Group>
         <Group gap="xs">
           <ConnectionBadge row={row} />
-          <StatusBadge row={row} />
+          <DeviceStatusBadge status={row.device.status} variant="outline" />
         </Group>
         <Text size="sm">{row.typeName}</Text>
         <Text size="sm" c={row.room === null ? 'dimmed' : undefined} data-testid="device-room">
@@ -153,7 +144,7 @@ function DeviceTable({ rows, actions }: { rows: readonly DeviceRow[]; actions: D
               <Table.Td fw={600}>{row.serial}</Table.Td>
               <Table.Td>{row.typeName}</Table.Td>
               <Table.Td>
-                <StatusBadge row={row} />
+                <DeviceStatusBadge status={row.device.status} variant="outline" />
               </Table.Td>
               <Table.Td>
                 <ConnectionBadge row={row} />

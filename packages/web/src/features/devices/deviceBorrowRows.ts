@@ -9,7 +9,9 @@ type Borrow = RecordOf<'devices/borrows'>;
 type Domain = RecordOf<'domains'>;
 type DeviceType = RecordOf<'deviceTypes'>;
 
-export const BORROW_STATUSES = ['stock', 'lent', 'in_use', 'repair', 'retired'] as const;
+import { DEVICE_STATUSES as BORROW_STATUSES } from '@nemuri/shared/documents/collections';
+
+export { BORROW_STATUSES };
 export type BorrowStatus = (typeof BORROW_STATUSES)[number];
 
 export interface BorrowEntry {

@@ -14,7 +14,9 @@ export const ONLINE_WINDOW_MS = 45_000;
 /** Serials as the server accepts them (server ingest/deviceRegistry.ts SERIAL_PATTERN). */
 export const SERIAL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
-export const DEVICE_STATUSES = ['stock', 'lent', 'in_use', 'repair', 'retired'] as const;
+import { DEVICE_STATUSES } from '@nemuri/shared/documents/collections';
+
+export { DEVICE_STATUSES };
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 
 export type Connection = 'online' | 'offline';

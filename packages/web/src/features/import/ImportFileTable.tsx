@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
 import type { FilePreview } from './filePreview.ts';
-import { formatBytes, hoursAndMinutes } from './importLook.ts';
+import { hoursMinutes } from '../rooms/roomSleepMetrics.ts';
+import { formatBytes } from './importLook.ts';
 import { LiveUploadOutcome } from './UploadOutcome.tsx';
 import { roomOf, type ImportFile, type RoomChoice } from './useImportFiles.ts';
 
@@ -120,7 +121,7 @@ function PreviewSummary({ preview }: { preview: FilePreview }) {
         ) : null}
       </Group>
       {start ? <Text size="sm">{t('imports.startAt', { start })}</Text> : null}
-      {preview.durationSec !== null ? <Text size="sm">{t('imports.duration', hoursAndMinutes(preview.durationSec))}</Text> : null}
+      {preview.durationSec !== null ? <Text size="sm">{t('imports.duration', hoursMinutes(preview.durationSec / 60))}</Text> : null}
       {preview.channels.length > 0 ? (
         <Text size="xs" c="dimmed">
           {t('imports.channels', { channels: preview.channels.map((channel) => t(`imports.channelNames.${channel}`, { defaultValue: channel })).join('、') })}

@@ -7,7 +7,7 @@ import type { EdfFile } from '@nemuri/parser/edf';
 import { ParseError } from '@nemuri/parser/errors';
 import type { Parser } from '@nemuri/parser/parser';
 import { completeSmfLength, EDF_MAX_HEADER, edfLayout, edfPiece } from '@nemuri/parser/pieces';
-import { columnsOf, csvDelimiterOf, splitCsvLine } from '@nemuri/shared/importCsv';
+import { columnsOf, csvDelimiterOf, decodeCsvText, splitCsvLine } from '@nemuri/shared/importCsv';
 import { detectImportFormat, IMPORT_MAX_BYTES, IMPORT_SNIFF_BYTES, serialFromEdfRecording, serialFromFileName, type ImportFormat } from '@nemuri/shared/imports';
 
 export interface FilePreview {
@@ -118,13 +118,7 @@ async function previewEdf(file: File, parser: Parser, format: ImportFormat): Pro
 async function previewCsv(file: File): Promise<FilePreview> {
   if (file.size > CSV_MAX_BYTES) throw new PreviewError(`a per-minute CSV is at most ${CSV_MAX_BYTES / 1024 ** 2} MB`);
   const bytes = await bytesOf(file, 0, file.size);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    text = new TextDecoder('shift_jis').decode(bytes);
-  }
-  const lines = text.split(/\r\n|\n|\r/).filter((line) => line.trim() !== '');
+  const lines = decodeCsvText(bytes).split(/\r\n|\n|\r/).filter((line) => line.trim() !== '');
   const headerLine = lines[0] ?? '';
   const delimiter = csvDelimiterOf(headerLine);
   const headers = splitCsvLine(headerLine, delimiter);

@@ -26,9 +26,3 @@ export function formatBytes(bytes: number): string {
   }
   return `${value.toFixed(value >= 100 ? 0 : 1)} ${units[unit]}`;
 }
-
-/** Seconds as hours and minutes: { hours, minutes }. */
-export function hoursAndMinutes(seconds: number): { hours: number; minutes: number } {
-  const minutes = Math.round(seconds / 60);
-  return { hours: Math.floor(minutes / 60), minutes: minutes % 60 };
-}

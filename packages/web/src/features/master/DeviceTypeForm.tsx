@@ -2,13 +2,13 @@
  * Create or edit a device type: id (fixed once created), name, model, description, raw views and
  * channels (one a line). Editing keeps the fields the form does not show (calibration).
  */
-import { Button, Group, Modal, MultiSelect, TextInput, Textarea } from '@mantine/core';
+import { Group, Modal, MultiSelect, TextInput, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RecordOf } from '../../lib/documents/records.ts';
 import { notify } from '../../lib/notify.ts';
 import { RAW_VIEW_KEYS } from '../monitoring/raw/rawViews.ts';
-import { MasterForm, RefusalAlert, useSave } from './MasterFrame.tsx';
+import { FormActions, MasterForm, RefusalAlert, useSave } from './MasterFrame.tsx';
 import { createRecord, updateRecord } from './masterApi.ts';
 import { channelsText, checkDeviceType, type DeviceTypeDraft, type Problems } from './masterForms.ts';
 
@@ -72,15 +72,7 @@ export function DeviceTypeForm({ editing, takenIds = [], onClose }: { editing: D
           styles={{ input: { fontFamily: 'monospace' } }}
         />
         {problems.form ? <RefusalAlert refusal={{ messageKey: 'invalid', fields: [] }} /> : null}
-        <RefusalAlert refusal={save.refusal} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('master.cancel')}
-          </Button>
-          <Button type="submit" loading={save.saving}>
-            {t('master.save')}
-          </Button>
-        </Group>
+        <FormActions refusal={save.refusal} saving={save.saving} onCancel={onClose} />
       </MasterForm>
     </Modal>
   );

@@ -2,7 +2,7 @@
  * /master/history-lists: the release notes (`histories`, one per version). The newest is the one
  * help shows and the one the app shows once after an update (ReleaseNotice.tsx).
  */
-import { Badge, Button, Group, Modal, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { Badge, Group, Modal, Table, Text, TextInput, Textarea } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '../../lib/documents/hooks.ts';
@@ -10,7 +10,7 @@ import type { RecordOf } from '../../lib/documents/records.ts';
 import { CreateBar, RowEditDelete } from './MasterListControls.tsx';
 import { notify } from '../../lib/notify.ts';
 import { compareVersions, newestRelease } from '../help/releaseNote.ts';
-import { ConfirmDelete, Loaded, MasterForm, MasterPage, RefusalAlert, useCanEditMaster, useSave } from './MasterFrame.tsx';
+import { ConfirmDelete, FormActions, Loaded, MasterForm, MasterPage, useCanEditMaster, useSave } from './MasterFrame.tsx';
 import { createRecord, deleteRecord, replaceRecord } from './masterApi.ts';
 import { checkRelease, releaseIdOf, type Problems, type ReleaseDraft } from './masterForms.ts';
 
@@ -57,15 +57,7 @@ function ReleaseForm({ editing, takenIds, onClose }: { editing: Release | 'new' 
         </Group>
         <TextInput label={t('master.fieldNames.title')} value={draft.title} onChange={(event) => set('title', event.currentTarget.value)} error={error('title')} required />
         <Textarea label={t('master.fieldNames.body')} value={draft.body} onChange={(event) => set('body', event.currentTarget.value)} error={error('body')} autosize minRows={4} />
-        <RefusalAlert refusal={save.refusal} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('master.cancel')}
-          </Button>
-          <Button type="submit" loading={save.saving}>
-            {t('master.save')}
-          </Button>
-        </Group>
+        <FormActions refusal={save.refusal} saving={save.saving} onCancel={onClose} />
       </MasterForm>
     </Modal>
   );

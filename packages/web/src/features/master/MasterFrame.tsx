@@ -159,6 +159,24 @@ export function MasterForm({ onSubmit, children }: { onSubmit: () => void; child
   );
 }
 
+/** The end of a master form: the server's refusal, if any, then cancel and save. */
+export function FormActions({ refusal, saving, onCancel }: { refusal: Refusal | null; saving: boolean; onCancel: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <RefusalAlert refusal={refusal} />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onCancel}>
+          {t('master.cancel')}
+        </Button>
+        <Button type="submit" loading={saving}>
+          {t('master.save')}
+        </Button>
+      </Group>
+    </>
+  );
+}
+
 /** Asks before deleting a record; the server's refusal shows inside. */
 export function ConfirmDelete({ what, onClose, onDelete }: { what: string | null; onClose: () => void; onDelete: () => Promise<void> }) {
   const { t } = useTranslation();

@@ -11,7 +11,7 @@ import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { RowEditDelete } from './MasterListControls.tsx';
 import { notify } from '../../lib/notify.ts';
-import { ConfirmDelete, Loaded, MasterForm, MasterPage, RefusalAlert, useCanEditMaster, useSave } from './MasterFrame.tsx';
+import { ConfirmDelete, FormActions, Loaded, MasterForm, MasterPage, useCanEditMaster, useSave } from './MasterFrame.tsx';
 import { createRecord, deleteRecord, replaceRecord } from './masterApi.ts';
 import { checkParameter, EMPTY_PARAMETER, PARAMETER_TYPES, parameterDraftOf, parameterValueProblem, type ParameterDraft, type ParameterField, type ParameterProblems, type ParameterRecord } from './parameterForm.ts';
 
@@ -96,15 +96,7 @@ function ParameterForm({ editing, typeChoices, takenIds, onClose }: { editing: P
         <TextInput label={t('master.fieldNames.unit')} value={draft.unit} onChange={(event) => set('unit', event.currentTarget.value)} error={error('unit')} />
         <Textarea label={t('master.fieldNames.description')} value={draft.description} onChange={(event) => set('description', event.currentTarget.value)} autosize minRows={2} />
         {problems.form ? <Text c="red">{t(`master.problems.${problems.form}`)}</Text> : null}
-        <RefusalAlert refusal={save.refusal} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('master.cancel')}
-          </Button>
-          <Button type="submit" loading={save.saving}>
-            {t('master.save')}
-          </Button>
-        </Group>
+        <FormActions refusal={save.refusal} saving={save.saving} onCancel={onClose} />
       </MasterForm>
     </Modal>
   );

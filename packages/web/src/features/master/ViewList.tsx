@@ -2,14 +2,14 @@
  * /master/view-lists: the raw views (`views`, one per route key) with their name, device types and
  * channels. A view's drawing layout is kept as it is when the form saves (the form does not edit it).
  */
-import { Badge, Button, Group, Modal, MultiSelect, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Group, Modal, MultiSelect, Table, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '../../lib/documents/hooks.ts';
 import type { RecordOf } from '../../lib/documents/records.ts';
 import { CreateBar, RowEditDelete } from './MasterListControls.tsx';
 import { notify } from '../../lib/notify.ts';
-import { ConfirmDelete, Loaded, MasterForm, MasterPage, RefusalAlert, useCanEditMaster, useSave } from './MasterFrame.tsx';
+import { ConfirmDelete, FormActions, Loaded, MasterForm, MasterPage, useCanEditMaster, useSave } from './MasterFrame.tsx';
 import { createRecord, deleteRecord, updateRecord } from './masterApi.ts';
 import { checkView, type Problems, type ViewDraft } from './masterForms.ts';
 
@@ -54,15 +54,7 @@ function ViewForm({ editing, typeChoices, takenIds, onClose }: { editing: View |
         <TextInput label={t('master.fieldNames.name')} value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.currentTarget.value })} error={error('name')} />
         <MultiSelect label={t('master.fieldNames.deviceTypeIds')} data={typeChoices} value={draft.deviceTypeIds} onChange={(value) => setDraft({ ...draft, deviceTypeIds: value })} error={error('deviceTypeIds')} clearable />
         <TextInput label={t('master.fieldNames.channels')} description={t('master.views.channelsHint')} value={draft.channels} onChange={(event) => setDraft({ ...draft, channels: event.currentTarget.value })} error={error('channels')} />
-        <RefusalAlert refusal={save.refusal} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('master.cancel')}
-          </Button>
-          <Button type="submit" loading={save.saving}>
-            {t('master.save')}
-          </Button>
-        </Group>
+        <FormActions refusal={save.refusal} saving={save.saving} onCancel={onClose} />
       </MasterForm>
     </Modal>
   );

@@ -5,7 +5,9 @@
 import type { Query } from '@nemuri/shared/documents/query';
 
 export const DOMAIN_KINDS = ['corporation', 'facility', 'individual', 'agency', 'developer'] as const;
-export const DEVICE_STATUSES = ['stock', 'lent', 'in_use', 'repair', 'retired'] as const;
+import { DEVICE_STATUSES } from '@nemuri/shared/documents/collections';
+
+export { DEVICE_STATUSES };
 export type DomainKind = (typeof DOMAIN_KINDS)[number];
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 
