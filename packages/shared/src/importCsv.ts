@@ -65,8 +65,11 @@ export function csvDelimiterOf(headerLine: string): string {
 /** The text of a CSV file: UTF-8 (a BOM is dropped) when the bytes are valid UTF-8, else Shift_JIS, as Excel in Japan writes it. */
 export function decodeCsvText(bytes: Uint8Array): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new Decoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return new TextDecoder('shift_jis').decode(bytes);
+    return new Decoder('shift_jis').decode(bytes);
   }
 }
+
+// The WHATWG TextDecoder of browsers and Node; this package is typed without their libraries.
+const Decoder = (globalThis as unknown as { TextDecoder: new (label: string, options?: { fatal?: boolean }) => { decode(bytes: Uint8Array): string } }).TextDecoder;

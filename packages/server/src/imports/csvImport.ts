@@ -44,7 +44,10 @@ function instantOf(text: string, timeZone: string): number {
   if (local !== null) {
     const [, y, mo, d, h, mi, s] = local;
     const two = (value: string | undefined) => (value ?? '0').padStart(2, '0');
-    return zonedDateTime(`${y}-${two(mo)}-${two(d)}T${two(h)}:${two(mi)}:${two(s)}`, timeZone);
+    const wall = `${y}-${two(mo)}-${two(d)}T${two(h)}:${two(mi)}:${two(s)}`;
+    // A date that does not exist (month 13, 30 February, 25 o'clock) is no time at all.
+    const asUtc = Date.parse(`${wall}Z`);
+    return Number.isNaN(asUtc) || new Date(asUtc).toISOString().slice(0, 19) !== wall ? Number.NaN : zonedDateTime(wall, timeZone);
   }
   // With a zone (2026-11-20T22:15:00+09:00 or …Z) the text says which instant it is.
   return /[zZ]|[+-]\d\d:?\d\d$/.test(text) ? Date.parse(text) : Number.NaN;

@@ -58,6 +58,7 @@ export async function importEdf(parser: Parser, path: string, rule: SleepDayRule
       const edf = decode(parser, piece, first);
       if (first === 0) {
         fileStartMs = zonedDateTime(edf.header.startDateTime, rule.timeZone);
+        if (Number.isNaN(fileStartMs)) throw new ImportError('no-time', `The header's start date and time (${edf.header.startDate} ${edf.header.startTime}) is not a date`);
         serial = serialFromEdfRecording(edf.header.recording);
         targets = edf.header.signals.map(edfTargetOf);
       }

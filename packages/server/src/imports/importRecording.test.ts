@@ -243,6 +243,10 @@ describe('per-minute CSV', () => {
     const error = await failure(run(path, 'csv', rule));
     expect(error.code).toBe('bad-csv');
     expect(error.message).toMatch(/Line 3/);
+    for (const impossible of ['2026-13-01 22:00', '2026-02-30 22:00', '2026-11-20 25:00']) {
+      await writeFile(path, `${header}\n${impossible},覚醒,14,60,1,0\n`);
+      expect((await failure(run(path, 'csv', rule))).code).toBe('bad-csv');
+    }
     await writeFile(path, 'a,b\n1,2\n');
     expect((await failure(run(path, 'csv', rule))).message).toMatch(/time column/);
   });

@@ -124,6 +124,8 @@ describe('sleep reports', () => {
     expect((await staff.get('/api/reports/csv?rooms=nothing-here&from=2026-11-01&to=2026-11-04')).status).toBe(404);
     expect((await staff.send('PUT', '/api/reports/rooms/rp-901/comment', JSON.stringify({ comment: 'x' }), { 'content-type': 'application/json' })).status).toBe(404);
     expect((await staff.get('/api/reports/data?rooms=rp-101&from=2026-01-01&to=2027-02-01')).status).toBe(400);
+    // Days that do not exist are refused as bad input, not answered with a server error.
+    for (const period of ['from=2026-13-01&to=2026-11-04', 'from=2026-11-01&to=2026-02-30']) expect((await staff.get(`/api/reports/pdf?rooms=rp-101&${period}`)).status).toBe(400);
     expect((await staff.get('/api/reports/data?rooms=rp-101&from=2026-11-04&to=2026-11-01')).status).toBe(400);
     expect((await staff.get('/api/reports/csv?rooms=rp-101&from=2026-11-01&to=2026-11-01&encoding=latin1')).status).toBe(400);
     expect((await client().get(`/api/reports/data?${query}`)).status).toBe(401);

@@ -36,7 +36,9 @@ export function zonedInstant(day: string, hour: number, timeZone: string): numbe
 
 /** The instant at which the zone's clock shows a wall time (`2026-11-20T22:15:00`, no zone: files from other equipment). */
 export function zonedDateTime(wallDateTime: string, timeZone: string): number {
-  return zonedWallInstant(Date.parse(`${wallDateTime}Z`), timeZone);
+  const wall = Date.parse(`${wallDateTime}Z`);
+  // Not a date at all: NaN, for the caller to refuse (the time-zone formatter would throw on it).
+  return Number.isNaN(wall) ? Number.NaN : zonedWallInstant(wall, timeZone);
 }
 
 function zonedWallInstant(wall: number, timeZone: string): number {

@@ -15,7 +15,10 @@ const DAY_MS = 86_400_000;
 const DAY_PATTERN = /^\d{4}-\d\d-\d\d$/;
 
 export function isReportDay(value: string): boolean {
-  return DAY_PATTERN.test(value) && new Date(Date.parse(`${value}T00:00:00Z`)).toISOString().slice(0, 10) === value;
+  if (!DAY_PATTERN.test(value)) return false;
+  // A day that does not exist (2026-13-01, 2026-02-30) parses to NaN or rolls over: either way not this day.
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === value;
 }
 
 /** `YYYY-MM-DD` → the day `n` days later (calendar arithmetic, no time zone involved). */

@@ -1,7 +1,7 @@
 /** The report numbers: rows, period averages (clock times across midnight), diary bars and pauses. */
 import { describe, expect, it } from 'vitest';
 import { cellText, dayCsvRows, toCsv } from './columns.ts';
-import { periodAround, reportQuery } from './period.ts';
+import { isReportDay, periodAround, reportQuery } from './period.ts';
 import { buildRoomReport, type SleepRecord } from './roomReport.ts';
 import { DEFAULT_REPORT_DAY_RULE as RULE } from './sleepDayClock.ts';
 
@@ -64,5 +64,12 @@ describe('room reports', () => {
     expect(reportQuery.safeParse({ rooms: 'a', from: '2026-01-01', to: '2027-01-31' }).success).toBe(false);
     expect(reportQuery.safeParse({ rooms: 'a', from: '2026-02-30', to: '2026-03-01' }).success).toBe(false);
     expect(reportQuery.safeParse({ rooms: '', from: '2026-01-01', to: '2026-01-01' }).success).toBe(false);
+  });
+});
+
+describe('report days', () => {
+  it('are real calendar days', () => {
+    expect(['2026-11-01', '2028-02-29'].map(isReportDay)).toEqual([true, true]);
+    expect(['2026-13-01', '2026-02-30', '2027-02-29', '2026-1-01', ''].map(isReportDay)).toEqual([false, false, false, false, false]);
   });
 });
