@@ -7,50 +7,13 @@
  * Strings are lowercase ASCII so that database collations agree.
  */
 import fc from 'fast-check';
-import type { Filter, Ordering, Query } from '@nemuri/shared/documents/query';
+import type { Filter, Query } from '@nemuri/shared/documents/query';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describePostgres } from '../testing/postgres.ts';
+import { queryArbitraries, type Doc, type Layout, type Scalar } from './queryArbitraries.ts';
 import { ok, signedIn, startTestServer, type DatabaseChoice, type DocumentsClient, type TestServer } from './testing.ts';
 
-type Scalar = string | number | null;
-interface Layout {
-  x?: Scalar;
-  y?: number;
-  tags?: number[];
-}
-interface Doc {
-  id: string;
-  layout: Layout;
-}
-
-const scalar = fc.oneof(fc.constantFrom('a', 'b', 'ab', 'ba', 'c'), fc.integer({ min: -3, max: 3 }), fc.constant(null));
-const layout: fc.Arbitrary<Layout> = fc.record({ x: scalar, y: fc.integer({ min: 0, max: 4 }), tags: fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 3 }) }, { requiredKeys: [] });
-const docs = fc.uniqueArray(fc.record({ id: fc.integer({ min: 0, max: 99 }).map((n) => `p${String(n).padStart(2, '0')}`), layout }), { selector: (doc) => doc.id, maxLength: 14 });
-
-const scalarFilter: fc.Arbitrary<Filter> = fc.oneof(
-  fc.tuple(fc.constantFrom('layout.x', 'layout.y'), fc.constantFrom('==', '<', '<=', '>', '>=', '!='), scalar) as fc.Arbitrary<Filter>,
-  fc.tuple(fc.constantFrom('layout.x', 'layout.y'), fc.constantFrom('in', 'not-in'), fc.array(scalar, { minLength: 1, maxLength: 3 })) as fc.Arbitrary<Filter>,
-  fc.tuple(fc.constant('layout.tags'), fc.constant('array-contains'), fc.integer({ min: 0, max: 4 })) as fc.Arbitrary<Filter>,
-  fc.tuple(fc.constant('layout.tags'), fc.constant('array-contains-any'), fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 3 })) as fc.Arbitrary<Filter>,
-);
-
-const query: fc.Arbitrary<Query> = fc
-  .record({
-    where: fc.array(scalarFilter, { maxLength: 2 }),
-    orderBy: fc.uniqueArray(fc.tuple(fc.constantFrom('layout.x', 'layout.y'), fc.constantFrom('asc', 'desc')) as fc.Arbitrary<Ordering>, { selector: (o) => o[0], maxLength: 2 }),
-    limit: fc.integer({ min: 0, max: 8 }),
-    last: fc.boolean(),
-    cursor: fc.option(fc.array(scalar, { minLength: 1, maxLength: 2 }), { nil: undefined }),
-  })
-  .map(({ where, orderBy, limit, last, cursor }) => {
-    const negations = where.filter(([, op]) => op === '!=' || op === 'not-in');
-    const filters = negations.length > 1 ? where.filter((filter) => filter !== negations[1]) : where;
-    const q: Query = { collection: 'views', where: filters, orderBy };
-    if (last && orderBy.length > 0) q.limitToLast = limit;
-    else q.limit = limit;
-    if (cursor !== undefined && orderBy.length > 0) q.startAfter = cursor.slice(0, orderBy.length);
-    return q;
-  });
+const { docs, query } = queryArbitraries(['a', 'b', 'ab', 'ba', 'c']);
 
 // ---------------------------------------------------------------- the reference evaluator
 

@@ -50,6 +50,18 @@ export interface Logger {
   error(object: object, message: string): void;
 }
 
+/** A checked query: its collection, scope and cursor, and its SQL. */
+interface Selection {
+  spec: CollectionSpec;
+  query: ValidQuery;
+  scope: DataScope;
+  cursor: Cursor | null;
+  sql: string;
+  params: unknown[];
+  /** The rows come newest-first and are turned around (limitToLast). */
+  reverse: boolean;
+}
+
 /** Fields placing a domain in the tree: fixed below the maker's levels. */
 const TREE_FIELDS = ['rootDomainId', 'parentDomainId', 'agencyDomainId', 'kind'];
 
@@ -96,7 +108,7 @@ export function withServerOnlyFields(claims: Claims): Claims {
  * own identity (`uid: 'system'` without a domain: SYSTEM_PRINCIPAL of ingest and the demo seed;
  * Better Auth's user ids are random and users have a domain, so no signed-in user is that).
  */
-function seesServerOnly(claims: Claims): boolean {
+export function seesServerOnly(claims: Claims): boolean {
   return SERVER_ONLY_GRANTS.has(claims) || (claims.uid === 'system' && claims.domainId === null && claims.rootDomainId === null);
 }
 
@@ -217,7 +229,7 @@ export class DocumentStore {
     return { document: this.#toRecord(ref.spec, row, claims), version: row.version };
   }
 
-  async #select(claims: Claims, input: unknown, counting: boolean): Promise<{ spec: CollectionSpec; sql: string; params: unknown[]; reverse: boolean }> {
+  async #select(claims: Claims, input: unknown, counting: boolean): Promise<Selection> {
     const query = validateQuery(input);
     let spec: CollectionSpec;
     const params = new Params();
@@ -249,7 +261,7 @@ export class DocumentStore {
     const order = counting ? '' : ` order by ${orderSql(params, query, reverse)}`;
     const limit = counting && (input as { limit?: unknown; limitToLast?: unknown }).limit === undefined && (input as { limitToLast?: unknown }).limitToLast === undefined ? '' : ` limit ${params.add(query.limit)}`;
     const sql = `select ${COLUMNS} from documents where ${where.join(' and ')}${order}${limit}`;
-    return { spec, sql, params: params.values, reverse };
+    return { spec, query, scope, cursor, sql, params: params.values, reverse };
   }
 
   async #cursor(claims: Claims, scope: DataScope, spec: CollectionSpec, query: ValidQuery): Promise<Cursor | null> {
@@ -266,10 +278,38 @@ export class DocumentStore {
   /** A list query: at most `limit` records (default 50) in scope. */
   async query(principal: Claims | null, input: unknown): Promise<Data[]> {
     const claims = this.#signedIn(principal);
-    const { spec, sql, params, reverse } = await this.#select(claims, input, false);
+    const { spec, rows } = await this.queryRows(claims, input);
+    return rows.map((row) => this.recordOf(spec, row, claims));
+  }
+
+  /**
+   * A list query's rows in answer order, with what the query was checked and scoped to: for live
+   * results, which take in later changes in memory (live/queryWindow.ts).
+   */
+  async queryRows(principal: Claims | null, input: unknown): Promise<Omit<Selection, 'sql' | 'params'> & { rows: Row[] }> {
+    const claims = this.#signedIn(principal);
+    const { sql, params, ...selection } = await this.#select(claims, input, false);
     const { rows } = await this.database.query<Row>(sql, params);
-    if (reverse) rows.reverse();
-    return rows.map((row) => this.#toRecord(spec, row, claims));
+    if (selection.reverse) rows.reverse();
+    return { ...selection, rows };
+  }
+
+  /** The records at these paths as stored, unchecked: for server code that checks them itself. */
+  async rowsAt(paths: readonly string[]): Promise<Row[]> {
+    if (paths.length === 0) return [];
+    const params = new Params();
+    const { rows } = await this.database.query<Row>(`select ${COLUMNS} from documents where ${params.anyOf('path', paths)}`, params.values);
+    return rows;
+  }
+
+  /** Whether a caller with this scope may read the row (the scope and level-guard parts of reads). */
+  visibleRow(spec: CollectionSpec, claims: Claims, scope: DataScope, row: Row): boolean {
+    return this.#visible(spec, claims, scope, row);
+  }
+
+  /** The row as the caller reads it: schema-checked, server-only fields left out. */
+  recordOf(spec: CollectionSpec, row: Row, claims: Claims): Data {
+    return this.#toRecord(spec, row, claims);
   }
 
   /** How many records the query matches in scope (its limit applies only when given). */

@@ -9,11 +9,18 @@
  * the same record, or the same collection (or collection group) within the subscriber's scope.
  * A burst of changes costs at most two evaluations per result (the one under way and one more
  * after it), and subscribers hear only of results that differ from what they last got.
+ * Most changes need no evaluation at all: the changed records are read once for all results, and
+ * each record or query result takes them in in memory (queryWindow.ts) with the same scope and
+ * level checks as a read. A result evaluates again only when memory cannot tell (a record leaving
+ * a full page, the scope itself changing, counts, a level-1 user's scope that links expire from,
+ * a database whose string order is not byte order).
+ * Ordering: changed records are read in the order their changes arrived, and a result skips the
+ * rows of changes that an evaluation started after them already covers (`generation`).
  * Evaluations take turns, a few at a time (`EVALUATION_SLOTS`): a write seen by a thousand results
  * then leaves the database's connections free for requests in between, instead of queueing a
  * thousand reads in front of them.
  */
-import { inScope, type Claims, type DataScope } from '@nemuri/shared/documents/access';
+import { factsNeeded, inScope, type Claims, type DataScope } from '@nemuri/shared/documents/access';
 import { collectionByGroup, type CollectionSpec } from '@nemuri/shared/documents/collections';
 import { DocumentError, MESSAGES } from '@nemuri/shared/documents/errors';
 import type { Snapshot } from '@nemuri/shared/documents/live';
@@ -22,7 +29,9 @@ import { validateQuery } from '@nemuri/shared/documents/query';
 import { isPlainObject } from '@nemuri/shared/documents/update';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { ChangeBatch, ChangeFeed, DocumentChange } from '../documents/changeFeed.ts';
-import type { DocumentStore } from '../documents/store.ts';
+import { byteOrderCollation } from '../documents/evaluate.ts';
+import { seesServerOnly, type DocumentStore, type Row } from '../documents/store.ts';
+import { QueryWindow } from './queryWindow.ts';
 
 /** One subscription's receiving end. */
 export interface LiveMember {
@@ -37,12 +46,15 @@ export interface Logger {
 }
 
 /** A checked target: what it reads and which changes concern it. */
-type Watch = { kind: 'document'; path: string } | { kind: 'query' | 'count'; spec: CollectionSpec; collection: string; group: boolean; query: unknown };
+type Watch = { kind: 'document'; path: string; spec: CollectionSpec } | { kind: 'query' | 'count'; spec: CollectionSpec; collection: string; group: boolean; query: unknown };
 
 /** Checks a subscription's target; throws invalid-argument like the HTTP API does. */
 export function parseTarget(target: unknown): Watch {
   if (isPlainObject(target)) {
-    if (typeof target.document === 'string') return { kind: 'document', path: parseDocumentPath(target.document).documentPath };
+    if (typeof target.document === 'string') {
+      const ref = parseDocumentPath(target.document);
+      return { kind: 'document', path: ref.documentPath, spec: ref.spec };
+    }
     const kind = 'query' in target ? 'query' : 'count' in target ? 'count' : null;
     if (kind !== null) {
       const query = target[kind];
@@ -84,14 +96,57 @@ class Turns {
   }
 }
 
+/** The stored state a row is in (queryWindow.ts, WindowRow.tag). */
+function tagOf(row: Row): string {
+  return `${row.version}@${row.created_at.getTime()}`;
+}
+
+/** The changed records of one batch, read once for every result, and their records' JSON. */
+class ChangedRows {
+  readonly #json = new Map<string, string>();
+  /** Query answers made in this batch, by audience: see QueryWindow.snapshotJson. */
+  readonly #answers = new Map<string, Map<string, string>>();
+
+  constructor(
+    readonly rows: ReadonlyMap<string, Row>,
+    readonly store: DocumentStore,
+  ) {}
+
+  /** The record's JSON as these claims read it (the same for everyone who sees server-only fields, or not). */
+  json(spec: CollectionSpec, row: Row, claims: Claims): string {
+    const key = `${seesServerOnly(claims) ? 1 : 0}${row.path}`;
+    let json = this.#json.get(key);
+    if (json === undefined) {
+      json = JSON.stringify(this.store.recordOf(spec, row, claims));
+      this.#json.set(key, json);
+    }
+    return json;
+  }
+
+  /** The answers shared by subscribers reading records as these claims do. */
+  answersFor(claims: Claims): Map<string, string> {
+    const audience = seesServerOnly(claims) ? 'all' : 'public';
+    let answers = this.#answers.get(audience);
+    if (answers === undefined) {
+      answers = new Map();
+      this.#answers.set(audience, answers);
+    }
+    return answers;
+  }
+}
+
 class LiveResult {
   readonly members = new Set<LiveMember>();
   /** The JSON each member last got. */
   readonly #sent = new WeakMap<LiveMember, string>();
   #latest: string | null = null;
   #scope: DataScope | null = null;
+  /** A query result held in memory, when it can be (queryWindow.ts). */
+  #window: QueryWindow | null = null;
   #running = false;
   #again = false;
+  /** Counts evaluations started: rows read before one started are older than its answer. */
+  generation = 0;
 
   constructor(
     readonly key: string,
@@ -99,6 +154,9 @@ class LiveResult {
     readonly watch: Watch,
     readonly store: DocumentStore,
     readonly turns: Turns,
+    /** Whether changes may be taken in memory (the database orders strings by bytes). */
+    readonly inMemory: () => boolean,
+    readonly stats: LiveStats,
     readonly onFailed: (result: LiveResult, error: unknown) => void,
   ) {}
 
@@ -132,6 +190,62 @@ class LiveResult {
     return false;
   }
 
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Whether these changes can be taken in from the changed records alone (`take`). */
+  takesRows(changes: readonly DocumentChange[]): boolean {
+    if (!this.inMemory() || this.#latest === null || this.watch.kind === 'count') return false;
+    if (this.watch.kind === 'query' && this.#window === null) return false;
+    // A level-1 scope ends with its report links' expiry, which no change announces.
+    if (factsNeeded(this.claims).rooms) return false;
+    return !changes.some((change) => this.#scopeFactsChanged(change));
+  }
+
+  /**
+   * Takes in the changed records, read after the changes that arrived when `generation` was
+   * current; evaluates again when memory cannot tell.
+   */
+  take(changes: readonly DocumentChange[], changed: ChangedRows, generation: number): void {
+    if (this.#running) {
+      this.refresh();
+      return;
+    }
+    // An evaluation started after these changes has answered with them already.
+    if (generation !== this.generation || this.#scope === null) return;
+    const scope = this.#scope;
+    const watch = this.watch;
+    let json: string;
+    if (watch.kind === 'document') {
+      const row = changed.rows.get(watch.path);
+      if (row !== undefined && !this.store.visibleRow(watch.spec, this.claims, scope, row)) {
+        this.refresh();
+        return;
+      }
+      json = row === undefined ? '{"document":null}' : `{"document":${changed.json(watch.spec, row, this.claims)}}`;
+    } else {
+      const window = this.#window;
+      if (window === null) return this.refresh();
+      let taken = false;
+      for (const path of new Set(changes.map((change) => change.path))) {
+        const row = changed.rows.get(path);
+        const readable = row !== undefined && this.store.visibleRow(watch.spec, this.claims, scope, row) ? row : null;
+        const outcome = window.take(path, readable === null ? null : { path, data: readable.data, tag: tagOf(readable) }, () => changed.json(watch.spec, readable as Row, this.claims));
+        if (outcome === 'unknown') {
+          this.refresh();
+          return;
+        }
+        taken ||= outcome === 'changed';
+      }
+      if (!taken) return;
+      json = window.snapshotJson(changed.answersFor(this.claims));
+    }
+    this.stats.taken++;
+    this.#latest = json;
+    for (const member of this.members) this.#deliver(member, json);
+  }
+
   /** Evaluates again: now, or right after the evaluation under way. */
   refresh(): void {
     if (this.#running) {
@@ -146,9 +260,11 @@ class LiveResult {
     try {
       do {
         this.#again = false;
+        this.generation++;
+        this.stats.evaluated++;
         const json = await this.turns.run(async () => {
-          this.#scope = await this.store.scopeOf(this.claims, undefined, this.watch.kind === 'document' ? undefined : this.watch.spec);
-          return JSON.stringify(await this.#evaluate());
+          this.#scope = await this.store.scopeOf(this.claims, undefined, this.watch.spec);
+          return this.#evaluate();
         });
         this.#latest = json;
         for (const member of this.members) this.#deliver(member, json);
@@ -166,35 +282,78 @@ class LiveResult {
     member.snapshot(json);
   }
 
-  async #evaluate(): Promise<Snapshot> {
+  /** The snapshot's JSON, read through the store. */
+  async #evaluate(): Promise<string> {
     const watch = this.watch;
     switch (watch.kind) {
       case 'document':
-        return { document: (await this.store.get(this.claims, watch.path))?.document ?? null };
-      case 'query':
-        return { documents: await this.store.query(this.claims, watch.query) };
+        return JSON.stringify({ document: (await this.store.get(this.claims, watch.path))?.document ?? null } satisfies Snapshot);
+      case 'query': {
+        const { spec, query, cursor, rows } = await this.store.queryRows(this.claims, watch.query);
+        const answer = rows.map((row) => ({ path: row.path, data: row.data, tag: tagOf(row), json: JSON.stringify(this.store.recordOf(spec, row, this.claims)) }));
+        this.#window = this.inMemory() ? QueryWindow.of(query, cursor, answer) : null;
+        return this.#window?.snapshotJson() ?? `{"documents":[${answer.map((row) => row.json).join(',')}]}`;
+      }
       case 'count':
-        return { count: await this.store.count(this.claims, watch.query) };
+        return JSON.stringify({ count: await this.store.count(this.claims, watch.query) } satisfies Snapshot);
     }
   }
 }
 
+/** How results were kept current: taken in memory, or evaluated through the store. */
+export interface LiveStats {
+  taken: number;
+  evaluated: number;
+}
+
+/** More changed records than this in one batch are not read for the results: they evaluate again. */
+const MAX_CHANGED_ROWS = 200;
+
 export class LiveResults {
   readonly #results = new Map<string, LiveResult>();
   readonly #turns = new Turns(EVALUATION_SLOTS);
+  readonly stats: LiveStats = { taken: 0, evaluated: 0 };
   readonly #store: DocumentStore;
   readonly #log: Logger;
   readonly #unsubscribe: () => void;
+  /** Known once the database said its collation; until then every change evaluates again. */
+  #inMemory = false;
+  /** Reads of changed records, one after another in the order their changes came. */
+  #reading: Promise<void> = Promise.resolve();
 
-  constructor(store: DocumentStore, feed: ChangeFeed, log: Logger) {
+  constructor(store: DocumentStore, feed: ChangeFeed, log: Logger, options: { inMemory?: boolean } = {}) {
     this.#store = store;
     this.#log = log;
     this.#unsubscribe = feed.subscribe((batch) => this.#changed(batch));
+    if (options.inMemory !== false) {
+      store.database.query<{ collation: string }>('select datcollate as collation from pg_database where datname = current_database()').then(
+        ({ rows }) => {
+          this.#inMemory = byteOrderCollation(rows[0]?.collation ?? '');
+          if (!this.#inMemory) log.warn({ collation: rows[0]?.collation }, 'live: the database does not order strings by bytes; every change re-reads the live results it concerns');
+        },
+        (error: unknown) => log.warn({ err: error }, 'live: could not read the database collation; every change re-reads the live results it concerns'),
+      );
+    }
   }
 
   /** How many distinct results are live (for tests and measurements). */
   get size(): number {
     return this.#results.size;
+  }
+
+  /** Whether changes are taken in memory (the database's collation allows it). */
+  get inMemory(): boolean {
+    return this.#inMemory;
+  }
+
+  /** Resolves once no changed records are being read and no result is evaluating (for tests). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const reading = this.#reading;
+      await reading;
+      if (reading === this.#reading && ![...this.#results.values()].some((result) => result.running)) return;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
   }
 
   /**
@@ -207,7 +366,7 @@ export class LiveResults {
     const key = JSON.stringify([claims.uid, claims.accessLevel, claims.domainId, claims.rootDomainId, watch.kind, watch.kind === 'document' ? watch.path : watch.query]);
     let result = this.#results.get(key);
     if (result === undefined) {
-      result = new LiveResult(key, claims, watch, this.#store, this.#turns, (failed, error) => this.#failed(failed, error));
+      result = new LiveResult(key, claims, watch, this.#store, this.#turns, () => this.#inMemory, this.stats, (failed, error) => this.#failed(failed, error));
       this.#results.set(key, result);
     }
     const joined = result;
@@ -219,9 +378,43 @@ export class LiveResults {
   }
 
   #changed(batch: ChangeBatch): void {
-    for (const result of this.#results.values()) {
-      if ('everything' in batch || batch.changes.some((change) => result.concerns(change))) result.refresh();
+    if ('everything' in batch) {
+      for (const result of this.#results.values()) result.refresh();
+      return;
     }
+    const taking: { result: LiveResult; changes: DocumentChange[]; generation: number }[] = [];
+    const paths = new Set<string>();
+    for (const result of this.#results.values()) {
+      const changes = batch.changes.filter((change) => result.concerns(change));
+      if (changes.length === 0) continue;
+      if (!result.takesRows(changes)) {
+        result.refresh();
+        continue;
+      }
+      taking.push({ result, changes, generation: result.generation });
+      for (const change of changes) paths.add(change.path);
+    }
+    if (taking.length === 0) return;
+    if (paths.size > MAX_CHANGED_ROWS) {
+      for (const { result } of taking) result.refresh();
+      return;
+    }
+    this.#reading = this.#reading.then(async () => {
+      try {
+        const rows = await this.#store.rowsAt([...paths]);
+        const changed = new ChangedRows(new Map(rows.map((row) => [row.path, row])), this.#store);
+        for (const { result, changes, generation } of taking) {
+          try {
+            result.take(changes, changed, generation);
+          } catch (error) {
+            this.#failed(result, error);
+          }
+        }
+      } catch (error) {
+        this.#log.warn({ err: error }, 'live: could not read the changed records; the results concerned read again');
+        for (const { result } of taking) result.refresh();
+      }
+    });
   }
 
   /** Spec (PRODUCT.md section 6): a subscription that fails is logged as a warning and dropped. */
