@@ -147,6 +147,23 @@ function documentsWork(choice: DatabaseChoice): void {
     expect(await ids({ orderBy: [['sortOrder', 'desc']], startAfter: [3], limitToLast: 1 })).toEqual(['q2']);
   });
 
+  it('orders, filters and pages by the server-set createdAt and updatedAt', async () => {
+    const times: string[] = [];
+    for (const id of ['t1', 't2', 't3']) {
+      const written = ok(await dev.setDocument(`rooms/${id}`, { domainId: 'tdomain', name: id })).body as { document: Body };
+      times.push(written.document.createdAt as string);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    ok(await dev.updateDocument('rooms/t1', { name: 't1 again' }));
+    const byTime = ({ where = [], ...rest }: Body) => dev.ids({ collection: 'rooms', where: [['domainId', '==', 'tdomain'], ...(where as unknown[])], ...rest });
+    expect(await byTime({ orderBy: [['createdAt', 'desc']] })).toEqual(['t3', 't2', 't1']);
+    expect(await byTime({ orderBy: [['updatedAt', 'desc']], limit: 1 })).toEqual(['t1']);
+    expect(await byTime({ where: [['createdAt', '>=', times[1]]], orderBy: [['createdAt']] })).toEqual(['t2', 't3']);
+    expect(await byTime({ where: [['createdAt', '==', times[0]]] })).toEqual(['t1']);
+    expect(await byTime({ orderBy: [['createdAt']], startAfter: { document: 'rooms/t1' } })).toEqual(['t2', 't3']);
+    expect(await byTime({ orderBy: [['createdAt']], startAfter: [times[1]] })).toEqual(['t3']);
+  });
+
   it('pages 50 records by default, and counts', async () => {
     for (let index = 0; index < 55; index++) ok(await dev.setDocument(`histories/h${String(index).padStart(2, '0')}`, { version: `1.0.${index}`, date: '2026-01-01', title: 't', body: '' }));
     const first = await dev.ids({ collection: 'histories', where: [['title', '==', 't']] });

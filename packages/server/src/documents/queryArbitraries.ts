@@ -1,7 +1,8 @@
 /**
  * Random records and random valid queries over the `views` collection's `layout` field, for the
  * property tests of queries (queryProperty.test.ts) and of live results (live/liveProperty.test.ts):
- * filters of every operator, up to two orderings, limits, limitToLast and cursors.
+ * filters of every operator, up to two orderings (optionally by the server's `createdAt` and
+ * `updatedAt` too), limits, limitToLast and cursors.
  */
 import fc from 'fast-check';
 import type { Filter, Ordering, Query } from '@nemuri/shared/documents/query';
@@ -19,8 +20,11 @@ export interface Doc {
   layout: Layout;
 }
 
-/** `strings`: the string values used (the query property keeps to ones every collation orders alike). */
-export function queryArbitraries(strings: readonly string[]): { scalar: fc.Arbitrary<Scalar>; layout: fc.Arbitrary<Layout>; docs: fc.Arbitrary<Doc[]>; query: fc.Arbitrary<Query> } {
+/**
+ * `strings`: the string values used (the query property keeps to ones every collation orders
+ * alike); `orderFields`: the fields queries order by.
+ */
+export function queryArbitraries(strings: readonly string[], orderFields: readonly string[] = ['layout.x', 'layout.y']): { scalar: fc.Arbitrary<Scalar>; layout: fc.Arbitrary<Layout>; docs: fc.Arbitrary<Doc[]>; query: fc.Arbitrary<Query> } {
   const scalar: fc.Arbitrary<Scalar> = fc.oneof(fc.constantFrom(...strings), fc.integer({ min: -3, max: 3 }), fc.constant(null));
   const layout: fc.Arbitrary<Layout> = fc.record({ x: scalar, y: fc.integer({ min: 0, max: 4 }), tags: fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 3 }) }, { requiredKeys: [] });
   const docs = fc.uniqueArray(fc.record({ id: fc.integer({ min: 0, max: 99 }).map((n) => `p${String(n).padStart(2, '0')}`), layout }), { selector: (doc) => doc.id, maxLength: 14 });
@@ -35,7 +39,7 @@ export function queryArbitraries(strings: readonly string[]): { scalar: fc.Arbit
   const query: fc.Arbitrary<Query> = fc
     .record({
       where: fc.array(scalarFilter, { maxLength: 2 }),
-      orderBy: fc.uniqueArray(fc.tuple(fc.constantFrom('layout.x', 'layout.y'), fc.constantFrom('asc', 'desc')) as fc.Arbitrary<Ordering>, { selector: (o) => o[0], maxLength: 2 }),
+      orderBy: fc.uniqueArray(fc.tuple(fc.constantFrom(...orderFields), fc.constantFrom('asc', 'desc')) as fc.Arbitrary<Ordering>, { selector: (o) => o[0], maxLength: 2 }),
       limit: fc.integer({ min: 0, max: 8 }),
       last: fc.boolean(),
       cursor: fc.option(fc.array(scalar, { minLength: 1, maxLength: 2 }), { nil: undefined }),

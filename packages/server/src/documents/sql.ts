@@ -33,7 +33,19 @@ function textArrayLiteral(segments: readonly string[]): string {
   return `{${segments.map((segment) => `"${segment.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 }
 
+/**
+ * `createdAt` and `updatedAt` are columns kept by the server, not data: as query fields they are
+ * the ISO text the records are read with (`2026-11-23T05:43:32.422Z`, milliseconds cut off as
+ * the drivers' dates do), which orders like the time.
+ */
+const TIMESTAMP_COLUMNS = new Map([
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+]);
+
 export function fieldExpr(params: Params, segments: readonly string[]): string {
+  const column = segments.length === 1 ? TIMESTAMP_COLUMNS.get(segments[0] as string) : undefined;
+  if (column !== undefined) return `to_jsonb(to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
   return `(data #> ${params.add(textArrayLiteral(segments))}::text[])`;
 }
 

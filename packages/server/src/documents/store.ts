@@ -80,6 +80,14 @@ function valueAt(data: Data, segments: readonly string[]): unknown {
   return value;
 }
 
+/**
+ * The fields a query sees in a row: its data and the server's `createdAt`/`updatedAt` (sql.ts,
+ * fieldExpr), which data never holds (they cannot be written).
+ */
+export function queryableData(row: Pick<Row, 'data' | 'created_at' | 'updated_at'>): Data {
+  return { ...row.data, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString() };
+}
+
 function nonEmptyString(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
@@ -270,7 +278,7 @@ export class DocumentStore {
     const ref = parseDocumentPath(query.startAfter.document);
     const row = ref.spec === spec ? await this.#row(this.database, ref.documentPath) : null;
     if (row === null || !this.#visible(spec, claims, scope, row)) throw new DocumentError('not-found', `No document to start after: ${query.startAfter.document}`);
-    const values = query.orderBy.map((ordering) => valueAt(row.data, ordering.field));
+    const values = query.orderBy.map((ordering) => valueAt(queryableData(row), ordering.field));
     if (values.some((value) => value === undefined)) throw new DocumentError('invalid-argument', 'Invalid query. The startAfter() document lacks a field of the orderBy() clauses.');
     return { values, path: row.path };
   }

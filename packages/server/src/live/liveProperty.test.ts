@@ -1,7 +1,7 @@
 /**
  * Property test of live query results (liveResults.ts, queryWindow.ts): random records, random
  * live queries (filters of every operator, orderings, limits, limitToLast, cursors) and random
- * writes, some at the same time. After every step each subscriber's latest snapshot must be,
+ * writes, some at the same time; orderings by data fields and by the server's createdAt/updatedAt. After every step each subscriber's latest snapshot must be,
  * byte for byte, what the database answers to the same query then. Strings include capitals,
  * accents, kanji, full-width letters and an emoji, so that the in-memory order (code points) is
  * checked against the database's own. On PGlite and on PostgreSQL.
@@ -17,7 +17,7 @@ import { startTestServer, type DatabaseChoice, type TestServer } from '../docume
 import { describePostgres } from '../testing/postgres.ts';
 import { liveResultsOf } from './livePlugin.ts';
 
-const { docs, query, layout } = queryArbitraries(['a', 'B', 'ab', 'ä', 'Z', '日本', 'Ａ', '\u{1F600}']);
+const { docs, query, layout } = queryArbitraries(['a', 'B', 'ab', 'ä', 'Z', '日本', 'Ａ', '\u{1F600}'], ['layout.x', 'layout.y', 'createdAt', 'updatedAt']);
 
 const SYSTEM: Claims = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
 const DEVELOPER: Claims = { uid: 'live-property-developer', accessLevel: ROLE_LEVELS.developer, domainId: null, rootDomainId: null };

@@ -30,7 +30,7 @@ import { isPlainObject } from '@nemuri/shared/documents/update';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { ChangeBatch, ChangeFeed, DocumentChange } from '../documents/changeFeed.ts';
 import { byteOrderCollation } from '../documents/evaluate.ts';
-import { seesServerOnly, type DocumentStore, type Row } from '../documents/store.ts';
+import { queryableData, seesServerOnly, type DocumentStore, type Row } from '../documents/store.ts';
 import { QueryWindow } from './queryWindow.ts';
 
 /** One subscription's receiving end. */
@@ -231,7 +231,7 @@ class LiveResult {
       for (const path of new Set(changes.map((change) => change.path))) {
         const row = changed.rows.get(path);
         const readable = row !== undefined && this.store.visibleRow(watch.spec, this.claims, scope, row) ? row : null;
-        const outcome = window.take(path, readable === null ? null : { path, data: readable.data, tag: tagOf(readable) }, () => changed.json(watch.spec, readable as Row, this.claims));
+        const outcome = window.take(path, readable === null ? null : { path, data: queryableData(readable), tag: tagOf(readable) }, () => changed.json(watch.spec, readable as Row, this.claims));
         if (outcome === 'unknown') {
           this.refresh();
           return;
@@ -290,7 +290,7 @@ class LiveResult {
         return JSON.stringify({ document: (await this.store.get(this.claims, watch.path))?.document ?? null } satisfies Snapshot);
       case 'query': {
         const { spec, query, cursor, rows } = await this.store.queryRows(this.claims, watch.query);
-        const answer = rows.map((row) => ({ path: row.path, data: row.data, tag: tagOf(row), json: JSON.stringify(this.store.recordOf(spec, row, this.claims)) }));
+        const answer = rows.map((row) => ({ path: row.path, data: queryableData(row), tag: tagOf(row), json: JSON.stringify(this.store.recordOf(spec, row, this.claims)) }));
         this.#window = this.inMemory() ? QueryWindow.of(query, cursor, answer) : null;
         return this.#window?.snapshotJson() ?? `{"documents":[${answer.map((row) => row.json).join(',')}]}`;
       }

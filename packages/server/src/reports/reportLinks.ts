@@ -35,8 +35,8 @@ function asApiError(error: unknown): unknown {
 /** The room's links, newest first (the room must be in the caller's scope: the caller checks that first). */
 export async function listReportLinks(store: DocumentStore, claims: Claims, roomId: string): Promise<ReportLinkSummary[]> {
   try {
-    const records = await store.query(claims, { collection: 'reportAccess', where: [['roomId', '==', roomId]], limit: 200 });
-    return records.map(summaryOf).sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+    const records = await store.query(claims, { collection: 'reportAccess', where: [['roomId', '==', roomId]], orderBy: [['createdAt', 'desc']], limit: 200 });
+    return records.map(summaryOf);
   } catch (error) {
     throw asApiError(error);
   }

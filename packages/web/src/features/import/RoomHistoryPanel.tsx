@@ -23,8 +23,8 @@ const DELETE_LEVEL = collectionByName('rooms/uploads')?.access.delete ?? Number.
 export function RoomHistoryPanel({ roomId }: { roomId: string }) {
   const { t } = useTranslation();
   const level = useCurrentUser()?.accessLevel ?? 0;
-  // Newest first, sorted here: the server-set createdAt is not a field queries can order by.
-  const uploads = useQuery({ collection: `rooms/${roomId}/uploads`, limit: HISTORY_LIMIT });
+  // Newest first, so that the limit keeps the latest uploads.
+  const uploads = useQuery({ collection: `rooms/${roomId}/uploads`, orderBy: [['createdAt', 'desc']], limit: HISTORY_LIMIT });
   const [deleting, setDeleting] = useState<UploadRecord | null>(null);
   const [working, setWorking] = useState<string | null>(null);
 
@@ -40,7 +40,7 @@ export function RoomHistoryPanel({ roomId }: { roomId: string }) {
 
   if (uploads.loading) return <ScreenLoading label={t('imports.history.loading')} />;
   if (uploads.error) return <Alert color="red">{t('imports.history.failed')}</Alert>;
-  const list = [...(uploads.data ?? [])].sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+  const list = uploads.data ?? [];
   if (list.length === 0) {
     return (
       <Alert color="gray">

@@ -54,7 +54,7 @@ export default function DeviceDetail() {
   const domain = useDocument(domainId ? `domains/${domainId}` : null);
   const room = useDocument(roomId ? `rooms/${roomId}` : null);
   const borrows = useQuery({ collection: `devices/${serial}/borrows`, orderBy: [['from', 'desc']], limit: 200 });
-  const uploads = useQuery(roomId ? { collection: `rooms/${roomId}/uploads`, limit: 200 } : null);
+  const uploads = useQuery(roomId ? { collection: `rooms/${roomId}/uploads`, orderBy: [['createdAt', 'desc']], limit: 200 } : null);
 
   if (device.loading || device.error || device.data === null) {
     return (
@@ -68,7 +68,6 @@ export default function DeviceDetail() {
   const record = device.data;
   const online = isOnline(record.lastSeenAt, now);
   const views = liveViewsOf(type.data?.rawViews);
-  const sortedUploads = [...uploads.data].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return (
     <MasterPage title={t('master.device.title', { serial })}>
       <Card withBorder data-testid="device-status">
@@ -150,7 +149,7 @@ export default function DeviceDetail() {
         {roomId === null ? (
           <Text c="dimmed">{t('master.device.noRoom')}</Text>
         ) : (
-          <Loaded loading={uploads.loading} error={uploads.error} empty={sortedUploads.length === 0} emptyText={t('master.device.noUploads')}>
+          <Loaded loading={uploads.loading} error={uploads.error} empty={uploads.data.length === 0} emptyText={t('master.device.noUploads')}>
             <Table striped data-testid="device-upload-table">
               <Table.Thead>
                 <Table.Tr>
@@ -161,7 +160,7 @@ export default function DeviceDetail() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {sortedUploads.map((upload) => (
+                {uploads.data.map((upload) => (
                   <Table.Tr key={upload.documentReferenceId}>
                     <Table.Td>{upload.fileName}</Table.Td>
                     <Table.Td>{upload.format.toUpperCase()}</Table.Td>
