@@ -4,14 +4,18 @@
 // postgres://root@127.0.0.1:5432/test) in a fresh schema, dropped afterwards.
 // Options: --records N (default 10000), --seconds S per measurement (default 3), --demo (also time
 // the demo data set, demo/seedDemoData.ts, on a database of its own), --explain (print the SQL
-// statements one call of each engine operation runs, with their times and query plans).
+// statements one call of each engine operation runs, with their times and query plans),
+// --skip-fanout (leave out the live fan-out to 1,000 subscribers, fanout.bench.ts, run at the end).
 //
 // The data: N rooms spread over 50 facilities under 10 corporations (200 rooms a facility), written
 // through the engine (so the audit log holds N rows too), and one agency with 3 corporations as
 // partners. The raw side reads what the engine reads (path, data and timestamps) and checks the
 // same scope in JavaScript or SQL, but without the engine's work: claims to scope, query
 // validation, schema checks on read and write, the audit log, the change feed.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
@@ -30,6 +34,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '3' },
     demo: { type: 'boolean', default: false },
     explain: { type: 'boolean', default: false },
+    'skip-fanout': { type: 'boolean', default: false },
   },
 });
 const RECORDS = Number(args.records);
@@ -201,6 +206,14 @@ async function explain(database: Database, run: () => Promise<unknown>): Promise
   database.transaction = (fn) => transaction((tx) => fn({ ...tx, query: traced(tx) }));
   try {
     await run();
+
+if (!args['skip-fanout']) {
+  // The time for one write to reach 1,000 live subscribers: a server of its own, in a process of its own.
+  console.log('\nlive fan-out (fanout.bench.ts):');
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fanout.bench.ts', import.meta.url)), ...(args.postgres ? ['--postgres'] : [])], { stdio: 'inherit' });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) process.exitCode = code ?? 1;
+}
   } finally {
     database.query = query;
     database.transaction = transaction;
@@ -333,3 +346,11 @@ async function run(): Promise<void> {
 }
 
 await run();
+
+if (!args['skip-fanout']) {
+  // The time for one write to reach 1,000 live subscribers: a server of its own, in a process of its own.
+  console.log('\nlive fan-out (fanout.bench.ts):');
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fanout.bench.ts', import.meta.url)), ...(args.postgres ? ['--postgres'] : [])], { stdio: 'inherit' });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) process.exitCode = code ?? 1;
+}
