@@ -1,20 +1,109 @@
 /**
  * Embedded PostgreSQL (PGlite): on disk under a data directory, or in memory for tests.
+ *
+ * PGlite runs in a worker thread of its own (pgliteWorkerMain.ts): it executes synchronously, as
+ * WebAssembly, and in the server's thread every statement would stop the event loop meanwhile
+ * (a thousand devices' frames waited behind the storage of the previous ones). Here each call is a
+ * message to that thread and back.
+ *
  * PGlite has one connection. A first-come, first-served lock (mutex.ts) gives it to one query,
  * transaction or exclusive session at a time, so a query issued while a transaction or session is
  * open waits for it to end instead of running inside it.
  */
 import { mkdir } from 'node:fs/promises';
-import { PGlite, types } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import { lockDataDir, type DataDirLock } from './dataDirLock.ts';
 import { assertChannel, TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult } from './database.ts';
 import { Mutex } from './mutex.ts';
+import { errorFrom, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pgliteProtocol.ts';
 
-/** Parsers that make PGlite return what node-postgres returns (see database.ts). */
-const PARSERS = {
-  [types.INT8]: (value: string) => value,
-  [types.DATE]: (value: string) => value,
-};
+const WORKER_URL = new URL('./pgliteWorker.mjs', import.meta.url);
+
+/** Requests without their id, which the thread's side adds. */
+type Request = PgliteRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+/** The server's side of the database thread: requests and their answers, and notifications. */
+class PgliteThread {
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  readonly #listeners = new Map<number, (payload: string) => void>();
+  #nextId = 1;
+  #exited: Error | null = null;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+    worker.on('message', (message: PgliteReply) => {
+      if ('notify' in message) {
+        this.#listeners.get(message.notify)?.(message.payload);
+        return;
+      }
+      const waiting = this.#waiting.get(message.id);
+      if (waiting === undefined) return;
+      this.#waiting.delete(message.id);
+      if (message.ok) waiting.resolve(message.value);
+      else waiting.reject(errorFrom(message.error));
+    });
+    const fail = (error: Error) => {
+      this.#exited = error;
+      for (const waiting of this.#waiting.values()) waiting.reject(error);
+      this.#waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the embedded database thread has stopped (exit code ${code})`)));
+  }
+
+  /** Starts the thread and waits until PGlite is open there. */
+  static async start(dataDir: string | null): Promise<PgliteThread> {
+    const worker = new Worker(WORKER_URL, { workerData: { dataDir } satisfies PgliteWorkerData });
+    const opened = new Promise<void>((resolve, reject) => {
+      const first = (message: PgliteReply) => {
+        if ('notify' in message || message.id !== 0) return;
+        worker.off('message', first);
+        if (message.ok) resolve();
+        else reject(errorFrom(message.error));
+      };
+      worker.on('message', first);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the embedded database thread stopped while opening (exit code ${code})`)));
+    });
+    const thread = new PgliteThread(worker);
+    try {
+      await opened;
+    } catch (error) {
+      await worker.terminate();
+      throw error;
+    }
+    return thread;
+  }
+
+  call<T>(request: Request): Promise<T> {
+    if (this.#exited !== null) return Promise.reject(this.#exited);
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#worker.postMessage({ ...request, id });
+    });
+  }
+
+  /** Registers a notification handler; the thread's `listen` request names it by the returned number. */
+  addListener(onNotify: (payload: string) => void): number {
+    const listener = this.#nextId++;
+    this.#listeners.set(listener, onNotify);
+    return listener;
+  }
+
+  removeListener(listener: number): void {
+    this.#listeners.delete(listener);
+  }
+
+  get exited(): boolean {
+    return this.#exited !== null;
+  }
+
+  async stop(): Promise<void> {
+    await this.#worker.terminate();
+  }
+}
 
 /**
  * `dataDir` null: in memory, gone when closed. On disk, the directory is created if needed and
@@ -27,8 +116,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     lock = lockDataDir(dataDir);
   }
   try {
-    const pglite = await PGlite.create(dataDir ?? 'memory://', { parsers: PARSERS });
-    return new PgliteDatabase(pglite, lock);
+    return new PgliteDatabase(await PgliteThread.start(dataDir), lock);
   } catch (error) {
     lock?.release();
     const where = dataDir ?? 'memory';
@@ -36,26 +124,20 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   }
 }
 
-interface PgliteQueryable {
-  query<Row>(sql: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount?: number }>;
-  exec(sql: string): Promise<unknown>;
-}
-
-function queryable(target: PgliteQueryable): Queryable {
+function queryable(thread: PgliteThread): Queryable {
   return {
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const { rows, rowCount } = await target.query<Row>(sql, [...params]);
-      return { rows, rowCount: rowCount ?? null };
+    query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
+      return thread.call<QueryResult<Row>>({ op: 'query', sql, params: [...params] });
     },
     async exec(sql: string): Promise<void> {
-      await target.exec(sql);
+      await thread.call({ op: 'exec', sql });
     },
   };
 }
 
 class PgliteDatabase implements Database {
   readonly kind = 'pglite';
-  readonly #pglite: PGlite;
+  readonly #thread: PgliteThread;
   readonly #guard = new TransactionGuard();
   /** Whose turn it is on the one connection: a query, a transaction or a session. */
   readonly #turn = new Mutex();
@@ -63,10 +145,10 @@ class PgliteDatabase implements Database {
   readonly #lock: DataDirLock | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(pglite: PGlite, lock: DataDirLock | undefined) {
-    this.#pglite = pglite;
+  constructor(thread: PgliteThread, lock: DataDirLock | undefined) {
+    this.#thread = thread;
     this.#lock = lock;
-    this.#direct = queryable(pglite);
+    this.#direct = queryable(thread);
   }
 
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
@@ -81,13 +163,33 @@ class PgliteDatabase implements Database {
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     this.#guard.assertOutside('transaction');
-    return this.#turn.run(() => this.#pglite.transaction((tx) => this.#guard.run(() => fn(queryable(tx)))));
+    return this.#turn.run(async () => {
+      const direct = this.#direct;
+      await direct.query('begin');
+      let result: T;
+      try {
+        result = await this.#guard.run(() => fn(direct));
+      } catch (error) {
+        await this.#rollback();
+        throw error;
+      }
+      await direct.query('commit');
+      return result;
+    });
+  }
+
+  /** Ends a transaction left open; a failed rollback leaves nothing more to undo. */
+  async #rollback(): Promise<void> {
+    try {
+      if (await this.#thread.call<boolean>({ op: 'inTransaction' })) await this.#direct.query('rollback');
+    } catch {
+      // The thread has stopped, or the connection is gone: no transaction is open any more.
+    }
   }
 
   async connect(): Promise<DatabaseSession> {
     this.#guard.assertOutside('connect');
     const endTurn = await this.#turn.acquire();
-    const pglite = this.#pglite;
     const direct = this.#direct;
     let open = true;
     return {
@@ -95,12 +197,12 @@ class PgliteDatabase implements Database {
         if (!open) return Promise.reject(new Error('database session already released'));
         return direct.query<Row>(sql, params);
       },
-      async release(): Promise<void> {
+      release: async (): Promise<void> => {
         if (!open) return;
         open = false;
         try {
           // A transaction left open would swallow the next holder's queries.
-          if (!pglite.closed && pglite.isInTransaction()) await pglite.query('rollback');
+          await this.#rollback();
         } finally {
           endTurn();
         }
@@ -111,20 +213,29 @@ class PgliteDatabase implements Database {
   /** PGlite's one connection listens; it cannot be lost, so `onReconnect` never runs. */
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
     assertChannel(channel);
-    const unlisten = await this.#turn.run(() => this.#pglite.listen(channel, onNotify));
+    const listener = this.#thread.addListener(onNotify);
+    try {
+      await this.#turn.run(() => this.#thread.call({ op: 'listen', channel, listener }));
+    } catch (error) {
+      this.#thread.removeListener(listener);
+      throw error;
+    }
     let stopped = false;
     return async () => {
       if (stopped) return;
       stopped = true;
-      if (!this.#pglite.closed) await this.#turn.run(() => unlisten());
+      this.#thread.removeListener(listener);
+      if (!this.#thread.exited && this.#closing === undefined) await this.#turn.run(() => this.#thread.call({ op: 'unlisten', listener }));
     };
   }
 
   close(): Promise<void> {
     this.#closing ??= (async () => {
       try {
-        if (!this.#pglite.closed) await this.#pglite.close();
+        // Not in turn: a session never released must not keep the database open.
+        if (!this.#thread.exited) await this.#thread.call({ op: 'close' });
       } finally {
+        await this.#thread.stop();
         this.#lock?.release();
       }
     })();

@@ -1,0 +1,63 @@
+/**
+ * The embedded database's thread: PGlite runs here, so that its work (it runs synchronously, as
+ * WebAssembly) never holds up the server's event loop. One request at a time comes from pglite.ts,
+ * which already decides whose turn the one connection is.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite, types } from '@electric-sql/pglite';
+import { errorFields, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pgliteProtocol.ts';
+
+/** Parsers that make PGlite return what node-postgres returns (see database.ts). */
+const PARSERS = {
+  [types.INT8]: (value: string) => value,
+  [types.DATE]: (value: string) => value,
+};
+
+const port = parentPort;
+if (port === null) throw new Error('pgliteWorkerMain.ts runs as a worker thread');
+const { dataDir } = workerData as PgliteWorkerData;
+
+const reply = (message: PgliteReply): void => port.postMessage(message);
+const unlisteners = new Map<number, () => Promise<void>>();
+
+let pglite: PGlite;
+try {
+  pglite = await PGlite.create(dataDir ?? 'memory://', { parsers: PARSERS });
+  reply({ id: 0, ok: true, value: null });
+} catch (error) {
+  reply({ id: 0, ok: false, error: errorFields(error) });
+  process.exit(1);
+}
+
+async function answer(request: PgliteRequest): Promise<unknown> {
+  switch (request.op) {
+    case 'query': {
+      const { rows, rowCount } = await pglite.query(request.sql, request.params);
+      return { rows, rowCount: rowCount ?? null };
+    }
+    case 'exec':
+      await pglite.exec(request.sql);
+      return null;
+    case 'inTransaction':
+      return !pglite.closed && pglite.isInTransaction();
+    case 'listen': {
+      const unlisten = await pglite.listen(request.channel, (payload) => reply({ notify: request.listener, payload }));
+      unlisteners.set(request.listener, unlisten);
+      return null;
+    }
+    case 'unlisten':
+      await unlisteners.get(request.listener)?.();
+      unlisteners.delete(request.listener);
+      return null;
+    case 'close':
+      if (!pglite.closed) await pglite.close();
+      return null;
+  }
+}
+
+port.on('message', (request: PgliteRequest) => {
+  answer(request).then(
+    (value) => reply({ id: request.id, ok: true, value }),
+    (error: unknown) => reply({ id: request.id, ok: false, error: errorFields(error) }),
+  );
+});
