@@ -304,54 +304,16 @@ const VISIBLE: Record<UserKey, string[]> = {
 
 /**
  * Whose writes' audit logs each user reads (by hand): an audit log belongs to the tenant of the
- * record written, so levels 4+ read those of records in their scope; master data has no tenant,
- * so only the maker reads its audit logs. Below level 4 none at all.
+ * record written, so levels 4+ read those of the records they see; master data has no tenant, so
+ * only the maker reads its audit logs. Below level 4 none at all.
  */
+const withoutMaster = (paths: string[]): string[] => paths.filter((path) => !MASTER.includes(path));
 const AUDITED: Record<UserKey, string[]> = {
   individual: [],
   staff: [],
   admin: [],
-  owner: [
-    'domains/demo-corp',
-    'domains/demo-facility-a',
-    'domains/demo-facility-b',
-    'rooms/roomA',
-    'rooms/roomB',
-    'devices/devA',
-    'devices/devB',
-    'domains/demo-facility-a/staff/sA2',
-    'domains/demo-facility-a/staff/sA3',
-    'domains/demo-facility-b/staff/sB2',
-    'alerts/alA',
-    'alerts/alB',
-    'rooms/roomA/sleeps/2026-01-01',
-    'rooms/roomB/sleeps/2026-01-02',
-    'rooms/roomA/uploads/upA',
-    'rooms/roomB/uploads/upB',
-    'invitations/inA',
-    'invitations/inB',
-    'devices/devA/borrows/brA',
-    'devices/devB/borrows/brB',
-    'reportAccess/rlA',
-    'reportAccess/rlB',
-  ],
-  agency: [
-    'domains/demo-agency',
-    'domains/demo-facility-b',
-    'rooms/roomB',
-    'devices/devB',
-    'devices/devStock',
-    'domains/demo-facility-b/staff/sB2',
-    'alerts/alB',
-    'rooms/roomB/sleeps/2026-01-02',
-    'rooms/roomB/uploads/upB',
-    'invitations/inB',
-    'domains/demo-agency/partners/demo-facility-b',
-    'domains/demo-agency/bills/billAg',
-    'devices/devB/borrows/brB',
-    'devices/devStock/borrows/brStock',
-    'reportAccess/rlB',
-  ],
+  owner: withoutMaster(VISIBLE.owner),
+  agency: withoutMaster(VISIBLE.agency),
   developer: ALL,
 };
 
