@@ -5,12 +5,17 @@
 // PGlite in memory by default; `--postgres` uses TEST_DATABASE_URL (default
 // postgres://root@127.0.0.1:5432/test) in a fresh schema, dropped afterwards.
 //
-// Two cases:
+// Three cases:
 // - shared: every subscriber has the same query; they are signed in as 8 demo accounts that all see
-//   facility A, so the server evaluates 8 results per write (live/liveResults.ts shares a result
+//   facility A, so the server keeps 8 results current per write (live/liveResults.ts shares a result
 //   among subscribers with the same claims and target) and sends N snapshots;
 // - distinct: one account, but every subscriber's query differs (a filter that every room passes),
-//   so the server evaluates N results per write: the cost when nobody shares.
+//   so the server evaluates N results per write: the cost when nobody shares. Each result takes the
+//   changed room in memory (live/queryWindow.ts);
+// - paged: as distinct, with pages of 10 of the 20 rooms named `room …` (the demo facility's own
+//   rooms left out by a name range); writes alternately take the first room off
+//   every page (which memory cannot fill: every result is evaluated through the database, the worst
+//   case) and put it back.
 // The server runs in a worker thread, so that the subscribers' JSON parsing here does not queue
 // behind (or in front of) the server's work on one event loop.
 import { once } from 'node:events';
@@ -62,29 +67,32 @@ async function signIn(url: string, email: string): Promise<BrowserClient> {
   return client;
 }
 
+/** What a snapshot must show for the write to have arrived. */
+type Arrived = (snapshot: string) => boolean;
+
 interface Subscriber {
   socket: WebSocket;
-  /** Resolves when a snapshot holds the awaited name. */
-  waitFor(name: string): Promise<number>;
+  /** Resolves when a snapshot shows the write arrived. */
+  waitFor(arrived: Arrived): Promise<number>;
 }
 
 async function subscriber(url: string, cookie: string, query: unknown): Promise<Subscriber> {
   const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/api/live`, { headers: { cookie } });
   await once(socket, 'open');
   let latest = '';
-  let waiting: { name: string; resolve: (at: number) => void } | null = null;
+  let waiting: { arrived: Arrived; resolve: (at: number) => void } | null = null;
   let first: (() => void) | null = null;
   const ready = new Promise<void>((resolve) => {
     first = resolve;
   });
-  // The subscribers' side stands for a thousand browsers: each message is only searched for the
-  // awaited name, not parsed, so that this one process's parsing does not add to the times.
+  // The subscribers' side stands for a thousand browsers: each message is only searched, not
+  // parsed, so that this one process's parsing does not add to the times.
   socket.on('message', (data) => {
     const text = String(data);
     if (!text.startsWith('{"type":"snapshot"')) throw new Error(`subscription failed: ${text}`);
     latest = text;
     first?.();
-    if (waiting !== null && text.includes(waiting.name)) {
+    if (waiting !== null && waiting.arrived(text)) {
       waiting.resolve(performance.now());
       waiting = null;
     }
@@ -93,11 +101,11 @@ async function subscriber(url: string, cookie: string, query: unknown): Promise<
   await ready;
   return {
     socket,
-    waitFor: (name) =>
-      latest.includes(`"name":${JSON.stringify(name)}`)
+    waitFor: (arrived) =>
+      arrived(latest)
         ? Promise.resolve(performance.now())
         : new Promise((resolve) => {
-            waiting = { name: `"name":${JSON.stringify(name)}`, resolve };
+            waiting = { arrived, resolve };
           }),
   };
 }
@@ -109,11 +117,18 @@ async function liveStats(worker: Worker): Promise<{ taken: number; evaluated: nu
   return stats;
 }
 
-async function measure(label: string, writer: BrowserClient, subscribers: Subscriber[], writes: number): Promise<void> {
+function showsName(name: string): Arrived {
+  const field = `"name":${JSON.stringify(name)}`;
+  return (snapshot) => snapshot.includes(field);
+}
+
+/** Renames room fanout-0 `writes` times (`nameOf` the name of each) and times the arrivals. */
+async function measure(label: string, writer: BrowserClient, subscribers: Subscriber[], writes: number, nameOf = (write: number) => `${label}-${write}`, arrivedOf: (name: string) => Arrived = showsName): Promise<void> {
   const rows: string[] = [];
   for (let write = 0; write < writes; write++) {
-    const name = `${label}-${write}`;
-    const arrivals = subscribers.map((one) => one.waitFor(name));
+    const name = nameOf(write);
+    const arrived = arrivedOf(name);
+    const arrivals = subscribers.map((one) => one.waitFor(arrived));
     const start = performance.now();
     const reply = await writer.send('PATCH', '/api/documents/rooms/fanout-0', JSON.stringify({ data: { name } }), { 'content-type': 'application/json' });
     if (reply.status !== 200) throw new Error(`write: ${reply.status} ${reply.text}`);
@@ -138,7 +153,7 @@ async function main(): Promise<void> {
   const entry = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
   const worker = new Worker(entry, { eval: true, workerData: { databaseUrl: schema?.url ?? 'memory://' } });
   const [{ url }] = (await once(worker, 'message')) as [{ url: string }];
-  console.log(`server ${url} on ${args.postgres ? 'PostgreSQL' : 'PGlite (in memory)'}; ${args.rooms} rooms in the result`);
+  console.log(`server ${url} on ${args.postgres ? 'PostgreSQL' : 'PGlite (in memory)'}; ${args.rooms} rooms added to facility A, whose rooms the shared and distinct results hold`);
   try {
     const writer = await signIn(url, 'developer@example.com');
     for (let room = 0; room < Number(args.rooms); room++) {
@@ -172,6 +187,24 @@ async function main(): Promise<void> {
     after = await liveStats(worker);
     console.log(`  results kept current in memory ${after.taken - before.taken} times, evaluated ${after.evaluated - before.evaluated} times`);
     for (const one of distinct) one.socket.close();
+
+    // The worst case: every page is full and the write takes its first room off the end, which
+    // memory cannot fill (queryWindow.ts), then puts it back (taken in memory).
+    const reset = await writer.send('PATCH', '/api/documents/rooms/fanout-0', JSON.stringify({ data: { name: 'room 000' } }), { 'content-type': 'application/json' });
+    if (reset.status !== 200) throw new Error(`write: ${reset.status} ${reset.text}`);
+    started = performance.now();
+    const paged: Subscriber[] = [];
+    for (let index = 0; index < count; index += 50) {
+      paged.push(...(await Promise.all(Array.from({ length: Math.min(50, count - index) }, (_, offset) => subscriber(url, developer.cookieHeader, { ...query, where: [...query.where, ['name', '>=', 'room'], ['floor', '!=', `not ${index + offset}`]], limit: 10 })))));
+    }
+    console.log(`paged (distinct queries, 10 of ${args.rooms} rooms a page): ${count} sockets subscribed in ${(performance.now() - started).toFixed(0)} ms`);
+    before = await liveStats(worker);
+    const leaves = (write: number) => (write % 2 === 0 ? `zz paged ${write}` : 'room 000');
+    await measure('paged', writer, paged, writes, leaves, (name) => (name.startsWith('zz') ? (snapshot) => !snapshot.includes('"documentReferenceId":"fanout-0"') : showsName(name)));
+    after = await liveStats(worker);
+    console.log(`  (odd writes take the room off every page: evaluated through the database; even writes put it back: in memory)`);
+    console.log(`  results kept current in memory ${after.taken - before.taken} times, evaluated ${after.evaluated - before.evaluated} times`);
+    for (const one of paged) one.socket.close();
   } finally {
     worker.postMessage('stop');
     await once(worker, 'message');
