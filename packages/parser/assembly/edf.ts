@@ -171,14 +171,56 @@ function parseTals(base: usize, q: usize, end: usize, record: i32, signal: i32, 
   return 0;
 }
 
+/** Bytes of samples a batch of records decodes into (batched mode): well inside the L2 cache. */
+const BATCH_BYTES: u32 = 256 << 10;
+
+// What edfSamples() needs from the last edfDecode().
+let convFormat: i32 = 0;
+let convData: usize = 0;
+let convRecordSize: usize = 0;
+let convTable: usize = 0;
+let convActive: usize = 0;
+let convSignals: u32 = 0;
+let convRaw = false;
+let convRecords: u32 = 0;
+let convBatch: u32 = 0;
+
+/** Forgets the last file (its memory is about to be reused): edfSamples() then does nothing. */
+export function edfForget(): void {
+  convRecords = 0;
+  convBatch = 0;
+}
+
 /**
- * Decodes an EDF/BDF file of `len` bytes at `base`. flags bit 0: raw (digital) samples too.
+ * Converts records [first, first + count) of the file the last edfDecode() call read: each ordinary
+ * signal's samples go to its block (signal table offsets 32 and 36), record after record from the
+ * block's start. `count` is at most the batch size (out slot 15); other calls do nothing.
+ */
+export function edfSamples(first: u32, count: u32): void {
+  if (count > convBatch || <u64>first + <u64>count > <u64>convRecords) return;
+  for (let r: u32 = 0; r < count; r++) {
+    const record = convData + <usize>(first + r) * convRecordSize;
+    for (let k: u32 = 0; k < convSignals; k++) {
+      const e = convTable + <usize>load<u32>(convActive + (<usize>k << 2)) * SIGNAL_ENTRY;
+      const spr = <u32>load<i32>(e, 24);
+      const at = <usize>r * <usize>spr << 2;
+      const rawAt = convRaw ? <usize>load<u32>(e, 36) + at : 0;
+      convert(convFormat, record + <usize>load<u32>(e, 56), spr, <usize>load<u32>(e, 32) + at, rawAt, load<f64>(e, 40), load<f64>(e, 48));
+    }
+  }
+}
+
+/**
+ * Decodes an EDF/BDF file of `len` bytes at `base`. flags bit 0: raw (digital) samples too; bit 1:
+ * batched samples (see edfSamples; the samples and raw slots then hold one batch).
  * Outputs: slots 0 format (0 EDF, 1 BDF), 1 variant (0 plain, 1 +C, 2 +D), 2 header bytes, 3 signals,
  * 4 records, 5 records field, 6 signal table, 7 samples, 8 raw, 9 TAL table, 10 TAL count,
- * 11 text table, 12 record-start TAL indexes (+1, 0 none), 13 trailing bytes, 14 record size;
+ * 11 text table, 12 record-start TAL indexes (+1, 0 none), 13 trailing bytes, 14 record size,
+ * 15 records per batch;
  * numbers 0 record duration, 1..6 day month yy hour minute second.
  */
 export function edfDecode(base: usize, len: u32, flags: u32): i32 {
+  edfForget();
   const wantRaw = (flags & 1) != 0;
   if (len < 256) return fail(R.EDF_SHORT, -1, 0, len, 256);
   let bdf = false;
@@ -289,8 +331,16 @@ export function edfDecode(base: usize, len: u32, flags: u32): i32 {
   const nrec = <u32>records;
   const trailing = dataBytes - records * recordSize;
 
-  // Samples of all ordinary signals, one block, signal after signal.
-  const totalSamples = <u64>nrec * samplesPerRecordTotal;
+  // Samples of all ordinary signals, signal after signal: the whole recording in one block, or
+  // (flags bit 1, "batched") only `batch` records at a time in a small block that edfSamples() fills
+  // and the host copies out while it is in cache, so the host writes each output byte once.
+  const batched = (flags & 2) != 0;
+  let batch: u32 = nrec;
+  if (batched && samplesPerRecordTotal > 0) {
+    const fit = <u64>BATCH_BYTES / (samplesPerRecordTotal << 2);
+    batch = fit < 1 ? 1 : fit < <u64>nrec ? <u32>fit : nrec;
+  }
+  const totalSamples = <u64>batch * samplesPerRecordTotal;
   const samples = arenaAlloc(totalSamples << 2);
   const raw = wantRaw ? arenaAlloc(totalSamples << 2) : 0;
   if (samples == 0 || (wantRaw && raw == 0)) return fail(R.OUT_OF_MEMORY, -1, 0, <f64>(totalSamples << (wantRaw ? 3 : 2)), 0);
@@ -300,7 +350,7 @@ export function edfDecode(base: usize, len: u32, flags: u32): i32 {
     if (load<u32>(e, 28) != 0) continue;
     store<u32>(e, <u32>(samples + <usize>(cursor << 2)), 32);
     if (wantRaw) store<u32>(e, <u32>(raw + <usize>(cursor << 2)), 36);
-    cursor += <u64>nrec * <u64>load<i32>(e, 24);
+    cursor += <u64>batch * <u64>load<i32>(e, 24);
   }
   // Signals with samples, ordinary then annotation: the record loops visit only these, so their
   // work is bounded by the input size however many empty signals a header declares.
@@ -319,16 +369,16 @@ export function edfDecode(base: usize, len: u32, flags: u32): i32 {
   }
   const data = base + <usize>headerBytes;
   const rs = <usize>recordSize;
-  for (let r: u32 = 0; r < nrec; r++) {
-    const record = data + <usize>r * rs;
-    for (let k: u32 = 0; k < activeOrdinary; k++) {
-      const e = table + <usize>load<u32>(active + (<usize>k << 2)) * SIGNAL_ENTRY;
-      const spr = <u32>load<i32>(e, 24);
-      const at = <usize>r * <usize>spr << 2;
-      const rawAt = wantRaw ? <usize>load<u32>(e, 36) + at : 0;
-      convert(format, record + <usize>load<u32>(e, 56), spr, <usize>load<u32>(e, 32) + at, rawAt, load<f64>(e, 40), load<f64>(e, 48));
-    }
-  }
+  convFormat = format;
+  convData = data;
+  convRecordSize = rs;
+  convTable = table;
+  convActive = active;
+  convSignals = activeOrdinary;
+  convRaw = wantRaw;
+  convRecords = nrec;
+  convBatch = batch;
+  if (!batched) edfSamples(0, nrec);
 
   // Annotations: size the tables by counting 0x14 separators, then parse every TAL.
   talCount = 0;
@@ -383,6 +433,7 @@ export function edfDecode(base: usize, len: u32, flags: u32): i32 {
   setOut(12, <u32>recordStarts);
   setOut(13, <u32>trailing);
   setOut(14, <u32>recordSize);
+  setOut(15, batch);
   setNum(0, duration);
   return 0;
 }

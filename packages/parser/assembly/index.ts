@@ -5,7 +5,7 @@ import { arenaAlloc, arenaReset } from './memory';
 import { clearResult, RESULT } from './result';
 import { crc32Update } from './crc32';
 import { smfDecode as decodeSmf, smfEncodeSamples as encodeSamples, smfFinishFrame as finishFrame } from './smf';
-import { edfDecode as decodeEdf } from './edf';
+import { edfDecode as decodeEdf, edfForget, edfSamples as samplesEdf } from './edf';
 import { base64Decode as decodeBase64 } from './base64';
 
 /** Address of the result block. */
@@ -16,6 +16,7 @@ export function result(): usize {
 /** Starts a new call: forgets every previous output and clears the result block. */
 export function reset(): void {
   arenaReset();
+  edfForget();
   clearResult();
 }
 
@@ -49,6 +50,11 @@ export function smfFinishFrame(
 export function edfDecode(p: usize, n: u32, flags: u32): i32 {
   clearResult();
   return decodeEdf(p, n, flags);
+}
+
+/** Converts a batch of records after a batched edfDecode() (see assembly/edf.ts). */
+export function edfSamples(first: u32, count: u32): void {
+  samplesEdf(first, count);
 }
 
 export function base64Decode(p: usize, n: u32): i32 {

@@ -14,11 +14,12 @@ export interface ParserExports {
     sampleRate: number, sampleCount: number, scale: number, offset: number, payload: number,
   ): number;
   edfDecode(pointer: number, length: number, flags: number): number;
+  edfSamples(first: number, count: number): void;
   base64Decode(pointer: number, length: number): number;
 }
 
 export const PARSER_EXPORTS = [
-  'memory', 'result', 'reset', 'alloc', 'crc32', 'smfDecode', 'smfEncodeSamples', 'smfFinishFrame', 'edfDecode', 'base64Decode',
+  'memory', 'result', 'reset', 'alloc', 'crc32', 'smfDecode', 'smfEncodeSamples', 'smfFinishFrame', 'edfDecode', 'edfSamples', 'base64Decode',
 ] as const;
 
 /** The compiled module, its bytes, or a fetch() response (or promise of one) for the .wasm URL. */
