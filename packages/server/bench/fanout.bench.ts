@@ -13,9 +13,10 @@
 //   so the server evaluates N results per write: the cost when nobody shares. Each result takes the
 //   changed room in memory (live/queryWindow.ts);
 // - paged: as distinct, with pages of 10 of the 20 rooms named `room …` (the demo facility's own
-//   rooms left out by a name range); writes alternately take the first room off
-//   every page (which memory cannot fill: every result is evaluated through the database, the worst
-//   case) and put it back.
+//   rooms left out by a name range); each write takes another room off every page. Each result
+//   read 2 rooms beyond its page: the first two writes are taken in memory, the third finds the
+//   reserve used up and every result is evaluated through the database again (the worst case),
+//   reading 12 deep again for the next ones.
 // The server runs in a worker thread, so that the subscribers' JSON parsing here does not queue
 // behind (or in front of) the server's work on one event loop.
 import { once } from 'node:events';
@@ -122,15 +123,21 @@ function showsName(name: string): Arrived {
   return (snapshot) => snapshot.includes(field);
 }
 
-/** Renames room fanout-0 `writes` times (`nameOf` the name of each) and times the arrivals. */
-async function measure(label: string, writer: BrowserClient, subscribers: Subscriber[], writes: number, nameOf = (write: number) => `${label}-${write}`, arrivedOf: (name: string) => Arrived = showsName): Promise<void> {
+/** One write of a case: which room gets which name, and what its subscribers then see. */
+interface Rename {
+  room: string;
+  name: string;
+  arrived: Arrived;
+}
+
+/** `writes` renames (by default room fanout-0 to `<label>-<n>`), timing the arrivals of each. */
+async function measure(label: string, writer: BrowserClient, subscribers: Subscriber[], writes: number, renameOf = (write: number): Rename => ({ room: 'fanout-0', name: `${label}-${write}`, arrived: showsName(`${label}-${write}`) })): Promise<void> {
   const rows: string[] = [];
   for (let write = 0; write < writes; write++) {
-    const name = nameOf(write);
-    const arrived = arrivedOf(name);
+    const { room, name, arrived } = renameOf(write);
     const arrivals = subscribers.map((one) => one.waitFor(arrived));
     const start = performance.now();
-    const reply = await writer.send('PATCH', '/api/documents/rooms/fanout-0', JSON.stringify({ data: { name } }), { 'content-type': 'application/json' });
+    const reply = await writer.send('PATCH', `/api/documents/rooms/${room}`, JSON.stringify({ data: { name } }), { 'content-type': 'application/json' });
     if (reply.status !== 200) throw new Error(`write: ${reply.status} ${reply.text}`);
     const written = performance.now() - start;
     const times = (await Promise.all(arrivals)).map((at) => at - start).sort((a, b) => a - b);
@@ -188,8 +195,9 @@ async function main(): Promise<void> {
     console.log(`  results kept current in memory ${after.taken - before.taken} times, evaluated ${after.evaluated - before.evaluated} times`);
     for (const one of distinct) one.socket.close();
 
-    // The worst case: every page is full and the write takes its first room off the end, which
-    // memory cannot fill (queryWindow.ts), then puts it back (taken in memory).
+    // Pages losing rooms: each write takes another room off every full page. The first ones are
+    // replaced from the rooms each result read ahead (queryWindow.ts); once those are used up,
+    // every result is evaluated through the database again (the worst case).
     const reset = await writer.send('PATCH', '/api/documents/rooms/fanout-0', JSON.stringify({ data: { name: 'room 000' } }), { 'content-type': 'application/json' });
     if (reset.status !== 200) throw new Error(`write: ${reset.status} ${reset.text}`);
     started = performance.now();
@@ -199,10 +207,9 @@ async function main(): Promise<void> {
     }
     console.log(`paged (distinct queries, 10 of ${args.rooms} rooms a page): ${count} sockets subscribed in ${(performance.now() - started).toFixed(0)} ms`);
     before = await liveStats(worker);
-    const leaves = (write: number) => (write % 2 === 0 ? `zz paged ${write}` : 'room 000');
-    await measure('paged', writer, paged, writes, leaves, (name) => (name.startsWith('zz') ? (snapshot) => !snapshot.includes('"documentReferenceId":"fanout-0"') : showsName(name)));
+    await measure('paged', writer, paged, writes, (write) => ({ room: `fanout-${write}`, name: `zz paged ${write}`, arrived: (snapshot) => !snapshot.includes(`"documentReferenceId":"fanout-${write}"`) }));
     after = await liveStats(worker);
-    console.log(`  (odd writes take the room off every page: evaluated through the database; even writes put it back: in memory)`);
+    console.log('  (each write takes another room off every page of 10, read 12 deep: the third finds the reserve used up and every result reads its page again, 12 deep)');
     console.log(`  results kept current in memory ${after.taken - before.taken} times, evaluated ${after.evaluated - before.evaluated} times`);
     for (const one of paged) one.socket.close();
   } finally {

@@ -31,7 +31,7 @@ import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { ChangeBatch, ChangeFeed, DocumentChange } from '../documents/changeFeed.ts';
 import { byteOrderCollation } from '../documents/evaluate.ts';
 import { queryableData, seesServerOnly, type DocumentStore, type Row } from '../documents/store.ts';
-import { QueryWindow } from './queryWindow.ts';
+import { QueryWindow, readAheadLimit } from './queryWindow.ts';
 
 /** One subscription's receiving end. */
 export interface LiveMember {
@@ -46,7 +46,9 @@ export interface Logger {
 }
 
 /** A checked target: what it reads and which changes concern it. */
-type Watch = { kind: 'document'; path: string; spec: CollectionSpec } | { kind: 'query' | 'count'; spec: CollectionSpec; collection: string; group: boolean; query: unknown };
+type Watch =
+  | { kind: 'document'; path: string; spec: CollectionSpec }
+  | { kind: 'query' | 'count'; spec: CollectionSpec; collection: string; group: boolean; query: unknown; shown: number; fromEnd: boolean };
 
 /** Checks a subscription's target; throws invalid-argument like the HTTP API does. */
 export function parseTarget(target: unknown): Watch {
@@ -59,13 +61,14 @@ export function parseTarget(target: unknown): Watch {
     if (kind !== null) {
       const query = target[kind];
       const valid = validateQuery(query);
+      const page = { shown: valid.limit, fromEnd: valid.fromEnd };
       if (valid.collectionGroup) {
         const spec = collectionByGroup(valid.collection);
         if (spec === undefined) throw new DocumentError('invalid-argument', MESSAGES.unknownCollection(valid.collection));
-        return { kind, spec, collection: valid.collection, group: true, query };
+        return { kind, spec, collection: valid.collection, group: true, query, ...page };
       }
       const ref = parseCollectionPath(valid.collection);
-      return { kind, spec: ref.spec, collection: ref.path, group: false, query };
+      return { kind, spec: ref.spec, collection: ref.path, group: false, query, ...page };
     }
   }
   throw new DocumentError('invalid-argument', MESSAGES.invalidData('subscribe'));
@@ -289,10 +292,18 @@ class LiveResult {
       case 'document':
         return JSON.stringify({ document: (await this.store.get(this.claims, watch.path))?.document ?? null } satisfies Snapshot);
       case 'query': {
-        const { spec, query, cursor, rows } = await this.store.queryRows(this.claims, watch.query);
+        if (!this.inMemory()) {
+          this.#window = null;
+          return JSON.stringify({ documents: await this.store.query(this.claims, watch.query) } satisfies Snapshot);
+        }
+        // Read a few records beyond the page, so that one leaving it is replaced from memory.
+        const shown = watch.shown;
+        const { spec, query, cursor, rows } = await this.store.queryRows(this.claims, { ...(watch.query as object), [watch.fromEnd ? 'limitToLast' : 'limit']: readAheadLimit(shown) });
         const answer = rows.map((row) => ({ path: row.path, data: queryableData(row), tag: tagOf(row), json: JSON.stringify(this.store.recordOf(spec, row, this.claims)) }));
-        this.#window = this.inMemory() ? QueryWindow.of(query, cursor, answer) : null;
-        return this.#window?.snapshotJson() ?? `{"documents":[${answer.map((row) => row.json).join(',')}]}`;
+        this.#window = QueryWindow.of(query, cursor, answer, shown);
+        if (this.#window !== null) return this.#window.snapshotJson();
+        const page = query.fromEnd ? answer.slice(Math.max(0, answer.length - shown)) : answer.slice(0, shown);
+        return `{"documents":[${page.map((row) => row.json).join(',')}]}`;
       }
       case 'count':
         return JSON.stringify({ count: await this.store.count(this.claims, watch.query) } satisfies Snapshot);
