@@ -88,9 +88,8 @@ export function RoomConfigForm({ room, rooms, devices, domains, defaultDomainId,
       onClose();
     } catch (error) {
       if (error instanceof DocumentError && error.issues.length > 0) setProblems(problemsOf(error.issues));
-      const message = t(errorKeyOf(error));
-      setFailure(message);
-      notify({ color: 'red', title: t('roomConfig.notices.saveFailed'), message });
+      // Said in the form, which stays open: a toast as well would cover the form's own buttons.
+      setFailure(t(errorKeyOf(error)));
     } finally {
       setSaving(false);
     }
@@ -101,7 +100,7 @@ export function RoomConfigForm({ room, rooms, devices, domains, defaultDomainId,
       <form onSubmit={(event) => void submit(event)} noValidate data-testid="room-config-form">
         <Stack gap="sm">
           {failure !== null ? (
-            <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
+            <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert" title={t('roomConfig.notices.saveFailed')}>
               {failure}
             </Alert>
           ) : null}
