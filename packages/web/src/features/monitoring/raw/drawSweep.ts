@@ -118,7 +118,8 @@ export class SweepRenderer {
     // faster path) waits where it is: redrawing everything for it would only flicker.
     if (last !== null && key === this.#key && rows === this.#rows && view.cursorUs < last && last - view.cursorUs < SMALL_STEP_BACK_US) return;
     let full = key !== this.#key || rows !== this.#rows || last === null || view.cursorUs < last || view.cursorUs - last > view.windowSeconds * 2.5e5;
-    if (!full && pageNowMs >= this.#refitAt) {
+    // Ranges are re-fitted only while the sweep moves: a paused picture stays exactly as it is.
+    if (!full && view.cursorUs !== last && pageNowMs >= this.#refitAt) {
       this.#refitAt = pageNowMs + REFIT_MS;
       full = rows.some((row, r) => (row.range === null || view.amplitude === 'auto') && rangeMoved(this.#ranges[r] ?? [0, 0], fittedRange(row, view)));
     }
