@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { dayjs, formatDate } from '../../lib/dates.ts';
 import { borrowErrorMessage, lendDevice, returnDevice } from './deviceBorrowApi.ts';
 import type { BorrowEntry, BorrowRow } from './deviceBorrowRows.ts';
+import { FormFooter } from '../../components/FormFooter.tsx';
 
 export interface DomainChoice {
   value: string;
@@ -103,14 +104,7 @@ function LendForm({ row, domains, onClose, onLent }: Omit<LendProps, 'row'> & { 
         </Group>
         <Textarea label={t('deviceBorrow.lend.note')} value={note} onChange={(event) => setNote(event.currentTarget.value)} maxLength={1000} autosize minRows={2} />
         <ErrorAlert message={error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('deviceBorrow.cancel')}
-          </Button>
-          <Button type="submit" loading={busy}>
-            {t('deviceBorrow.lend.submit')}
-          </Button>
-        </Group>
+        <FormFooter cancelLabel={t('deviceBorrow.cancel')} submitLabel={t('deviceBorrow.lend.submit')} busy={busy} onCancel={onClose} />
       </Stack>
     </form>
   );

@@ -8,6 +8,7 @@ import { iconSize } from '../../lib/icons.ts';
 import { assignDeviceRoom, DeviceApiError, registerDevice, rotateDeviceSecret, unassignDeviceRoom, type Registered } from './deviceConfigApi.ts';
 import { SERIAL_PATTERN, type DeviceRow } from './deviceConfigRows.ts';
 import { canScanQr, QrScanner } from './QrScanner.tsx';
+import { FormFooter } from '../../components/FormFooter.tsx';
 
 type Room = RecordOf<'rooms'>;
 
@@ -111,14 +112,7 @@ function RegisterForm({ initialSerial, rooms, onClose, onRegistered }: RegisterP
             {error}
           </Alert>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('deviceConfig.cancel')}
-          </Button>
-          <Button type="submit" loading={busy}>
-            {t('deviceConfig.register.submit')}
-          </Button>
-        </Group>
+        <FormFooter cancelLabel={t('deviceConfig.cancel')} submitLabel={t('deviceConfig.register.submit')} busy={busy} onCancel={onClose} />
       </Stack>
     </form>
   );

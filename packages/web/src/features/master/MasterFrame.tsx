@@ -13,6 +13,7 @@ import { iconSize } from '../../lib/icons.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { canEditMasterData } from './masterAccess.ts';
 import { refusalOf, type Refusal } from './serverRefusal.ts';
+import { FormFooter } from '../../components/FormFooter.tsx';
 
 const AREA_LINKS = [
   { to: '/master', key: 'overview' },
@@ -165,14 +166,7 @@ export function FormActions({ refusal, saving, onCancel }: { refusal: Refusal | 
   return (
     <>
       <RefusalAlert refusal={refusal} />
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onCancel}>
-          {t('master.cancel')}
-        </Button>
-        <Button type="submit" loading={saving}>
-          {t('master.save')}
-        </Button>
-      </Group>
+      <FormFooter cancelLabel={t('master.cancel')} submitLabel={t('master.save')} busy={saving} onCancel={onCancel} />
     </>
   );
 }
