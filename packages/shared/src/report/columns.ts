@@ -5,6 +5,7 @@
  * the very same figures.
  */
 import { CLOCK_KEYS, type ClockKey, type MetricKey, type ReportAverages, type ReportDayRow, type RoomReport, type SleepEpoch, type SleepRecord, epochOriginMs } from './roomReport.ts';
+import type { CsvCell } from './csv.ts';
 import { dateTimeOf } from './sleepDayClock.ts';
 
 /** Japanese column headings (the PDF and the CSV are always in Japanese). */
@@ -58,11 +59,16 @@ export function formatNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : (Math.round(value * 10) / 10).toFixed(1);
 }
 
-/** A cell of a day row or of the averages; empty when there is no value. */
+/** A cell of a day row or of the averages: a clock time as text, a metric as a number, or null. */
+export function cellValue(source: Pick<ReportDayRow | ReportAverages, 'clocks' | 'numbers'>, key: MetricKey): string | number | null {
+  if (isClock(key)) return source.clocks[key]?.clock ?? null;
+  return source.numbers[key];
+}
+
+/** A cell of a day row or of the averages as the screen and the PDF write it; empty when there is no value. */
 export function cellText(source: Pick<ReportDayRow | ReportAverages, 'clocks' | 'numbers'>, key: MetricKey): string {
-  if (isClock(key)) return source.clocks[key]?.clock ?? '';
-  const value = source.numbers[key];
-  return value === null ? '' : formatNumber(value);
+  const value = cellValue(source, key);
+  return value === null ? '' : typeof value === 'number' ? formatNumber(value) : value;
 }
 
 /** `M/D(曜)` of a sleep day, as Japanese care records write dates. */
@@ -71,13 +77,16 @@ export function dayLabelJa(day: string): string {
   return `${date.getUTCMonth() + 1}/${date.getUTCDate()}(${'日月火水木金土'[date.getUTCDay()]})`;
 }
 
-/** The per-day CSV: a heading row, then room, day and the metrics; each room's average row follows its days. */
-export function dayCsvRows(reports: readonly RoomReport[], keys: readonly MetricKey[]): string[][] {
+/**
+ * The per-day CSV (csv.ts writes it): a heading row, then room, day and the metrics; each room's
+ * average row follows its days. Metrics are number cells, names text cells.
+ */
+export function dayCsvRows(reports: readonly RoomReport[], keys: readonly MetricKey[]): CsvCell[][] {
   const header = ['部屋', '日付', ...keys.map((key) => METRIC_LABELS_JA[key])];
-  const rows: string[][] = [header];
+  const rows: CsvCell[][] = [header];
   for (const report of reports) {
-    for (const row of report.rows) rows.push([report.room.name, row.day, ...keys.map((key) => cellText(row, key))]);
-    rows.push([report.room.name, REPORT_LABELS_JA.average, ...keys.map((key) => cellText(report.averages, key))]);
+    for (const row of report.rows) rows.push([report.room.name, row.day, ...keys.map((key) => cellValue(row, key))]);
+    rows.push([report.room.name, REPORT_LABELS_JA.average, ...keys.map((key) => cellValue(report.averages, key))]);
   }
   return rows;
 }
@@ -94,10 +103,10 @@ export const EPOCH_STATE_LABELS_JA: Readonly<Record<SleepEpoch['state'], string>
 export const EPOCH_CSV_HEADER = ['部屋', '睡眠日', '時刻', '状態', '呼吸数(回/分)', '心拍数(拍/分)', '体動', '呼吸停止回数'];
 
 /** The per-minute CSV rows of one room's record of one sleep day (no heading). */
-export function epochCsvRows(roomName: string, day: string, record: SleepRecord, timeZone: string): string[][] {
+export function epochCsvRows(roomName: string, day: string, record: SleepRecord, timeZone: string): CsvCell[][] {
   const origin = epochOriginMs(record);
   if (origin === null) return [];
-  const value = (n: number | null | undefined): string => (typeof n === 'number' && Number.isFinite(n) ? formatNumber(n) : '');
+  const value = (n: number | null | undefined): number | null => (typeof n === 'number' && Number.isFinite(n) ? n : null);
   return (record.epochs ?? []).map((epoch, index) => [
     roomName,
     day,
@@ -108,12 +117,6 @@ export function epochCsvRows(roomName: string, day: string, record: SleepRecord,
     value(epoch.activity),
     value(epoch.pauses),
   ]);
-}
-
-/** RFC 4180 text: fields with a comma, quote or line break are quoted; lines end in CRLF (Excel). */
-export function toCsv(rows: readonly (readonly string[])[]): string {
-  const field = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
-  return rows.map((row) => row.map(field).join(',')).join('\r\n') + '\r\n';
 }
 
 /** The diary's colours, the same on the screen, on paper and in the PDF. */

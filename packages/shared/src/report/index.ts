@@ -3,4 +3,5 @@ export * from './period.ts';
 export * from './sleepDayClock.ts';
 export * from './roomReport.ts';
 export * from './columns.ts';
+export * from './csv.ts';
 export * from './reportApi.ts';

@@ -1,6 +1,7 @@
 /** The report numbers: rows, period averages (clock times across midnight), diary bars and pauses. */
 import { describe, expect, it } from 'vitest';
-import { cellText, dayCsvRows, toCsv } from './columns.ts';
+import { cellText, dayCsvRows } from './columns.ts';
+import { toCsv } from './csv.ts';
 import { isReportDay, periodAround, reportQuery } from './period.ts';
 import { buildRoomReport, type SleepRecord } from './roomReport.ts';
 import { DEFAULT_REPORT_DAY_RULE as RULE } from './sleepDayClock.ts';
