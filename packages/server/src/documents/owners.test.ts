@@ -1,7 +1,8 @@
 /**
  * "A domain always keeps at least one owner" (PRODUCT.md section 1): demoting, disabling or
- * deleting the last active owner's staff record is refused, also when two try at once. On PGlite
- * and on PostgreSQL.
+ * deleting the last active owner's staff record is refused, also when two try at once. An owner
+ * is a signed-up account at level 5 in the root domain: a staff record made up without an account
+ * does not count (security issue 17, finding 16). On PGlite and on PostgreSQL.
  */
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,9 @@ function ownerRules(open: () => Promise<{ database: Database; close(): Promise<v
     ({ database, close } = await open());
     await migrate(database);
     store = new DocumentStore(database, { error: () => undefined });
+    // Better Auth's user table, as far as the rule reads it: which staff records are signed-up accounts.
+    await database.query('create table if not exists "user" (id text primary key)');
+    await database.query(`insert into "user" (id) values ('a'), ('b'), ('c'), ('f') on conflict do nothing`);
     await store.set(system, 'domains/own', { name: 'オーナー法人', kind: 'corporation' }, false);
   });
   afterAll(() => close());
@@ -43,6 +47,20 @@ function ownerRules(open: () => Promise<{ database: Database; close(): Promise<v
     await store.set(system, 'domains/own/staff/b', owner('b'), false);
     await store.update(system, 'domains/own/staff/a', { accessLevel: ROLE_LEVELS.administrator });
     await expectRefused(store.delete(system, 'domains/own/staff/b'));
+  });
+
+  it('does not count an owner without an account, nor one of another root', async () => {
+    await store.set(system, 'domains/lone', { name: '一人法人', kind: 'corporation' }, false);
+    await store.set(system, 'domains/lone-facility', { name: '一人施設', kind: 'facility', parentDomainId: 'lone', rootDomainId: 'lone' }, false);
+    await store.set(system, 'domains/lone/staff/f', owner('f'), false);
+    // A placeholder owner invented by the owner: a record, no account.
+    await store.set(system, 'domains/lone/staff/placeholder', owner('placeholder'), false);
+    await expectRefused(store.update(system, 'domains/lone/staff/f', { accessLevel: ROLE_LEVELS.administrator }));
+    // An owner with an account in a facility of the same root counts.
+    await database.query(`insert into "user" (id) values ('g') on conflict do nothing`);
+    await store.set(system, 'domains/lone-facility/staff/g', owner('g'), false);
+    await store.update(system, 'domains/lone/staff/f', { accessLevel: ROLE_LEVELS.administrator });
+    await expectRefused(store.delete(system, 'domains/lone-facility/staff/g'));
   });
 
   it('lets only one of two simultaneous demotions through', async () => {

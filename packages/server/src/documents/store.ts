@@ -20,12 +20,13 @@
  * without changing the engine.
  */
 import { randomUUID } from 'node:crypto';
-import { dataScopeOf, factsNeeded, guardAllowsView, guardAllowsWrite, inScope, levelAllows, type Claims, type DataScope, type RecordTenant } from '@nemuri/shared/documents/access';
+import { dataScopeOf, factsNeeded, guardAllowsView, guardAllowsWrite, inScope, isAgencyLevel, levelAllows, type Claims, type DataScope, type RecordTenant } from '@nemuri/shared/documents/access';
 import type { CollectionSpec, Operation } from '@nemuri/shared/documents/collections';
-import { collectionByGroup } from '@nemuri/shared/documents/collections';
+import { collectionByGroup, collectionByName } from '@nemuri/shared/documents/collections';
 import { DocumentError, MESSAGES } from '@nemuri/shared/documents/errors';
 import { parseCollectionPath, parseDocumentPath, type DocumentRef } from '@nemuri/shared/documents/paths';
 import { parseFieldPath, validateQuery, type ValidQuery } from '@nemuri/shared/documents/query';
+import { MAX_READS_PER_COMMIT, MAX_WRITES_PER_COMMIT } from '@nemuri/shared/documents/transaction';
 import { applySet, applyUpdate, changedKeys, isPlainObject, type Data } from '@nemuri/shared/documents/update';
 import { assertValid, readRecord } from '@nemuri/shared/documents/validate';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
@@ -94,6 +95,26 @@ function nonEmptyString(value: unknown): string | null {
 
 function denied(): DocumentError {
   return new DocumentError('permission-denied', MESSAGES.outOfScope);
+}
+
+/**
+ * A record outside the caller's scope answers exactly like a missing one (security issue 17,
+ * finding 12): otherwise 403 against 404 tells an attacker which ids exist in other tenants.
+ */
+function missing(path: string): DocumentError {
+  return new DocumentError('not-found', MESSAGES.notFound(path));
+}
+
+/** Only the listed top-level fields of the record (data minimisation, CollectionSpec.agencyView). */
+function pick(record: Data, fields: readonly string[]): Data {
+  const out: Data = { documentReferenceId: record.documentReferenceId, documentPath: record.documentPath };
+  for (const field of [...fields, 'createdAt', 'updatedAt']) if (Object.hasOwn(record, field)) out[field] = record[field];
+  return out;
+}
+
+/** The top-level fields a query's filters and orderings read. */
+function fieldsRead(query: ValidQuery): string[] {
+  return [...query.where.map((filter) => filter.field[0] ?? ''), ...query.orderBy.map((ordering) => ordering.field[0] ?? '')];
 }
 
 /** Claims that server code made able to read and write server-only fields (withServerOnlyFields). */
@@ -209,14 +230,54 @@ export class DocumentStore {
   }
 
   #visible(spec: CollectionSpec, claims: Claims, scope: DataScope, row: Row): boolean {
+    // Writes share one scope across collections: what an agency may not read of a customer is kept out here too.
+    if (spec.agencyView === 'none' && isAgencyLevel(claims) && row.domain_id !== claims.domainId) return false;
     return (spec.tenancy.kind === 'global' || inScope(scope, tenantOf(row))) && guardAllowsView(spec, claims, row.data);
   }
 
   #toRecord(spec: CollectionSpec, row: Row, claims: Claims): Data {
     const record = readRecord(spec, row.id, row.path, row.data, row.created_at.toISOString(), row.updated_at.toISOString());
-    if (spec.serverOnlyFields === undefined || seesServerOnly(claims)) return record;
-    for (const field of spec.serverOnlyFields) delete record[field];
-    return record;
+    const view = this.#viewOf(spec, claims, row);
+    const shown = view === null ? record : pick(record, view);
+    if (spec.serverOnlyFields === undefined || seesServerOnly(claims)) return shown;
+    for (const field of spec.serverOnlyFields) delete shown[field];
+    return shown;
+  }
+
+  /**
+   * The fields this caller reads of this record, or null for all of them: agency levels see
+   * another tenant's records through CollectionSpec.agencyView, and a report viewer (level 1 who
+   * does not own the room) sees CollectionSpec.reportViewerView.
+   */
+  #viewOf(spec: CollectionSpec, claims: Claims, row: Pick<Row, 'domain_id' | 'data'>): readonly string[] | null {
+    if (isAgencyLevel(claims) && Array.isArray(spec.agencyView) && row.domain_id !== claims.domainId) return spec.agencyView;
+    if (claims.accessLevel === ROLE_LEVELS.individualUser && spec.reportViewerView !== undefined) {
+      const owners = row.data.ownerUids;
+      if (!(Array.isArray(owners) && owners.includes(claims.uid))) return spec.reportViewerView;
+    }
+    return null;
+  }
+
+  /**
+   * A query that filters or orders by a field the caller may not read of some records in its
+   * scope would reveal that field's values: such a query is answered from the records the caller
+   * reads whole (the agency's own domain, the rooms a level-1 user owns).
+   */
+  #narrowForHiddenFields(spec: CollectionSpec, claims: Claims, scope: DataScope, query: ValidQuery): DataScope {
+    const read = fieldsRead(query);
+    if (read.length === 0) return scope;
+    if (isAgencyLevel(claims) && Array.isArray(spec.agencyView) && scope.kind === 'domains') {
+      const view: readonly string[] = spec.agencyView;
+      if (read.every((field) => view.includes(field))) return scope;
+      return claims.domainId === null ? { kind: 'none' } : { kind: 'domains', domainIds: [claims.domainId], rootDomainIds: [] };
+    }
+    if (scope.kind === 'rooms' && spec.reportViewerView !== undefined && (scope.reportOnlyRoomIds?.length ?? 0) > 0) {
+      const view = spec.reportViewerView;
+      if (read.every((field) => view.includes(field))) return scope;
+      const reportOnly = new Set(scope.reportOnlyRoomIds);
+      return { kind: 'rooms', roomIds: scope.roomIds.filter((id) => !reportOnly.has(id)) };
+    }
+    return scope;
   }
 
   async #row(db: Queryable, path: string, lock = false): Promise<Row | null> {
@@ -233,7 +294,7 @@ export class DocumentStore {
     this.#checkLevel(claims, ref.spec, 'read');
     const row = await this.#row(this.database, ref.documentPath);
     if (row === null) return null;
-    if (!this.#visible(ref.spec, claims, await this.scopeOf(claims, this.database, ref.spec), row)) throw denied();
+    if (!this.#visible(ref.spec, claims, await this.scopeOf(claims, this.database, ref.spec), row)) return null;
     return { document: this.#toRecord(ref.spec, row, claims), version: row.version };
   }
 
@@ -259,7 +320,7 @@ export class DocumentStore {
         if (spec.serverOnlyFields.includes(field[0] ?? '')) throw serverOnlyDenied(field[0] ?? '');
       }
     }
-    const scope = await this.scopeOf(claims, this.database, spec);
+    const scope = this.#narrowForHiddenFields(spec, claims, await this.scopeOf(claims, this.database, spec), query);
     where.push(scopeSql(params, spec, scope, claims.accessLevel));
     for (const filter of query.where) where.push(filterSql(params, filter.field, filter.op, filter.value));
     for (const ordering of query.orderBy) where.push(`${fieldExpr(params, ordering.field)} is not null`);
@@ -390,6 +451,11 @@ export class DocumentStore {
     if (spec.tenancy.kind !== 'global') {
       if (before !== null && !inScope(scope, tenantOf(before))) throw denied();
       if (after !== null && !inScope(scope, after.tenant)) throw denied();
+      // An agency reads its partners' records but writes only its own, except what it lends.
+      if (isAgencyLevel(claims) && spec.partnerWrites !== true) {
+        const own = (tenant: RecordTenant) => tenant.domainId !== null && tenant.domainId === claims.domainId;
+        if ((before !== null && !own(tenantOf(before))) || (after !== null && !own(after.tenant))) throw denied();
+      }
     }
     if (!guardAllowsWrite(spec, claims, before?.data ?? null, after?.data ?? null)) throw denied();
   }
@@ -407,19 +473,47 @@ export class DocumentStore {
   }
 
   /**
-   * A domain always keeps at least one owner (PRODUCT.md section 1): a staff write that demotes,
-   * disables or deletes the last active owner of a staff collection is refused.
+   * Every field naming another record (CollectionSpec.references) that a caller sets or changes
+   * must name a record the caller may read, in the same domain where the reference says so. The
+   * server's own writes (ingest, demo data) are trusted. Checked again when the record moves to
+   * another domain, since a reference valid in the old domain need not be in the new one.
    */
-  async #keepAnOwner(tx: Queryable, ref: DocumentRef, before: Data | null, after: Data | null): Promise<void> {
-    if (ref.spec.name !== 'domains/staff') return;
+  async #checkReferences(tx: Queryable, claims: Claims, scope: DataScope, spec: CollectionSpec, existing: Row | null, data: Data, tenant: RecordTenant): Promise<void> {
+    if (spec.references === undefined || seesServerOnly(claims)) return;
+    const moved = existing !== null && existing.domain_id !== tenant.domainId;
+    for (const reference of spec.references) {
+      const value = data[reference.field];
+      if (value === undefined || value === null || value === '') continue;
+      if (!moved && existing !== null && JSON.stringify(existing.data[reference.field]) === JSON.stringify(value)) continue;
+      const target = collectionByName(reference.collection);
+      const path = `${reference.collection}/${String(value)}`;
+      const named = typeof value === 'string' && target !== undefined && !value.includes('/') ? await this.#row(tx, path) : null;
+      const found = named !== null && target !== undefined && this.#visible(target, claims, scope, named) && (reference.sameDomain !== true || named.domain_id === tenant.domainId);
+      if (!found) throw new DocumentError('invalid-argument', MESSAGES.badReference(reference.field, path));
+    }
+  }
+
+  /**
+   * A root domain always keeps at least one owner (PRODUCT.md section 1): a staff write that
+   * demotes, disables or deletes the last owner is refused. An owner is a signed-up account
+   * (a user whose id is the staff record's) at level 5 or above, not disabled, anywhere in the
+   * root domain: a staff record without an account is a name, not someone who can act as owner.
+   */
+  async #keepAnOwner(tx: Queryable, ref: DocumentRef, existing: Row | null, after: Data | null): Promise<void> {
+    if (ref.spec.name !== 'domains/staff' || existing === null) return;
     const isOwner = (data: Data | null) => data !== null && typeof data.accessLevel === 'number' && data.accessLevel >= ROLE_LEVELS.ownerAdministrator && data.disabled !== true;
-    if (!isOwner(before) || isOwner(after)) return;
+    if (!isOwner(existing.data) || isOwner(after)) return;
+    const root = existing.root_domain_id ?? existing.domain_id;
     // Two demotions at once must not both see the other owner still there.
-    await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`owners:${ref.path}`]);
+    await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`owners:${root ?? ref.path}`]);
+    const { rows: tables } = await tx.query<{ present: boolean }>(`select to_regclass('"user"') is not null as present`);
+    if (tables[0]?.present !== true) throw new DocumentError('failed-precondition', MESSAGES.lastOwner);
     const { rows } = await tx.query<{ n: number }>(
-      `select count(*)::int as n from documents
-        where collection = $1 and path <> $2 and (data ->> 'accessLevel')::int >= $3 and coalesce((data ->> 'disabled')::boolean, false) = false`,
-      [ref.path, ref.documentPath, ROLE_LEVELS.ownerAdministrator],
+      `select count(*)::int as n from documents staff
+        where staff.collection_group = 'staff' and staff.root_domain_id = $1 and staff.path <> $2
+          and (staff.data ->> 'accessLevel')::int >= $3 and coalesce((staff.data ->> 'disabled')::boolean, false) = false
+          and exists (select 1 from "user" account where account.id = staff.id)`,
+      [root, ref.documentPath, ROLE_LEVELS.ownerAdministrator],
     );
     if ((rows[0]?.n ?? 0) === 0) throw new DocumentError('failed-precondition', MESSAGES.lastOwner);
   }
@@ -440,8 +534,9 @@ export class DocumentStore {
     assertValid(ref.spec, data);
     const tenant = await this.#tenantFor(tx, claims, ref, data);
     this.#checkWrite(claims, scope, ref.spec, existing, { data, tenant });
+    await this.#checkReferences(tx, claims, scope, ref.spec, existing, data, tenant);
     await this.#checkUnique(tx, ref.spec, ref.documentPath, data);
-    await this.#keepAnOwner(tx, ref, existing?.data ?? null, data);
+    await this.#keepAnOwner(tx, ref, existing, data);
     const { rows } = await tx.query<Row>(
       `insert into documents (path, collection, collection_group, parent_path, id, data, domain_id, root_domain_id, room_id, created_at, updated_at)
        values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, now(), now())
@@ -477,6 +572,7 @@ export class DocumentStore {
     refuseServerOnlyKeys(ref.spec, claims, input);
     const existing = await this.#row(tx, ref.documentPath, true);
     this.#checkLevel(claims, ref.spec, existing === null ? 'create' : 'update');
+    if (existing !== null && !this.#visible(ref.spec, claims, scope, existing)) throw missing(ref.documentPath);
     return this.#write(claims, ref, existing, applySet(existing?.data ?? null, input, merge), 'set', tx, scope);
   }
 
@@ -485,8 +581,7 @@ export class DocumentStore {
     if (!isPlainObject(fields)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('updateDoc'));
     refuseServerOnlyKeys(ref.spec, claims, fields);
     const existing = await this.#row(tx, ref.documentPath, true);
-    if (existing === null) throw new DocumentError('not-found', MESSAGES.notFound(ref.documentPath));
-    if (!this.#visible(ref.spec, claims, scope, existing)) throw denied();
+    if (existing === null || !this.#visible(ref.spec, claims, scope, existing)) throw missing(ref.documentPath);
     return this.#write(claims, ref, existing, applyUpdate(existing.data, fields), 'update', tx, scope);
   }
 
@@ -494,9 +589,10 @@ export class DocumentStore {
     const ref = parseDocumentPath(path);
     this.#checkLevel(claims, ref.spec, 'delete');
     const existing = await this.#row(tx, ref.documentPath, true);
-    if (existing === null) return;
+    // Deleting what the caller cannot see is deleting nothing, as for a missing record.
+    if (existing === null || !this.#visible(ref.spec, claims, scope, existing)) return;
     this.#checkWrite(claims, scope, ref.spec, existing, null);
-    await this.#keepAnOwner(tx, ref, existing.data, null);
+    await this.#keepAnOwner(tx, ref, existing, null);
     await tx.query('delete from documents where path = $1', [ref.documentPath]);
     this.#changed(tx, { path: ref.documentPath, collection: ref.path, collectionGroup: ref.spec.group, op: 'delete', tenant: tenantOf(existing) });
     await this.#audit(tx, claims, ref.documentPath, 'delete', changedKeys(existing.data, null), tenantOf(existing));
@@ -548,6 +644,9 @@ export class DocumentStore {
     if (!isPlainObject(input) || !Array.isArray(input.reads) || !Array.isArray(input.writes)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('runTransaction'));
     const reads = input.reads as unknown[];
     const writes = input.writes as unknown[];
+    // One commit holds its rows' locks until it ends: a bound keeps one tenant from holding them long.
+    if (writes.length > MAX_WRITES_PER_COMMIT) throw new DocumentError('invalid-argument', MESSAGES.tooManyWrites(MAX_WRITES_PER_COMMIT));
+    if (reads.length > MAX_READS_PER_COMMIT) throw new DocumentError('invalid-argument', MESSAGES.tooManyReads(MAX_READS_PER_COMMIT));
     const scope = await this.scopeOf(claims);
     await this.#transaction(async (tx) => {
       for (const read of reads) {
@@ -556,8 +655,9 @@ export class DocumentStore {
         this.#checkLevel(claims, ref.spec, 'read');
         // Also holds records that do not exist yet: two transactions creating one record conflict.
         await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`documents:${ref.documentPath}`]);
-        const row = await this.#row(tx, ref.documentPath, true);
-        if (row !== null && !this.#visible(ref.spec, claims, scope, row)) throw denied();
+        const stored = await this.#row(tx, ref.documentPath, true);
+        // A record out of scope reads as absent (version 0), as it did to the transaction's get.
+        const row = stored !== null && this.#visible(ref.spec, claims, scope, stored) ? stored : null;
         if ((row?.version ?? 0) !== read.version) throw new DocumentError('aborted', MESSAGES.versionMismatch(ref.documentPath));
       }
       for (const write of writes) {

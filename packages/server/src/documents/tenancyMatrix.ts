@@ -99,7 +99,11 @@ const MIN_LEVEL: Record<Collection | 'auditLogs', Record<Operation, number | nul
   reportAccess: { read: 3, list: 3, create: 3, update: 3, delete: 3 },
 };
 /** Written through their own API only (bills, uploads, lending, report links), except by the maker's developers (100+). */
-const MANAGED: ReadonlySet<Collection> = new Set(['domains/bills', 'rooms/uploads', 'devices/borrows', 'reportAccess']);
+const MANAGED: ReadonlySet<Collection> = new Set(['domains/partners', 'domains/bills', 'rooms/uploads', 'devices/borrows', 'reportAccess']);
+/** What an agency writes in its partners' domains: the devices it lends (elsewhere only its own domain's records). */
+const AGENCY_PARTNER_WRITES: ReadonlySet<Collection> = new Set(['devices', 'devices/borrows']);
+/** What an agency never reads of a partner: residents' nights, recordings and alerts. */
+const AGENCY_HIDDEN: ReadonlySet<Collection> = new Set(['rooms/sleeps', 'rooms/uploads', 'alerts']);
 
 interface Doc {
   path: string;
@@ -232,6 +236,30 @@ const ALL = DOCS.map((doc) => doc.path);
 const MASTER = ['deviceTypes/dtM', 'parameters/prM', 'views/vwM', 'histories/hsM'];
 
 /**
+ * The agency's (50) scope: its own domain and its partner facility B, with B's records and its stock.
+ * It reads all of them but B's residents' nights, recordings and alerts (AGENCY_HIDDEN), and those
+ * it reads of B are minimised (rooms: status, not residents).
+ */
+const AGENCY_SCOPE: string[] = [
+  'domains/demo-agency',
+  'domains/demo-facility-b',
+  'rooms/roomB',
+  'devices/devB',
+  'devices/devStock',
+  'domains/demo-facility-b/staff/sB2',
+  'alerts/alB',
+  'rooms/roomB/sleeps/2026-01-02',
+  'rooms/roomB/uploads/upB',
+  'invitations/inB',
+  'domains/demo-agency/partners/demo-facility-b',
+  'domains/demo-agency/bills/billAg',
+  'devices/devB/borrows/brB',
+  'devices/devStock/borrows/brStock',
+  'reportAccess/rlB',
+  ...MASTER,
+];
+
+/**
  * Which records each user may see (by hand, from PRODUCT.md section 1), by path:
  * - individual (1, household): the room listed in `ownerUids` and that room's records;
  * - staff and admin (2, 3, facility A): facility A's records (staff at level 3 hidden from 2);
@@ -281,24 +309,7 @@ const VISIBLE: Record<UserKey, string[]> = {
     'reportAccess/rlB',
     ...MASTER,
   ],
-  agency: [
-    'domains/demo-agency',
-    'domains/demo-facility-b',
-    'rooms/roomB',
-    'devices/devB',
-    'devices/devStock',
-    'domains/demo-facility-b/staff/sB2',
-    'alerts/alB',
-    'rooms/roomB/sleeps/2026-01-02',
-    'rooms/roomB/uploads/upB',
-    'invitations/inB',
-    'domains/demo-agency/partners/demo-facility-b',
-    'domains/demo-agency/bills/billAg',
-    'devices/devB/borrows/brB',
-    'devices/devStock/borrows/brStock',
-    'reportAccess/rlB',
-    ...MASTER,
-  ],
+  agency: AGENCY_SCOPE.filter((path) => !AGENCY_HIDDEN.has(DOCS.find((doc) => doc.path === path)?.collection as Collection)),
   developer: ALL,
 };
 
@@ -313,7 +324,7 @@ const AUDITED: Record<UserKey, string[]> = {
   staff: [],
   admin: [],
   owner: withoutMaster(VISIBLE.owner),
-  agency: withoutMaster(VISIBLE.agency),
+  agency: withoutMaster(AGENCY_SCOPE),
   developer: ALL,
 };
 
@@ -326,7 +337,13 @@ function expectedStatus(user: UserKey, doc: Doc, operation: Operation, after: Da
   // A new domain is a tenant of its own: the agency's scope holds its own domain and its partners,
   // and the copies are neither (nor under a root of its scope). Only the maker creates them here.
   if (doc.collection === 'domains' && operation === 'create') return user === 'developer' ? 200 : 403;
-  if (!VISIBLE[user].includes(doc.path)) return 403;
+  if (!VISIBLE[user].includes(doc.path)) {
+    // Out of scope is missing: not read, not updated, deleted as nothing; a copy there is refused.
+    if (operation === 'read' || operation === 'update') return 404;
+    if (operation === 'delete') return 200;
+    return 403;
+  }
+  if (user === 'agency' && operation !== 'read' && operation !== 'list' && !AGENCY_PARTNER_WRITES.has(doc.collection) && !doc.path.startsWith('domains/demo-agency')) return 403;
   if (doc.collection === 'domains/staff' && operation !== 'read' && operation !== 'list') {
     const before = doc.data('').accessLevel as number;
     const next = (after?.accessLevel as number | undefined) ?? before;
@@ -339,25 +356,30 @@ function expectedStatus(user: UserKey, doc: Doc, operation: Operation, after: Da
 const auditAllowed = (user: UserKey): boolean => USERS[user].level >= (MIN_LEVEL.auditLogs.list ?? Infinity);
 const auditVisible = (user: UserKey, path: string): boolean => USERS[user].level >= (MIN_LEVEL.auditLogs.read ?? Infinity) && AUDITED[user].includes(path);
 
-/** When a record can be written: domains, then what takes its tenant from a domain, then from a room or device. */
+/**
+ * When a record can be written: root domains, then domains naming them, then what takes its
+ * tenant from a domain, then from a room or device (and alerts, which name their room).
+ */
 const SEED_PHASE: Record<Collection, number> = {
   domains: 0,
-  'domains/staff': 1,
-  'domains/partners': 1,
-  'domains/bills': 1,
-  rooms: 1,
-  devices: 1,
-  alerts: 1,
-  invitations: 1,
-  deviceTypes: 1,
-  parameters: 1,
-  views: 1,
-  histories: 1,
-  'rooms/sleeps': 2,
-  'rooms/uploads': 2,
-  'devices/borrows': 2,
-  reportAccess: 2,
+  'domains/staff': 2,
+  'domains/partners': 2,
+  'domains/bills': 2,
+  rooms: 2,
+  devices: 2,
+  alerts: 3,
+  invitations: 2,
+  deviceTypes: 2,
+  parameters: 2,
+  views: 2,
+  histories: 2,
+  'rooms/sleeps': 3,
+  'rooms/uploads': 3,
+  'devices/borrows': 3,
+  reportAccess: 3,
 };
+/** A domain naming a parent or an agency is written after them. */
+const phaseOf = (doc: Doc): number => (doc.collection === 'domains' && (doc.data('').parentDomainId !== undefined || doc.data('').agencyDomainId !== undefined) ? 1 : SEED_PHASE[doc.collection]);
 
 /** A collection's query: a subcollection as a collection-group query. */
 const targetOf = (collection: Collection) => (collection.includes('/') ? { collection: collection.split('/')[1] as string, collectionGroup: true } : { collection });
@@ -365,6 +387,8 @@ const targetOf = (collection: Collection) => (collection.includes('/') ? { colle
 const AUDIT_WINDOW = 50;
 const AUDIT_QUERY = { collection: 'auditLogs', orderBy: [['when', 'desc']], limit: AUDIT_WINDOW };
 const DENIED = { code: 'permission-denied', message: 'Missing or insufficient permissions.' };
+/** Out of scope answers exactly like missing. */
+const MISSING = { code: 'not-found', message: expect.any(String) };
 
 export function tenancyHolds(choice: DatabaseChoice): void {
   let test: TestServer;
@@ -381,7 +405,7 @@ export function tenancyHolds(choice: DatabaseChoice): void {
    * room as stored when it is written.
    */
   const reseed = async (docs: Doc[]) => {
-    for (const phase of [0, 1, 2]) await Promise.all(docs.filter((doc) => SEED_PHASE[doc.collection] === phase).map(seed));
+    for (const phase of [0, 1, 2, 3]) await Promise.all(docs.filter((doc) => phaseOf(doc) === phase).map(seed));
   };
   /** The audit logs as stored (read past the engine), oldest first. */
   const auditRows = async () =>
@@ -415,14 +439,15 @@ export function tenancyHolds(choice: DatabaseChoice): void {
       const expected = expectedStatus(user, doc, 'read', null);
       expect([doc.path, reply.status], reply.text).toEqual([doc.path, expected]);
       if (expected === 403) expect(reply.body).toEqual(DENIED);
+      if (expected === 404) expect(reply.body).toEqual(MISSING);
     }
     const logs = await Promise.all(ALL.map((path) => clients[user].getDocument(`auditLogs/${seedLog.get(path)}`)));
     for (const [index, path] of ALL.entries()) {
       const reply = logs[index] as ClientReply;
-      const expected = auditVisible(user, path) ? 200 : 403;
+      const expected = auditVisible(user, path) ? 200 : auditAllowed(user) ? 404 : 403;
       expect([`audit log of ${path}`, reply.status], reply.text).toEqual([`audit log of ${path}`, expected]);
       if (expected === 200) expect((reply.body as { document: Data }).document).toMatchObject({ path, operation: 'create', who: expect.any(String) });
-      else expect(reply.body).toEqual(DENIED);
+      else expect(reply.body).toEqual(expected === 404 ? MISSING : DENIED);
     }
   });
 
@@ -602,15 +627,12 @@ export function tenancyHolds(choice: DatabaseChoice): void {
     expect((await clients.admin.updateDocument('domains/demo-facility-a', { rootDomainId: 'other-corp' })).status).toBe(403);
     expect((await clients.owner.updateDocument('domains/demo-facility-b', { agencyDomainId: null })).status).toBe(403);
     expect((await clients.admin.updateDocument('domains/demo-facility-a', { phone: '03-0000-0000' })).status).toBe(200);
-    expect((await clients.agency.setDocument('domains/demo-facility-b/staff/x', { displayName: 'x', email: 'x@nemuri.jp', accessLevel: 2 })).status).toBe(200);
-    // An agency cannot place rooms of a partner without a domain record under a foreign root.
+    // An agency never creates a customer's staff, nor rooms in a partner's domain.
+    expect((await clients.agency.setDocument('domains/demo-facility-b/staff/x', { displayName: 'x', email: 'x@nemuri.jp', accessLevel: 2 })).status).toBe(403);
     ok(await clients.developer.setDocument('domains/demo-agency/partners/bare', { name: 'bare' }));
-    ok(await clients.agency.setDocument('rooms/bare1', { domainId: 'bare', rootDomainId: 'other-corp', name: 'bare' }));
-    expect((await test.server.database.query(`select root_domain_id from documents where path = 'rooms/bare1'`)).rows).toEqual([{ root_domain_id: 'bare' }]);
-    expect(await clients.agency.ids({ collection: 'rooms', where: [['name', '==', 'bare']] })).toEqual(['bare1']);
-    ok(await clients.developer.deleteDocument('rooms/bare1'));
+    expect((await clients.agency.setDocument('rooms/bare1', { domainId: 'bare', rootDomainId: 'other-corp', name: 'bare' })).status).toBe(403);
     ok(await clients.developer.deleteDocument('domains/demo-agency/partners/bare'));
-    ok(await clients.developer.deleteDocument('domains/demo-facility-b/staff/x'));
+    expect((await clients.developer.getDocument('domains/demo-facility-b/staff/x')).status).toBe(404);
   });
 
   it.each(users)('%s deletes only the records in scope it may delete', async (user) => {
@@ -621,7 +643,8 @@ export function tenancyHolds(choice: DatabaseChoice): void {
       const reply = replies[index] as ClientReply;
       const expected = expectedStatus(user, doc, 'delete', null);
       expect([doc.path, reply.status], reply.text).toEqual([doc.path, expected]);
-      expect([doc.path, after[index]?.status]).toEqual([doc.path, expected === 200 ? 404 : 200]);
+      const deleted = expected === 200 && VISIBLE[user].includes(doc.path);
+      expect([doc.path, after[index]?.status]).toEqual([doc.path, deleted ? 404 : 200]);
     }
   });
 }

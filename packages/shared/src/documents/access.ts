@@ -11,7 +11,7 @@
  * Staff records add the level guard (collections.ts `LevelGuard`).
  */
 import { ROLE_LEVELS } from '../roles.ts';
-import type { CollectionSpec, Operation } from './collections.ts';
+import { collectionByName, type CollectionSpec, type Operation } from './collections.ts';
 
 /** The caller's claims (the server's `request.principal`). */
 export interface Claims {
@@ -44,7 +44,13 @@ export type DataScope =
   | { kind: 'none' }
   /** Records whose domain is one of `domainIds` or whose root domain is one of `rootDomainIds`. */
   | { kind: 'domains'; domainIds: readonly string[]; rootDomainIds: readonly string[] }
-  | { kind: 'rooms'; roomIds: readonly string[] };
+  /** `reportOnlyRoomIds`: the rooms among them the user reads as a report viewer, not as an owner. */
+  | { kind: 'rooms'; roomIds: readonly string[]; reportOnlyRoomIds?: readonly string[] };
+
+/** Agency levels (50-51): they see their partners' tenants, through a minimised view. */
+export function isAgencyLevel(claims: Pick<Claims, 'accessLevel'>): boolean {
+  return claims.accessLevel >= ROLE_LEVELS.agency && claims.accessLevel < ROLE_LEVELS.developer;
+}
 
 /** Whether the scope needs the partners (levels 50-51) or the owned rooms (level 1) looked up. */
 export function factsNeeded(claims: Claims): { partners: boolean; rooms: boolean } {
@@ -58,6 +64,8 @@ export function dataScopeOf(claims: Claims, facts: ScopeFacts, collection?: stri
   if (level >= ROLE_LEVELS.developer) return { kind: 'all' };
   if (level >= ROLE_LEVELS.agency) {
     if (claims.domainId === null) return { kind: 'none' };
+    // Collections an agency may not read of its customers (CollectionSpec.agencyView 'none').
+    if (collection !== undefined && collectionByName(collection)?.agencyView === 'none') return { kind: 'domains', domainIds: [claims.domainId], rootDomainIds: [] };
     const ids = [claims.domainId, ...facts.partnerDomainIds];
     return { kind: 'domains', domainIds: ids, rootDomainIds: ids };
   }
@@ -69,7 +77,9 @@ export function dataScopeOf(claims: Claims, facts: ScopeFacts, collection?: stri
   }
   if (level === ROLE_LEVELS.individualUser) {
     const reportRooms = collection !== undefined && REPORT_COLLECTIONS.includes(collection) ? (facts.reportRoomIds ?? []) : [];
-    return { kind: 'rooms', roomIds: reportRooms.length === 0 ? facts.ownedRoomIds : [...new Set([...facts.ownedRoomIds, ...reportRooms])] };
+    if (reportRooms.length === 0) return { kind: 'rooms', roomIds: facts.ownedRoomIds };
+    const owned = new Set(facts.ownedRoomIds);
+    return { kind: 'rooms', roomIds: [...new Set([...facts.ownedRoomIds, ...reportRooms])], reportOnlyRoomIds: reportRooms.filter((id) => !owned.has(id)) };
   }
   return { kind: 'none' };
 }

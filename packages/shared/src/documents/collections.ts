@@ -10,6 +10,7 @@
 import { z } from 'zod/v3';
 import { ROLE_LEVELS } from '../roles.ts';
 import { bytes, geoPoint, nonEmpty, timestamp } from './types.ts';
+import { partnerRequestSchema } from '../partnerRequests.ts';
 
 export type Operation = 'read' | 'list' | 'create' | 'update' | 'delete';
 export const OPERATIONS: readonly Operation[] = ['read', 'list', 'create', 'update', 'delete'];
@@ -44,6 +45,26 @@ export interface LevelGuard {
   editAllFrom: number;
 }
 
+/**
+ * A field naming another record (`rooms.deviceSerial` names `devices/{serial}`). A caller's write
+ * that sets or changes it must name a record that exists and that the caller may read; with
+ * `sameDomain`, that record must also belong to the same domain as the record written, so a room
+ * cannot take another tenant's device, nor an alert another tenant's room (security issue 17,
+ * findings 3 and 9). Missing and out of scope answer alike. The server's own writes are trusted.
+ */
+export interface Reference {
+  field: string;
+  /** The named record is `${collection}/${value}`. */
+  collection: string;
+  sameDomain?: boolean;
+}
+
+/**
+ * What the agency levels (50-51) read of a tenant's records (data minimisation): device and room
+ * status, never residents, notes or vitals. Absent: the whole record; `none`: not readable at all.
+ */
+export type AgencyView = readonly string[] | 'none';
+
 export interface CollectionSpec {
   /** Registry key: the template's collection ids joined by '/', e.g. `rooms/sleeps`. */
   name: string;
@@ -73,6 +94,18 @@ export interface CollectionSpec {
    * writes to the collection below the maker's developers (level 100), who may repair data.
    */
   managedBy?: string;
+  /** Fields naming other records, checked on every caller's write (Reference). */
+  references?: readonly Reference[];
+  /**
+   * Agency levels write records of this collection in their partners' domains too (devices they
+   * lend). Elsewhere an agency writes only in its own domain: it never creates a customer's staff,
+   * edits a customer's rooms or acknowledges a customer's alerts.
+   */
+  partnerWrites?: boolean;
+  /** What agency levels read of records outside their own domain (AgencyView). */
+  agencyView?: AgencyView;
+  /** What a report viewer (level 1 given a report link, not an owner) reads of the record; absent: all of it. */
+  reportViewerView?: readonly string[];
 }
 
 const L = ROLE_LEVELS;
@@ -343,7 +376,17 @@ const reportAccessSchema = z
   .strict();
 
 const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
-  { template: 'domains/{domainId}', schema: domainSchema, unique: [], tenancy: { kind: 'domainDocument' }, access: rule(L.generalStaff, L.generalStaff, L.agency, L.administrator, L.developer) },
+  {
+    template: 'domains/{domainId}',
+    schema: domainSchema,
+    unique: [],
+    tenancy: { kind: 'domainDocument' },
+    access: rule(L.generalStaff, L.generalStaff, L.agency, L.administrator, L.developer),
+    references: [
+      { field: 'parentDomainId', collection: 'domains' },
+      { field: 'agencyDomainId', collection: 'domains' },
+    ],
+  },
   {
     template: 'domains/{domainId}/staff/{uid}',
     schema: staffSchema,
@@ -352,11 +395,44 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
     access: rule(L.generalStaff, L.generalStaff, L.generalStaff, L.generalStaff, L.generalStaff),
     levelGuard: { field: 'accessLevel', protectedFrom: L.administrator, viewAllFrom: L.administrator, editAllFrom: L.privilegeAdministrator },
   },
-  { template: 'domains/{domainId}/partners/{partnerDomainId}', schema: partnerSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin) },
+  {
+    template: 'domains/{domainId}/partners/{partnerDomainId}',
+    schema: partnerSchema,
+    unique: [],
+    tenancy: { kind: 'parent' },
+    access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin),
+    // A partner puts the customer's whole tree in the agency's scope: only by the customer's consent.
+    managedBy: '/api/agency/{agencyId}/partner-requests',
+  },
   { template: 'domains/{domainId}/bills/{billId}', schema: billSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin), managedBy: '/api/agency/{agencyId}/bills' },
-  { template: 'rooms/{roomId}', schema: roomSchema, unique: ['deviceSerial'], tenancy: { kind: 'fields', domainFields: ['domainId'], isRoom: true }, access: rule(L.individualUser, L.individualUser, L.administrator, L.generalStaff, L.administrator) },
-  { template: 'rooms/{roomId}/sleeps/{day}', schema: sleepSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator), idPattern: /^\d{4}-\d\d-\d\d$/ },
-  { template: 'rooms/{roomId}/uploads/{uploadId}', schema: uploadSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator), managedBy: '/api/rooms/{roomId}/uploads' },
+  {
+    template: 'rooms/{roomId}',
+    schema: roomSchema,
+    unique: ['deviceSerial'],
+    tenancy: { kind: 'fields', domainFields: ['domainId'], isRoom: true },
+    access: rule(L.individualUser, L.individualUser, L.administrator, L.generalStaff, L.administrator),
+    references: [{ field: 'deviceSerial', collection: 'devices', sameDomain: true }],
+    agencyView: ['domainId', 'rootDomainId', 'name', 'floor', 'unit', 'sortOrder', 'deviceSerial', 'status'],
+    reportViewerView: ['domainId', 'name', 'reportComment'],
+  },
+  {
+    template: 'rooms/{roomId}/sleeps/{day}',
+    schema: sleepSchema,
+    unique: [],
+    tenancy: { kind: 'parent' },
+    access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator),
+    idPattern: /^\d{4}-\d\d-\d\d$/,
+    agencyView: 'none',
+  },
+  {
+    template: 'rooms/{roomId}/uploads/{uploadId}',
+    schema: uploadSchema,
+    unique: [],
+    tenancy: { kind: 'parent' },
+    access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator),
+    managedBy: '/api/rooms/{roomId}/uploads',
+    agencyView: 'none',
+  },
   {
     template: 'devices/{serial}',
     schema: deviceSchema,
@@ -364,13 +440,35 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
     tenancy: { kind: 'fields', domainFields: ['domainId', 'ownerAgencyDomainId'] },
     access: rule(L.generalStaff, L.generalStaff, L.developer, L.administrator, L.developer),
     serverOnlyFields: ['credentialHash'],
+    references: [{ field: 'roomId', collection: 'rooms', sameDomain: true }],
+    partnerWrites: true,
   },
-  { template: 'devices/{serial}/borrows/{borrowId}', schema: borrowSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.generalStaff, L.generalStaff, L.agency, L.agency, L.developer), managedBy: '/api/devices/{serial}/borrows' },
+  {
+    template: 'devices/{serial}/borrows/{borrowId}',
+    schema: borrowSchema,
+    unique: [],
+    tenancy: { kind: 'parent' },
+    access: rule(L.generalStaff, L.generalStaff, L.agency, L.agency, L.developer),
+    managedBy: '/api/devices/{serial}/borrows',
+    references: [{ field: 'toDomainId', collection: 'domains' }],
+    partnerWrites: true,
+  },
   { template: 'deviceTypes/{id}', schema: deviceTypeSchema, unique: [], tenancy: { kind: 'global' }, access: masterData },
   { template: 'parameters/{id}', schema: parameterSchema, unique: [], tenancy: { kind: 'global' }, access: masterData },
   { template: 'views/{id}', schema: viewSchema, unique: ['routeKey'], tenancy: { kind: 'global' }, access: masterData },
   { template: 'histories/{id}', schema: historySchema, unique: ['version'], tenancy: { kind: 'global' }, access: masterData },
-  { template: 'alerts/{id}', schema: alertSchema, unique: [], tenancy: { kind: 'fields', domainFields: ['domainId'], roomField: 'roomId' }, access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator) },
+  {
+    template: 'alerts/{id}',
+    schema: alertSchema,
+    unique: [],
+    tenancy: { kind: 'fields', domainFields: ['domainId'], roomField: 'roomId' },
+    access: rule(L.individualUser, L.individualUser, L.generalStaff, L.generalStaff, L.administrator),
+    references: [
+      { field: 'roomId', collection: 'rooms', sameDomain: true },
+      { field: 'deviceSerial', collection: 'devices', sameDomain: true },
+    ],
+    agencyView: 'none',
+  },
   { template: 'auditLogs/{id}', schema: auditLogSchema, unique: [], tenancy: { kind: 'fields', domainFields: [] }, access: rule(L.privilegeAdministrator, L.privilegeAdministrator, null, null, null) },
   {
     template: 'invitations/{id}',
@@ -382,6 +480,8 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
     levelGuard: { field: 'accessLevel', protectedFrom: L.administrator, viewAllFrom: L.administrator, editAllFrom: L.privilegeAdministrator },
   },
   { template: 'reportAccess/{id}', schema: reportAccessSchema, unique: [], tenancy: { kind: 'roomField', field: 'roomId' }, access: rule(L.administrator, L.administrator, L.administrator, L.administrator, L.administrator), managedBy: '/api/auth/report-access and /api/reports/links' },
+  // Partnership by consent (shared/partnerRequests.ts): the agency asks, the customer's owner answers; the server writes both sides.
+  { template: 'domains/{domainId}/partnerRequests/{customerDomainId}', schema: partnerRequestSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin), managedBy: '/api/agency/{agencyId}/partner-requests and /api/domains/{domainId}/partner-requests' },
 ];
 
 function collectionIds(template: string): string[] {
@@ -430,6 +530,7 @@ export const SCHEMAS = {
   auditLogs: auditLogSchema,
   invitations: invitationSchema,
   reportAccess: reportAccessSchema,
+  'domains/partnerRequests': partnerRequestSchema,
 } as const;
 
 export type CollectionName = keyof typeof SCHEMAS;

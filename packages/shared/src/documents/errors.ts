@@ -52,6 +52,9 @@ export const MESSAGES = {
   outOfScope: 'Missing or insufficient permissions.',
   notUnique: (field: string) => `Another document already has this ${field}`,
   lastOwner: 'A domain must keep at least one owner',
+  badReference: (field: string, path: string) => `${field} must name a record you may use: there is no ${path}`,
+  tooManyWrites: (max: number) => `A transaction may write at most ${max} documents`,
+  tooManyReads: (max: number) => `A transaction may read at most ${max} documents`,
   versionMismatch: (path: string) => `The document changed since it was read: ${path}`,
   unimplemented: (what: string) => `Not implemented: ${what}`,
 } as const;

@@ -4,6 +4,7 @@
  */
 import { collectionByName, type CollectionSpec } from './collections.ts';
 import { DocumentError, MESSAGES } from './errors.ts';
+import { FORBIDDEN_KEYS, isBadText } from './safeData.ts';
 
 export interface CollectionRef {
   spec: CollectionSpec;
@@ -21,13 +22,19 @@ export interface DocumentRef extends CollectionRef {
 
 const SEGMENT = /^[^/]+$/;
 
+/** Ids end up as object keys and in jsonb: the same rules as field names (safeData.ts). */
+function badSegment(segment: string): boolean {
+  return FORBIDDEN_KEYS.has(segment) || isBadText(segment);
+}
+
 function registryName(segments: readonly string[]): string {
   return segments.filter((_, index) => index % 2 === 0).join('/');
 }
 
 export function parseCollectionPath(path: string): CollectionRef {
+  if (typeof path !== 'string') throw new DocumentError('invalid-argument', MESSAGES.badCollectionPath(String(path)));
   const segments = path.split('/');
-  if (segments.length % 2 !== 1 || !segments.every((segment) => SEGMENT.test(segment))) throw new DocumentError('invalid-argument', MESSAGES.badCollectionPath(path));
+  if (segments.length % 2 !== 1 || !segments.every((segment) => SEGMENT.test(segment) && !badSegment(segment))) throw new DocumentError('invalid-argument', MESSAGES.badCollectionPath(path));
   const spec = collectionByName(registryName(segments));
   if (spec === undefined) throw new DocumentError('invalid-argument', MESSAGES.unknownCollection(path));
   return { spec, path, parentPath: segments.slice(0, -1).join('/') };
@@ -38,10 +45,11 @@ export function parseCollectionPath(path: string): CollectionRef {
  * update-with-empty-id case, which the server refuses quietly.
  */
 export function parseDocumentPath(path: string, { allowEmptyId = false } = {}): DocumentRef {
+  if (typeof path !== 'string') throw new DocumentError('invalid-argument', MESSAGES.badDocumentPath(String(path)));
   const segments = path.split('/');
   const id = segments[segments.length - 1] ?? '';
   const head = segments.slice(0, -1);
-  if (segments.length % 2 !== 0 || !head.every((segment) => SEGMENT.test(segment)) || (id === '' && !allowEmptyId) || id.includes('/')) {
+  if (segments.length % 2 !== 0 || !head.every((segment) => SEGMENT.test(segment)) || (id === '' && !allowEmptyId) || id.includes('/') || badSegment(id)) {
     throw new DocumentError('invalid-argument', MESSAGES.badDocumentPath(path));
   }
   const collection = parseCollectionPath(head.join('/'));

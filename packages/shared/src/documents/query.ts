@@ -5,6 +5,7 @@
  * size 50; paging by a start-after cursor (values of the orderings, or a document path).
  */
 import { DocumentError, MESSAGES } from './errors.ts';
+import { checkKey, checkSafeValue } from './safeData.ts';
 
 export const FILTER_OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'in', 'not-in', 'array-contains', 'array-contains-any'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
@@ -40,6 +41,7 @@ export function parseFieldPath(path: unknown): string[] {
   const segments = path.split('.');
   if (path === '' || segments.some((segment) => segment === '')) throw new DocumentError('invalid-argument', MESSAGES.emptyFieldPath(path));
   if (FORBIDDEN.test(path)) throw new DocumentError('invalid-argument', MESSAGES.badFieldPath(path));
+  for (const segment of segments) checkKey(segment);
   return segments;
 }
 
@@ -73,6 +75,7 @@ export function validateQuery(input: unknown): ValidQuery {
     const parsed = parseFieldPath(field);
     if (LIST_OPERATORS.includes(operator) && (!Array.isArray(value) || value.length === 0)) throw new DocumentError('invalid-argument', MESSAGES.emptyIn(operator));
     if (value === undefined) throw new DocumentError('invalid-argument', MESSAGES.invalidData('where'));
+    checkSafeValue(value);
     return { field: parsed, op: operator, value };
   });
   const notEqual = where.filter((filter) => filter.op === '!=').length;
@@ -95,6 +98,7 @@ export function validateQuery(input: unknown): ValidQuery {
   if (query.startAfter !== undefined) {
     if (Array.isArray(query.startAfter)) {
       if (query.startAfter.length === 0 || query.startAfter.length > orderBy.length) throw new DocumentError('invalid-argument', 'Invalid query. Too many arguments provided to startAfter(): give at most one value per orderBy() clause, and at least one.');
+      checkSafeValue(query.startAfter);
       startAfter = { values: query.startAfter };
     } else if (typeof query.startAfter === 'object' && query.startAfter !== null && typeof query.startAfter.document === 'string') {
       startAfter = { document: query.startAfter.document };

@@ -9,6 +9,11 @@ import { DocumentError } from './errors.ts';
 import { checkMaxAttempts, DEFAULT_MAX_ATTEMPTS } from './query.ts';
 import type { Data } from './update.ts';
 
+/** Writes one commit may hold (Firestore's limit too): a commit locks its rows until it ends. */
+export const MAX_WRITES_PER_COMMIT = 500;
+/** Reads whose versions one commit checks. */
+export const MAX_READS_PER_COMMIT = 500;
+
 export type TransactionWrite =
   | { op: 'set'; path: string; data: Data; merge?: boolean }
   | { op: 'update'; path: string; data: Data }

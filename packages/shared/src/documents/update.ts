@@ -5,6 +5,7 @@
  */
 import { DocumentError, MESSAGES } from './errors.ts';
 import { parseFieldPath } from './query.ts';
+import { checkSafeValue } from './safeData.ts';
 
 export const DELETE_FIELD = { $delete: true } as const;
 
@@ -18,9 +19,17 @@ export function isPlainObject(value: unknown): value is Data {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * A new record object without a prototype: whatever key reaches it (checkSafeValue refuses the
+ * dangerous ones first) stays an own property and never reaches `Object.prototype`.
+ */
+function emptyData(): Data {
+  return Object.create(null) as Data;
+}
+
 /** Deep copy without the delete sentinels (for a set without merge). */
 function withoutDeletes(data: Data): Data {
-  const out: Data = {};
+  const out = emptyData();
   for (const [key, value] of Object.entries(data)) {
     if (isDeleteField(value)) continue;
     out[key] = isPlainObject(value) ? withoutDeletes(value) : value;
@@ -30,7 +39,7 @@ function withoutDeletes(data: Data): Data {
 
 /** Deep merge of `patch` into `base` (set with merge): objects merge, everything else replaces. */
 function deepMerge(base: Data, patch: Data): Data {
-  const out: Data = { ...base };
+  const out = Object.assign(emptyData(), base);
   for (const [key, value] of Object.entries(patch)) {
     if (isDeleteField(value)) delete out[key];
     else if (isPlainObject(value) && isPlainObject(out[key])) out[key] = deepMerge(out[key] as Data, value);
@@ -42,23 +51,25 @@ function deepMerge(base: Data, patch: Data): Data {
 /** The record after a set: replaced, or merged into the existing one. */
 export function applySet(existing: Data | null, data: unknown, merge: boolean): Data {
   if (!isPlainObject(data)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('setDoc'));
+  checkSafeValue(data);
   return merge && existing !== null ? deepMerge(existing, data) : withoutDeletes(data);
 }
 
 /** The record after a partial update of field paths. */
 export function applyUpdate(existing: Data, fields: unknown): Data {
   if (!isPlainObject(fields)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('updateDoc'));
-  const out = JSON.parse(JSON.stringify(existing)) as Data;
+  checkSafeValue(fields);
+  const out = withoutDeletes(existing);
   for (const [path, value] of Object.entries(fields)) {
     const segments = parseFieldPath(path);
     let target: Data = out;
     for (const segment of segments.slice(0, -1)) {
       if (!isPlainObject(target[segment])) {
         if (isDeleteField(value)) {
-          target = {};
+          target = emptyData();
           break;
         }
-        target[segment] = {};
+        target[segment] = emptyData();
       }
       target = target[segment] as Data;
     }
