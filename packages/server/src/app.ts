@@ -23,6 +23,7 @@ import { importsPlugin } from './imports/importsPlugin.ts';
 import { ingestPlugin } from './ingest/ingestPlugin.ts';
 import { IngestPipeline } from './ingest/pipeline.ts';
 import { errorsPlugin } from './http/errors.ts';
+import { jsonGuardPlugin } from './http/jsonGuard.ts';
 import { securityHeadersPlugin } from './http/securityHeaders.ts';
 import { livePlugin } from './live/livePlugin.ts';
 import { outboxPlugin } from './mail/outbox.ts';
@@ -75,6 +76,8 @@ export async function buildApp({ config, database, auth, logger = true, uploadDi
 
   await app.register(securityHeadersPlugin);
   await app.register(errorsPlugin);
+  // Before every plugin: each one's JSON bodies, URL parameters and queries pass the same guard.
+  await app.register(jsonGuardPlugin);
   await app.register(healthPlugin, { database });
   await app.register(appInfoPlugin, { database, socialProviders: (config.oauthProviders ?? []).map((provider) => provider.id) });
   // Before every plugin with routes that need `request.principal`.
