@@ -2,7 +2,6 @@
  * The HTTP application: every plugin is registered here, in one place. Building it touches no
  * network; `startServer` (server.ts) opens the database, listens and then completes sign-in.
  */
-import websocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -26,6 +25,7 @@ import { errorsPlugin } from './http/errors.ts';
 import { jsonGuardPlugin } from './http/jsonGuard.ts';
 import { securityHeadersPlugin } from './http/securityHeaders.ts';
 import { livePlugin } from './live/livePlugin.ts';
+import { socketRuntimePlugin } from './live/socketRuntime.ts';
 import { outboxPlugin } from './mail/outbox.ts';
 import { monitoringPlugin } from './monitoring/monitoringPlugin.ts';
 import { reportsPlugin } from './reports/reportsPlugin.ts';
@@ -82,13 +82,15 @@ export async function buildApp({ config, database, auth, logger = true, uploadDi
   await app.register(appInfoPlugin, { database, socialProviders: (config.oauthProviders ?? []).map((provider) => provider.id) });
   // Before every plugin with routes that need `request.principal`.
   await app.register(principalPlugin, { auth, database });
+  // Before authPlugin: it watches sign-in's answers (sign-out) to check the live sockets at once.
+  // Registers @fastify/websocket; every live channel below serves through it (app.liveSockets).
+  await app.register(socketRuntimePlugin, { auth, database });
   await app.register(authPlugin, { auth });
   await app.register(sessionPlugin, { auth, database });
-  await app.register(websocket);
   await app.register(documentsPlugin, { database });
   // Phone number and photo of /account-info (account/accountPlugin.ts).
   await app.register(accountPlugin, { database });
-  await app.register(livePlugin, { database, auth });
+  await app.register(livePlugin, { database });
   await app.register(outboxPlugin, { database });
   // Device frames in (HTTP; MQTT is started by server.ts) and signals out (read API, live WebSocket).
   const ingest = new IngestPipeline({ database, log: app.log, ...(config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays }) });

@@ -3,39 +3,31 @@
  * browser subscribes to records, queries and counts and gets a snapshot at once and after every
  * change of the result (liveResults.ts). The socket acts for the session cookie of its upgrade
  * request (`request.principal`, fixed for the socket's life); signed out, every subscribe answers
- * `unauthenticated`. Needs @fastify/websocket registered before it (app.ts).
- *
- * A ping every 30 seconds keeps proxies from closing a quiet socket and finds dead peers: a socket
- * that has not answered the previous ping is closed. A peer that stops reading is closed too,
- * rather than letting snapshots pile up in memory. At each ping the socket's session is read
- * again: once it has ended (signed out, expired, revoked) or belongs to someone else, the socket
- * closes with code 4401, and the client's new socket acts for whatever session it has then.
+ * `unauthenticated`. What every live socket needs (origin, heartbeat, session re-checks, limits,
+ * a peer that stops reading) is the socket runtime's (socketRuntime.ts), registered before it.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { WebSocket } from 'ws';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError, MESSAGES } from '@nemuri/shared/documents/errors';
 import { LIVE_PATH, MAX_SUBSCRIPTIONS_PER_SOCKET, type ServerMessage, type SubscriptionId } from '@nemuri/shared/documents/live';
 import { isPlainObject } from '@nemuri/shared/documents/update';
-import type { Auth } from '../auth/auth.ts';
-import { webHeaders } from '../auth/http.ts';
 import type { Database } from '../database/database.ts';
 import { changeFeedOf } from '../documents/changeFeed.ts';
 import { DocumentStore } from '../documents/store.ts';
 import { LiveResults, type Logger } from './liveResults.ts';
+import { SESSION_CHANGED_CLOSE_CODE, type SocketConnection } from './socketRuntime.ts';
 
 export interface LivePluginOptions {
   database: Database;
-  /** To check at each ping that the socket's session still holds. */
-  auth: Auth | Promise<Auth>;
-  /** Between pings (default 30 s). */
-  heartbeatMs?: number;
 }
 
 /** Unsent data beyond which a socket counts as not reading. */
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 /** Largest message a client sends: a subscription, far below this. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** A refusal by the socket limits: not one of the document engine's codes, so typed here. */
+type LiveMessage = ServerMessage | { type: 'error'; id: SubscriptionId; code: 'resource-exhausted'; message: string };
 
 function isSubscriptionId(value: unknown): value is SubscriptionId {
   return (typeof value === 'string' && value.length <= 200) || (typeof value === 'number' && Number.isFinite(value));
@@ -55,27 +47,21 @@ function snapshotMessage(head: string, json: string): Buffer {
 
 /** One socket's subscriptions. */
 class LiveConnection {
-  readonly #socket: WebSocket;
+  readonly #connection: SocketConnection;
   readonly #claims: Claims | null;
   readonly #results: LiveResults;
   readonly #log: Logger;
   readonly #subscriptions = new Map<string, () => void>();
 
-  constructor(socket: WebSocket, claims: Claims | null, results: LiveResults, log: Logger) {
-    this.#socket = socket;
-    this.#claims = claims;
+  constructor(connection: SocketConnection, results: LiveResults, log: Logger) {
+    this.#connection = connection;
+    this.#claims = connection.principal;
     this.#results = results;
     this.#log = log;
   }
 
-  #send(message: ServerMessage | Buffer): void {
-    if (this.#socket.readyState !== this.#socket.OPEN) return;
-    if (this.#socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      this.#socket.close(1008, 'not reading');
-      return;
-    }
-    if (Buffer.isBuffer(message)) this.#socket.send(message, { binary: false });
-    else this.#socket.send(JSON.stringify(message));
+  #send(message: LiveMessage | Buffer): void {
+    this.#connection.send(Buffer.isBuffer(message) ? message : JSON.stringify(message));
   }
 
   #error(id: SubscriptionId | null, error: DocumentError): void {
@@ -97,22 +83,33 @@ class LiveConnection {
     const id = message.id;
     const key = `${typeof id}:${id}`;
     if (message.type === 'unsubscribe') {
-      this.#subscriptions.get(key)?.();
-      this.#subscriptions.delete(key);
+      this.#end(key);
       return;
     }
     try {
       if (this.#claims === null) throw new DocumentError('unauthenticated', MESSAGES.signedOut);
       if (this.#subscriptions.has(key)) throw new DocumentError('invalid-argument', `Subscription id already in use: ${id}`);
       if (this.#subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) throw new DocumentError('invalid-argument', `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`);
+      const refusal = this.#connection.reserve();
+      if (refusal !== null) {
+        this.#log.warn({ uid: this.#claims.uid }, `live subscription refused: ${refusal}`);
+        this.#send({ type: 'error', id, code: 'resource-exhausted', message: refusal });
+        return;
+      }
       const head = `{"type":"snapshot","id":${JSON.stringify(id)},`;
-      const unsubscribe = this.#results.add(this.#claims, message.target, {
-        snapshot: (json) => this.#send(snapshotMessage(head, json)),
-        fail: (error) => {
-          this.#subscriptions.delete(key);
-          this.#error(id, error);
-        },
-      });
+      let unsubscribe: () => void;
+      try {
+        unsubscribe = this.#results.add(this.#claims, message.target, {
+          snapshot: (json) => this.#send(snapshotMessage(head, json)),
+          fail: (error) => {
+            if (this.#subscriptions.delete(key)) this.#connection.release();
+            this.#error(id, error);
+          },
+        });
+      } catch (error) {
+        this.#connection.release();
+        throw error;
+      }
       this.#subscriptions.set(key, unsubscribe);
     } catch (error) {
       if (!(error instanceof DocumentError)) throw error;
@@ -122,6 +119,15 @@ class LiveConnection {
     }
   }
 
+  #end(key: string): void {
+    const unsubscribe = this.#subscriptions.get(key);
+    if (unsubscribe === undefined) return;
+    this.#subscriptions.delete(key);
+    unsubscribe();
+    this.#connection.release();
+  }
+
+  /** The socket closed: the runtime has given its subscriptions back to the limits already. */
   close(): void {
     for (const unsubscribe of this.#subscriptions.values()) unsubscribe();
     this.#subscriptions.clear();
@@ -135,10 +141,10 @@ export function liveResultsOf(database: Database): LiveResults | undefined {
   return resultsByDatabase.get(database);
 }
 
-/** Close code: the session the socket was opened with has ended. */
-export const SESSION_ENDED = 4401;
+/** Close code: the session the socket was opened with has ended or its rights changed. */
+export const SESSION_ENDED = SESSION_CHANGED_CLOSE_CODE;
 
-export const livePlugin: FastifyPluginAsync<LivePluginOptions> = async (app, { database, auth, heartbeatMs = 30_000 }) => {
+export const livePlugin: FastifyPluginAsync<LivePluginOptions> = async (app, { database }) => {
   const feed = changeFeedOf(database);
   const results = new LiveResults(new DocumentStore(database, app.log), feed, app.log as Logger);
   resultsByDatabase.set(database, results);
@@ -153,51 +159,14 @@ export const livePlugin: FastifyPluginAsync<LivePluginOptions> = async (app, { d
     await feed.stop();
   });
 
-  app.get(LIVE_PATH, { websocket: true }, (socket, request) => {
-    const claims = request.principal;
-    const connection = new LiveConnection(socket, claims, results, request.log as Logger);
-    const headers = webHeaders(request.headers);
-    const sessionHolds = async (): Promise<boolean> => {
-      const session = await (await auth).api.getSession({ headers });
-      return session?.user.id === claims?.uid;
-    };
-    let alive = true;
-    const heartbeat = setInterval(() => {
-      if (!alive) {
-        socket.terminate();
-        return;
-      }
-      alive = false;
-      socket.ping();
-      if (claims === null) return;
-      sessionHolds().then(
-        (holds) => {
-          if (!holds) socket.close(SESSION_ENDED, 'session ended');
-        },
-        (error: unknown) => request.log.warn({ err: error }, 'live: could not check the session; checking again at the next ping'),
-      );
-    }, heartbeatMs);
-    heartbeat.unref();
-    socket.on('pong', () => {
-      alive = true;
-    });
-    socket.on('message', (data, isBinary) => {
-      alive = true;
-      const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : data.byteLength;
-      if (isBinary || size > MAX_MESSAGE_BYTES) {
-        socket.close(1003, 'expected JSON text messages');
-        return;
-      }
-      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
-      try {
-        connection.receive(text);
-      } catch (error) {
-        request.log.warn({ err: error }, 'live message failed');
-      }
-    });
-    socket.on('close', () => {
-      clearInterval(heartbeat);
-      connection.close();
-    });
+  app.liveSockets.serve(app, LIVE_PATH, {
+    name: 'live',
+    maxMessageBytes: MAX_MESSAGE_BYTES,
+    maxBufferedBytes: MAX_BUFFERED_BYTES,
+    whenBehind: 'close',
+    open: (connection, request) => {
+      const live = new LiveConnection(connection, results, request.log as Logger);
+      return { message: (text) => live.receive(text), close: () => live.close() };
+    },
   });
 };

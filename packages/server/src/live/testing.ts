@@ -48,11 +48,17 @@ export class LiveSocket {
     this.closed = new Promise((resolve) => socket.on('close', (code) => resolve(code)));
   }
 
-  /** Opens a socket to the server at `baseUrl` with this Cookie header (none: signed out). */
-  static async open(baseUrl: string, cookie?: string): Promise<LiveSocket> {
+  /**
+   * Opens a socket to the server at `baseUrl` with this Cookie header (none: signed out), from a
+   * page of the server's own origin as a browser would (`origin`: another page's, null for none).
+   */
+  static async open(baseUrl: string, cookie?: string, { origin = new URL(baseUrl).origin, autoPong = true }: { origin?: string | null; autoPong?: boolean } = {}): Promise<LiveSocket> {
     const url = new URL('/api/live', baseUrl);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    const socket = new WebSocket(url, { headers: cookie === undefined || cookie === '' ? {} : { cookie } });
+    const headers: Record<string, string> = {};
+    if (cookie !== undefined && cookie !== '') headers.cookie = cookie;
+    if (origin !== null) headers.origin = origin;
+    const socket = new WebSocket(url, { headers, autoPong });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);

@@ -4,9 +4,9 @@
  * - WebSocket `/api/monitoring/live`: `{type:'subscribe-rooms'}` → every second
  *   `{type:'rooms', at, rooms}` with the rooms in the caller's scope (re-read every 30 s, so that
  *   rooms given or taken away follow).
- * The service runs while the server does (started when it is ready, stopped when it closes).
+ * The service runs while the server does (started when it is ready, stopped when it closes). Origin,
+ * heartbeat, session re-checks and limits of the socket are the socket runtime's (live/socketRuntime.ts).
  */
-import type { WebSocket } from 'ws';
 import { inScope, levelAllows, type Claims, type DataScope } from '@nemuri/shared/documents/access';
 import { collectionByName } from '@nemuri/shared/documents/collections';
 import { MONITORING_LIVE_PATH, MONITORING_ROOMS_PATH, type LiveRoomState, type MonitoringServerMessage } from '@nemuri/shared/monitoring';
@@ -15,6 +15,7 @@ import { DocumentStore } from '../documents/store.ts';
 import { appWide } from '../http/appWide.ts';
 import { sendError } from '../http/errors.ts';
 import type { IngestPipeline } from '../ingest/pipeline.ts';
+import type { SocketConnection } from '../live/socketRuntime.ts';
 import { RoomStateService } from './roomStateService.ts';
 
 declare module 'fastify' {
@@ -33,6 +34,8 @@ const ROOMS = collectionByName('rooms');
 const SCOPE_REREAD_MS = 30_000;
 /** A socket that has this much unsent is skipped for a second rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 1 << 20;
+/** Largest message a client sends: `{"type":"subscribe-rooms"}`. */
+const MAX_MESSAGE_BYTES = 1024;
 
 function roomsIn(scope: DataScope, states: readonly LiveRoomState[]): LiveRoomState[] {
   return states.filter((state) => inScope(scope, { domainId: state.domainId, rootDomainId: state.rootDomainId, roomId: state.roomId }));
@@ -60,14 +63,12 @@ export const monitoringPlugin = appWide<MonitoringPluginOptions>(async (app, { d
     return { at: Date.now(), rooms: roomsIn(scope, service.states) };
   });
 
-  app.get(MONITORING_LIVE_PATH, { websocket: true }, (socket: WebSocket, request) => {
-    const claims = request.principal;
+  const roomsSocket = (connection: SocketConnection) => {
+    const claims = connection.principal;
     let scope: DataScope | null = null;
     let scopeReadAt = 0;
     let stopListening: (() => void) | null = null;
-    const send = (message: MonitoringServerMessage) => {
-      if (socket.readyState === socket.OPEN && socket.bufferedAmount < MAX_BUFFERED_BYTES) socket.send(JSON.stringify(message));
-    };
+    const send = (message: MonitoringServerMessage) => connection.send(JSON.stringify(message));
     const refreshScope = async (): Promise<boolean> => {
       const found = await scopeFor(claims);
       if (found === 'unauthenticated' || found === 'denied') {
@@ -78,8 +79,19 @@ export const monitoringPlugin = appWide<MonitoringPluginOptions>(async (app, { d
       scopeReadAt = Date.now();
       return true;
     };
+    const unsubscribe = () => {
+      if (stopListening === null) return;
+      stopListening();
+      stopListening = null;
+      connection.release();
+    };
     const subscribe = async () => {
-      if (stopListening !== null || !(await refreshScope())) return;
+      if (stopListening !== null || !(await refreshScope()) || stopListening !== null) return;
+      const refusal = connection.reserve();
+      if (refusal !== null) {
+        send({ type: 'error', code: 'resource-exhausted', message: refusal });
+        return;
+      }
       const deliver = (states: readonly LiveRoomState[], at: number) => {
         if (scope === null) return;
         send({ type: 'rooms', at, rooms: roomsIn(scope, states) });
@@ -91,20 +103,30 @@ export const monitoringPlugin = appWide<MonitoringPluginOptions>(async (app, { d
       deliver(service.states, Date.now());
       stopListening = service.onStates(deliver);
     };
-    socket.on('message', (raw: Buffer, isBinary: boolean) => {
-      let message: unknown;
-      try {
-        message = isBinary || raw.length > 1024 ? null : JSON.parse(raw.toString('utf8'));
-      } catch {
-        message = null;
-      }
-      const type = typeof message === 'object' && message !== null ? (message as { type?: unknown }).type : undefined;
-      if (type === 'subscribe-rooms') void subscribe().catch((error: unknown) => app.log.warn({ err: error }, 'monitoring: subscription failed'));
-      else if (type === 'unsubscribe-rooms') {
-        stopListening?.();
-        stopListening = null;
-      } else send({ type: 'error', code: 'invalid-argument', message: 'Expected {"type":"subscribe-rooms"} or {"type":"unsubscribe-rooms"}' });
-    });
-    socket.on('close', () => stopListening?.());
+    return {
+      message: (text: string) => {
+        let message: unknown;
+        try {
+          message = JSON.parse(text);
+        } catch {
+          message = null;
+        }
+        const type = typeof message === 'object' && message !== null ? (message as { type?: unknown }).type : undefined;
+        if (type === 'subscribe-rooms') void subscribe().catch((error: unknown) => app.log.warn({ err: error }, 'monitoring: subscription failed'));
+        else if (type === 'unsubscribe-rooms') unsubscribe();
+        else send({ type: 'error', code: 'invalid-argument', message: 'Expected {"type":"subscribe-rooms"} or {"type":"unsubscribe-rooms"}' });
+      },
+      // The runtime has given the subscription back to the limits already.
+      close: () => stopListening?.(),
+    };
+  };
+
+  app.liveSockets.serve(app, MONITORING_LIVE_PATH, {
+    name: 'monitoring',
+    maxMessageBytes: MAX_MESSAGE_BYTES,
+    maxBufferedBytes: MAX_BUFFERED_BYTES,
+    // The next second's states replace what a slow reader missed.
+    whenBehind: 'skip',
+    open: roomsSocket,
   });
 });

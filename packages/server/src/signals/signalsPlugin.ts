@@ -8,9 +8,9 @@
  *   (a one-byte serial length, the serial, then the SMF frame as received), and JSON
  *   `{type:'status', serial, online, lastSeenAt}` on status changes. A socket that does not keep up
  *   loses frames (counted, and reported as `{type:'dropped', frames}`) instead of buffering without end.
+ *   Origin, heartbeat, session re-checks and limits are the socket runtime's (live/socketRuntime.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { WebSocket } from 'ws';
 import { SMF_CHANNELS, type SmfSampleChannel } from '@nemuri/parser/smf';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
@@ -18,6 +18,7 @@ import { isPlainObject } from '@nemuri/shared/documents/update';
 import { sendError } from '../http/errors.ts';
 import { SERIAL_PATTERN } from '../ingest/deviceRegistry.ts';
 import type { IngestPipeline } from '../ingest/pipeline.ts';
+import type { SocketConnection } from '../live/socketRuntime.ts';
 import type { DeviceStatusEvent, LiveSubscriber } from './liveHub.ts';
 
 export interface SignalsPluginOptions {
@@ -32,7 +33,6 @@ export const MAX_READ_RANGE_MS = 24 * 3_600_000;
 /** What a new live subscriber gets from the ring buffer. */
 export const LIVE_BACKFILL_SECONDS = 5;
 export const MAX_DEVICES_PER_SOCKET = 64;
-const HEARTBEAT_MS = 30_000;
 const MAX_MESSAGE_BYTES = 16 * 1024;
 
 export const SAMPLE_CHANNELS = SMF_CHANNELS.filter((channel): channel is SmfSampleChannel => channel !== 'multi');
@@ -66,39 +66,33 @@ export function liveFramePrefix(serial: string): Buffer {
 
 /** One socket's device subscriptions. */
 class SignalSocket {
-  readonly #socket: WebSocket;
+  readonly #connection: SocketConnection;
   readonly #claims: Claims | null;
   readonly #pipeline: IngestPipeline;
-  readonly #maxBuffered: number;
   readonly #subscriptions = new Map<string, { channels: ReadonlySet<SmfSampleChannel> | null; unsubscribe: () => void }>();
   /** Per serial: subscribe requests in flight, so that a later unsubscribe or subscribe wins. */
   readonly #generation = new Map<string, number>();
   dropped = 0;
   #droppedUnreported = 0;
 
-  constructor(socket: WebSocket, claims: Claims | null, pipeline: IngestPipeline, maxBuffered: number) {
-    this.#socket = socket;
-    this.#claims = claims;
+  constructor(connection: SocketConnection, pipeline: IngestPipeline) {
+    this.#connection = connection;
+    this.#claims = connection.principal;
     this.#pipeline = pipeline;
-    this.#maxBuffered = maxBuffered;
   }
 
   #json(message: object): void {
-    if (this.#socket.readyState === this.#socket.OPEN) this.#socket.send(JSON.stringify(message));
+    this.#connection.send(JSON.stringify(message));
   }
 
   #frame(prefix: Buffer, bytes: Uint8Array): void {
-    if (this.#socket.readyState !== this.#socket.OPEN) return;
-    if (this.#socket.bufferedAmount > this.#maxBuffered) {
+    const socket = this.#connection.socket;
+    if (socket.readyState !== socket.OPEN) return;
+    if (this.#droppedUnreported > 0 && this.#connection.send(JSON.stringify({ type: 'dropped', frames: this.#droppedUnreported }))) this.#droppedUnreported = 0;
+    if (!this.#connection.send(liveFrameMessage(prefix, bytes), true)) {
       this.dropped++;
       this.#droppedUnreported++;
-      return;
     }
-    if (this.#droppedUnreported > 0) {
-      this.#json({ type: 'dropped', frames: this.#droppedUnreported });
-      this.#droppedUnreported = 0;
-    }
-    this.#socket.send(liveFrameMessage(prefix, bytes), { binary: true });
   }
 
   async handle(text: string): Promise<void> {
@@ -144,8 +138,17 @@ class SignalSocket {
       return;
     }
     // A later subscribe or unsubscribe of this serial came in meanwhile: it decides.
-    if (this.#generation.get(serial) !== generation || this.#socket.readyState !== this.#socket.OPEN) return;
-    this.#drop(serial);
+    const socket = this.#connection.socket;
+    if (this.#generation.get(serial) !== generation || socket.readyState !== socket.OPEN) return;
+    // A new device takes one of the user's live subscriptions; new channels of one already watched do not.
+    if (this.#subscriptions.has(serial)) this.#drop(serial, false);
+    else {
+      const refusal = this.#connection.reserve();
+      if (refusal !== null) {
+        this.#json({ type: 'error', serial, code: 'resource-exhausted', message: refusal });
+        return;
+      }
+    }
     const prefix = liveFramePrefix(serial);
     const subscriber: LiveSubscriber = {
       frame: (_serial, channel, bytes) => {
@@ -159,13 +162,17 @@ class SignalSocket {
     this.#subscriptions.set(serial, { channels, unsubscribe: this.#pipeline.hub.subscribe(serial, subscriber) });
   }
 
-  #drop(serial: string): void {
-    this.#subscriptions.get(serial)?.unsubscribe();
+  #drop(serial: string, release = true): void {
+    const subscription = this.#subscriptions.get(serial);
+    if (subscription === undefined) return;
+    subscription.unsubscribe();
     this.#subscriptions.delete(serial);
+    if (release) this.#connection.release();
   }
 
+  /** The socket closed: the runtime has given its subscriptions back to the limits already. */
   close(): void {
-    for (const serial of [...this.#subscriptions.keys()]) this.#drop(serial);
+    for (const serial of [...this.#subscriptions.keys()]) this.#drop(serial, false);
   }
 }
 
@@ -189,37 +196,26 @@ export const signalsPlugin: FastifyPluginAsync<SignalsPluginOptions> = async (ap
     return reply.type('application/octet-stream').send(frames);
   });
 
-  app.get(LIVE_SIGNALS_PATH, { websocket: true }, (socket, request) => {
-    const connection = new SignalSocket(socket, request.principal, pipeline, maxBufferedBytes);
-    let alive = true;
-    const heartbeat = setInterval(() => {
-      if (!alive) {
-        socket.terminate();
-        return;
-      }
-      alive = false;
-      socket.ping();
-    }, HEARTBEAT_MS);
-    heartbeat.unref();
-    socket.on('pong', () => {
-      alive = true;
-    });
-    socket.on('message', (data, isBinary) => {
-      const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.byteLength, 0) : data.byteLength;
-      if (isBinary || size > MAX_MESSAGE_BYTES) {
-        socket.close(1003, 'expected small JSON text messages');
-        return;
-      }
-      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
-      connection.handle(text).catch((error: unknown) => {
-        request.log.error({ err: error }, 'live signal subscription failed');
-        socket.close(1011, 'internal error');
-      });
-    });
-    socket.on('close', () => {
-      clearInterval(heartbeat);
-      connection.close();
-      if (connection.dropped > 0) request.log.info({ dropped: connection.dropped }, 'live signal socket closed after dropping frames it could not take');
-    });
+  app.liveSockets.serve(app, LIVE_SIGNALS_PATH, {
+    name: 'signals',
+    maxMessageBytes: MAX_MESSAGE_BYTES,
+    maxBufferedBytes,
+    // Live signals are worth having late only if complete: frames are dropped (and counted) instead.
+    whenBehind: 'skip',
+    open: (connection, request) => {
+      const signals = new SignalSocket(connection, pipeline);
+      return {
+        message: (text) => {
+          signals.handle(text).catch((error: unknown) => {
+            request.log.error({ err: error }, 'live signal subscription failed');
+            connection.close(1011, 'internal error');
+          });
+        },
+        close: () => {
+          signals.close();
+          if (signals.dropped > 0) request.log.info({ dropped: signals.dropped }, 'live signal socket closed after dropping frames it could not take');
+        },
+      };
+    },
   });
 };

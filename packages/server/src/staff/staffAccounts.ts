@@ -44,15 +44,18 @@ export async function applyStaffRecord(database: Database, domainId: string, uid
   });
 }
 
-/** A change-feed listener that applies every written staff record to its account. */
-export function staffRecordFollower(database: Database, log: StaffAccountLogger): (batch: ChangeBatch) => void {
+/**
+ * A change-feed listener that applies every written staff record to its account, then calls
+ * `applied` with the member's uid (their live sockets are checked again at once).
+ */
+export function staffRecordFollower(database: Database, log: StaffAccountLogger, applied: (uid: string) => void = () => undefined): (batch: ChangeBatch) => void {
   return (batch) => {
     if (!('changes' in batch)) return;
     for (const change of batch.changes) {
       if (change.collectionGroup !== 'staff' || change.op === 'delete') continue;
       const staff = staffPathOf(change.path);
       if (staff === null) continue;
-      applyStaffRecord(database, staff.domainId, staff.uid).catch((error: unknown) => log.error({ err: error, path: change.path }, 'staff record could not be applied to its account'));
+      applyStaffRecord(database, staff.domainId, staff.uid).then(() => applied(staff.uid)).catch((error: unknown) => log.error({ err: error, path: change.path }, 'staff record could not be applied to its account'));
     }
   };
 }

@@ -32,7 +32,8 @@ const ID = /^[^/]{1,200}$/;
 
 export const staffPlugin: FastifyPluginAsync<StaffPluginOptions> = async (app, { database }) => {
   const store = new DocumentStore(database, app.log);
-  const unsubscribe = changeFeedOf(database).subscribe(staffRecordFollower(database, app.log));
+  // A member disabled or given another level: their live sockets close at once (live/socketRuntime.ts).
+  const unsubscribe = changeFeedOf(database).subscribe(staffRecordFollower(database, app.log, (uid) => void app.liveSockets.userChanged(uid)));
   app.addHook('onClose', async () => unsubscribe());
 
   const administrator = (principal: Claims | null): Claims => {
@@ -63,6 +64,7 @@ export const staffPlugin: FastifyPluginAsync<StaffPluginOptions> = async (app, {
     if (uid === claims.uid) throw new ApiError(400, 'invalid-argument', 'Remove your own second factor on the account page');
     if (STAFF === undefined || !guardAllowsWrite(STAFF, claims, record, record)) throw new ApiError(403, 'permission-denied', 'You may not manage this staff member');
     if (!(await resetSecondFactor(database, claims, domainId, uid))) throw new ApiError(404, 'not-found', `Staff member ${uid} has no account in domain ${domainId}`);
+    void app.liveSockets.userChanged(uid);
     request.log.info({ domainId, uid, by: claims.uid }, 'second factor reset');
     return { reset: true };
   });
