@@ -119,4 +119,20 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    // References into another tenant written before the engine checked them (security issue 17,
+    // findings 3 and 9): a room naming a device of another domain lets go of it, and an alert
+    // naming a room of another domain is removed (only a caller could have forged it).
+    id: '007_cross_tenant_references',
+    sql: `
+      update documents room set data = room.data - 'deviceSerial', version = room.version + 1, updated_at = now()
+        where room.collection = 'rooms' and coalesce(room.data ->> 'deviceSerial', '') <> ''
+          and exists (select 1 from documents device where device.path = 'devices/' || (room.data ->> 'deviceSerial')
+                        and device.domain_id is distinct from room.domain_id);
+      delete from documents alert
+        where alert.collection = 'alerts' and coalesce(alert.data ->> 'roomId', '') <> ''
+          and exists (select 1 from documents room where room.path = 'rooms/' || (alert.data ->> 'roomId')
+                        and room.domain_id is distinct from alert.domain_id);
+    `,
+  },
 ];
