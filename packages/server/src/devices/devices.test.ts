@@ -35,7 +35,7 @@ describe('device registration', () => {
     fetch(`${base.server.url}/api/devices/${serial}/frames`, { method: 'POST', body: new Uint8Array(frame), headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${secret}` } });
   const mqttAccepts = async (serial: string, secret: string): Promise<boolean> => {
     try {
-      const device = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: secret, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 }, false);
+      const device = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: secret, clientId: serial, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 }, false);
       await device.endAsync();
       return true;
     } catch {

@@ -1,12 +1,15 @@
 /**
  * Device messages over MQTT (docs/device-protocol.md, "Connecting"): topic `devices/{serial}/frames`,
  * QoS 1, MQTT 3.1.1. Either
- * - the embedded broker (Aedes, the default): devices sign in with username = serial and password =
- *   their secret; a device may publish only to its own topic and nobody may subscribe to device
- *   topics; or
+ * - the embedded broker (Aedes, the default): devices sign in with username = serial, client id =
+ *   serial and password = their secret; a device may publish only to its own topic and nobody may
+ *   subscribe to device frames; packet sizes and what a connection may cost before it is
+ *   authenticated are limited (mqttLimits.ts); or
  * - an external broker (MQTT_URL: Mosquitto, an EMQX cluster …): it authenticates the devices, and the
  *   server subscribes to `devices/+/frames` (or `$share/<MQTT_SHARED_GROUP>/devices/+/frames` so that
- *   several server processes divide the devices) and drops frames of serials it does not know.
+ *   several server processes divide the devices) and drops frames of serials it does not know, and
+ *   messages above the embedded broker's packet limit (the broker's own max_packet_size should
+ *   refuse them first: docs/operations.md).
  * In both cases a QoS 1 message is acknowledged only once its frames are committed to the database,
  * so that an acknowledged frame survives a restart; a message the parser rejects is acknowledged and
  * dropped (resending it would not make it valid).
@@ -17,6 +20,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { ParseError } from '@nemuri/parser/errors';
 import type { KnownDevice } from './deviceRegistry.ts';
+import { MQTT_LIMITS, MqttConnectionGuard, type GuardedConnection, type MqttLimits } from './mqttLimits.ts';
 import type { IngestPipeline, IngestRoutes, PipelineLogger } from './pipeline.ts';
 
 export const FRAMES_TOPIC_FILTER = 'devices/+/frames';
@@ -40,23 +44,39 @@ export interface EmbeddedBrokerOptions {
   port: number;
   /** MQTT_PORT was given: a taken port fails the start instead of falling back to a free port. */
   portExplicit: boolean;
+  /** MQTT_LIMITS unless given (tests use small ones). */
+  limits?: Partial<MqttLimits>;
 }
 
-export async function startEmbeddedBroker({ pipeline, log, host, port, portExplicit }: EmbeddedBrokerOptions): Promise<DeviceBroker> {
+export interface EmbeddedBroker extends DeviceBroker {
+  readonly port: number;
+  /** The limits in force and what they refused. */
+  readonly guard: MqttConnectionGuard;
+}
+
+export async function startEmbeddedBroker({ pipeline, log, host, port, portExplicit, limits }: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const devices = new WeakMap<Client, KnownDevice>();
+  const guard = new MqttConnectionGuard({ ...MQTT_LIMITS, ...limits }, log);
+  const connections = new WeakMap<object, GuardedConnection>();
   const broker = await Aedes.createBroker({
+    connectTimeout: guard.limits.connectTimeoutMs,
     authenticate(client, username, password, done) {
       const serial = username ?? '';
-      const refuse = (): void => {
-        log.warn({ serial, clientId: client.id }, 'MQTT connection refused: unknown device or wrong secret');
+      const refuse = (why: string): void => {
+        log.warn({ serial, clientId: client.id }, `MQTT connection refused: ${why}`);
         const error = Object.assign(new Error('not authorized'), { returnCode: NOT_AUTHORIZED }) as AuthenticateError;
         done(error, false);
       };
-      if (password === undefined || serial === '') return refuse();
+      if (password === undefined || serial === '') return refuse('unknown device or wrong secret');
+      // A second connection with a client id takes over the first (MQTT 3.1.1 section 3.1.4): with
+      // another device's serial as its id, a device holding valid credentials of its own could keep
+      // that device off the broker. So the client id is the authenticated serial, nothing else.
+      if (client.id !== serial) return refuse('the client id must be the serial (the username)');
       pipeline.registry.authenticate(serial, password.toString('utf8')).then(
         (device) => {
-          if (device === null) return refuse();
+          if (device === null) return refuse('unknown device or wrong secret');
           devices.set(client, device);
+          connections.get(client.conn)?.authenticated();
           done(null, true);
         },
         (error: unknown) => {
@@ -103,7 +123,12 @@ export async function startEmbeddedBroker({ pipeline, log, host, port, portExpli
   broker.on('clientError', (client, error) => log.info({ clientId: client.id, err: error.message }, 'MQTT client error'));
   broker.on('connectionError', (client, error) => log.info({ clientId: client.id, err: error.message }, 'MQTT connection error'));
 
-  const server = createServer(broker.handle);
+  const server = createServer((socket) => {
+    const connection = guard.admit(socket);
+    if (connection === null) return;
+    connections.set(socket, connection);
+    broker.handle(socket);
+  });
   // `localhost` would bind one of 127.0.0.1 and ::1 only; devices and the simulator use 127.0.0.1.
   const bindHost = host === 'localhost' ? '127.0.0.1' : host;
   let actual: number;
@@ -123,6 +148,7 @@ export async function startEmbeddedBroker({ pipeline, log, host, port, portExpli
   return {
     port: actual,
     url: `mqtt://${urlHost}:${actual}`,
+    guard,
     async close() {
       await closeBroker(broker);
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -189,6 +215,14 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
       }
       const ack = packet.qos === 1 ? () => sendPuback(packet.messageId) : () => undefined;
       const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+      // The broker's max_packet_size should have refused it; if it is not set, such a message is
+      // still not for the pipeline. Acknowledged, so that it is not delivered again.
+      if (payload.byteLength > MQTT_LIMITS.maxPacketBytes) {
+        callback();
+        pipeline.stats.rejectedMessages++;
+        log.warn({ serial, bytes: payload.byteLength, max: MQTT_LIMITS.maxPacketBytes }, 'MQTT message above the packet size limit dropped (set the broker\'s max_packet_size)');
+        return;
+      }
       // Unknown serials are dropped; the lookup is cached, so this is rarely a query.
       const known = pipeline.registry.find(serial);
       callback(packet.qos === 1 ? DEFERRED : undefined);

@@ -189,7 +189,7 @@ describe('device ingest through the embedded broker (PGlite)', () => {
     const serial = uniqueSerial('cred');
     await registerDevice(base.server, serial, 'right', DEMO_DOMAINS.facilityA);
     const attempt = (username: string, password: string) =>
-      mqtt.connectAsync(base.server.mqttUrl, { username, password, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 }, false);
+      mqtt.connectAsync(base.server.mqttUrl, { username, password, clientId: username, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 }, false);
     await expect(attempt(serial, 'wrong')).rejects.toThrow(/Not authorized/i);
     await expect(attempt(uniqueSerial('nobody'), 'right')).rejects.toThrow(/Not authorized/i);
     expect(base.logLines.some((line) => line.includes(serial) && line.includes('MQTT connection refused'))).toBe(true);
@@ -201,7 +201,7 @@ describe('device ingest through the embedded broker (PGlite)', () => {
     const serial = uniqueSerial('own');
     const other = uniqueSerial('other');
     await registerDevice(base.server, serial, 's1', DEMO_DOMAINS.facilityA);
-    const device = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: 's1', protocolVersion: 4, reconnectPeriod: 0 }, false);
+    const device = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: 's1', clientId: serial, protocolVersion: 4, reconnectPeriod: 0 }, false);
     // SUBACK 0x80 (failure), which mqtt.js reports as an error.
     await expect(device.subscribeAsync('devices/+/frames', { qos: 1 })).rejects.toThrow(/Subscribe error/);
     await expect(device.subscribeAsync(`devices/${serial}/frames`, { qos: 1 })).rejects.toThrow(/Subscribe error/);
@@ -215,7 +215,7 @@ describe('device ingest through the embedded broker (PGlite)', () => {
   it('acknowledges, counts and logs a malformed MQTT message, and carries on', async () => {
     const serial = uniqueSerial('garbage');
     await registerDevice(base.server, serial, 'g', DEMO_DOMAINS.facilityA);
-    const device = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: 'g', protocolVersion: 4, reconnectPeriod: 0 }, false);
+    const device = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: 'g', clientId: serial, protocolVersion: 4, reconnectPeriod: 0 }, false);
     const rejected = base.server.app.ingest.stats.rejectedMessages;
     await device.publishAsync(`devices/${serial}/frames`, Buffer.from('not an SMF frame at all, but long enough to look at'), { qos: 1 });
     expect(base.server.app.ingest.stats.rejectedMessages).toBe(rejected + 1);
@@ -316,7 +316,7 @@ describe('when the database fails', () => {
     try {
       const serial = uniqueSerial('dbdown');
       await registerDevice(base.server, serial, 's', DEMO_DOMAINS.facilityA);
-      const device = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: 's', protocolVersion: 4, reconnectPeriod: 0 }, false);
+      const device = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: 's', clientId: serial, protocolVersion: 4, reconnectPeriod: 0 }, false);
       await base.server.database.close();
       const parser = await loadParser();
       const frame = Buffer.from(parser.encodeSmfFrame({ channel: 'temperature', format: 'float32', sampleRate: 1, sequence: 0, startTimeUs: pastMinute() * 1000, values: [36.6] }));
@@ -501,7 +501,7 @@ function restartKeepsAcknowledgedFrames(setUp: () => Promise<{ env: Record<strin
       await registerDevice(base.server, serial, 'restart-secret', DEMO_DOMAINS.facilityA);
       const parser = await loadParser();
       const startMs = pastMinute() + 30_000;
-      const device = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: 'restart-secret', protocolVersion: 4, reconnectPeriod: 0 }, false);
+      const device = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: 'restart-secret', clientId: serial, protocolVersion: 4, reconnectPeriod: 0 }, false);
       const frames: Uint8Array[] = [];
       for (let sequence = 0; sequence < 60; sequence++) {
         const frame = parser.encodeSmfFrame({ channel: 'ecg', format: 'int16', sampleRate: 250, sequence, startTimeUs: (startMs + sequence * 1000) * 1000, raw: new Int16Array(250).fill(sequence) });
