@@ -26,6 +26,7 @@ import { jsonGuardPlugin } from './http/jsonGuard.ts';
 import { securityHeadersPlugin } from './http/securityHeaders.ts';
 import { livePlugin } from './live/livePlugin.ts';
 import { socketRuntimePlugin } from './live/socketRuntime.ts';
+import type { Mailer } from './mail/mail.ts';
 import { outboxPlugin } from './mail/outbox.ts';
 import { monitoringPlugin } from './monitoring/monitoringPlugin.ts';
 import { reportsPlugin } from './reports/reportsPlugin.ts';
@@ -55,6 +56,8 @@ export interface BuildAppOptions {
    * that need it wait until it resolves.
    */
   auth: Auth | Promise<Auth>;
+  /** Outgoing mail for the plugins that send some outside sign-in (agency partner requests); server.ts resolves it with sign-in. */
+  mail?: Promise<Mailer>;
   /** true or absent: log to standard output at config.logLevel; false: no logging; or a destination. */
   logger?: boolean | LogDestination;
   /** Where uploaded recordings are kept (DATA_DIR/uploads); absent: a temporary directory, as for an in-memory database. */
@@ -65,7 +68,7 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
 
-export async function buildApp({ config, database, auth, logger = true, uploadDir }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, auth, mail, logger = true, uploadDir }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // A number of hops becomes proxy-addr's trust function: the nearest n addresses are proxies.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : (config.trustProxy ?? false),
@@ -102,7 +105,7 @@ export async function buildApp({ config, database, auth, logger = true, uploadDi
   // Lending devices to domains and taking them back (borrows/borrowsPlugin.ts).
   await app.register(borrowsPlugin, { database, registry: ingest.registry });
   // The agency area: partners, devices, statistics and monthly bills with PDF invoices (agency/agencyPlugin.ts).
-  await app.register(agencyPlugin, { database });
+  await app.register(agencyPlugin, { database, ...(mail === undefined ? {} : { mail }) });
   // Staff: accounts follow their staff records; second-factor reset (staff/staffPlugin.ts).
   await app.register(staffPlugin, { database });
   // Live room states and alerts, from the same frames.

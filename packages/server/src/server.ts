@@ -17,7 +17,7 @@ import { migrate } from './database/migrate.ts';
 import { openDatabase } from './database/open.ts';
 import { connectExternalBroker, startEmbeddedBroker, type DeviceBroker } from './ingest/broker.ts';
 import { startDemoSimulation, type DemoSimulation } from './ingest/demoSimulation.ts';
-import { createMailer, senderOf } from './mail/mail.ts';
+import { createMailer, senderOf, type Mailer } from './mail/mail.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -56,9 +56,10 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const start = await recordStart(database);
     const demo = resolveDemo(config.demo, { embedded: database.kind === 'pglite', firstStart: start.firstStart });
     const authReady = deferred<Auth>();
+    const mailReady = deferred<Mailer>();
     // Uploaded files live beside a kept database; with an in-memory one they are temporary too.
     const keepsData = !(config.database.kind === 'pglite' && config.database.dataDir === null);
-    app = await buildApp({ config, database, auth: authReady.promise, ...(keepsData ? { uploadDir: join(config.dataDir, 'uploads') } : {}), ...(options.logger === undefined ? {} : { logger: options.logger }) });
+    app = await buildApp({ config, database, auth: authReady.promise, mail: mailReady.promise, ...(keepsData ? { uploadDir: join(config.dataDir, 'uploads') } : {}), ...(options.logger === undefined ? {} : { logger: options.logger }) });
     await listen(app, config);
     // Device frames over MQTT (early, so that a taken MQTT_PORT fails the start at once).
     const pipeline = app.ingest;
@@ -77,6 +78,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       // earlier (port taken, data directory in use) should say so at once.
       const [{ createAuth }, { createDemoAccounts }] = await Promise.all([import('./auth/auth.ts'), import('./auth/demoAccounts.ts')]);
       const mail = createMailer({ smtpUrl: config.smtpUrl, database, from: senderOf(publicUrlOf(authConfig)), logger: app.log });
+      mailReady.resolve(mail);
       auth = await createAuth({ config: authConfig, database, mail, logger: app.log });
       if (config.authRateLimitMax !== null) app.log.warn(`sign-in rate limits replaced by AUTH_RATE_LIMIT_MAX: ${config.authRateLimitMax} requests per client and minute`);
       if (demo) {

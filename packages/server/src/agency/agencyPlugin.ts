@@ -5,8 +5,11 @@
  *   GET    /api/agency/agencies                           → `{ agencies }` the agencies the caller may open
  *   GET    /api/agency/:agencyId/overview                 → `{ agency, partners, domains, devices, rooms, bills, canEdit }`
  *   GET    /api/agency/:agencyId/statistics               → `{ statistics }`
- *   GET    /api/agency/:agencyId/partner-candidates       → `{ domains }`
- *   PUT    /api/agency/:agencyId/partners/:partnerId      `{ name, contractStart, contractEnd, monthlyUnitPrice, status }` → `{ partner }`
+ *   GET    /api/agency/:agencyId/partner-candidates       → `{ domains }` (51)
+ *   GET    /api/agency/:agencyId/partner-requests         → `{ requests }`
+ *   PUT    /api/agency/:agencyId/partner-requests/:domainId `{ name, contractStart, contractEnd, monthlyUnitPrice, message? }` → `{ request }` (51)
+ *   DELETE /api/agency/:agencyId/partner-requests/:domainId → 204, a waiting request withdrawn (51)
+ *   PUT    /api/agency/:agencyId/partners/:partnerId      `{ name, contractStart, contractEnd, monthlyUnitPrice, status }` → `{ partner }` (existing partners only)
  *   GET    /api/agency/:agencyId/partners/:partnerId/staff → `{ staff }`
  *   PUT    /api/agency/:agencyId/settings                 `{ invoiceRegistrationNumber }` → `{ agency }`
  *   POST   /api/agency/:agencyId/bills/generate           `{ month, partnerId? }` → `{ bills, skipped }`
@@ -14,6 +17,10 @@
  *   POST   /api/agency/:agencyId/bills/:billId/paid       `{}` → `{ bill }`
  *   DELETE /api/agency/:agencyId/bills/:billId            → 204 (drafts only)
  *   GET    /api/agency/:agencyId/bills/:billId/pdf        → application/pdf (issued or paid bills)
+ * The customer's side of partner requests (partnerRequests.ts), levels 4-5 of the root domain:
+ *   GET    /api/domains/:domainId/partner-requests                   → `{ requests }`
+ *   POST   /api/domains/:domainId/partner-requests/:agencyId/answer  `{ accept }` → `{ requests }`
+ *   POST   /api/domains/:domainId/partner-requests/:agencyId/end     `{}` → `{ requests }`
  * Errors: `{ code, message, reason }` (agencyError.ts).
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
@@ -21,6 +28,7 @@ import { z } from 'zod/v3';
 import { daysInMonth } from '@nemuri/shared/billing/billArithmetic';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
+import { partnerRequestAnswer, partnerRequestInput } from '@nemuri/shared/partnerRequests';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database } from '../database/database.ts';
 import { DocumentStore } from '../documents/store.ts';
@@ -29,7 +37,9 @@ import { agencyClaims, callerFor, checkId, type AgencyOperation } from './agency
 import { billForInvoice, deleteDraft, generateBills, issueBill, markBillPaid } from './agencyBills.ts';
 import { idOf, LIMIT, loadAgencyData, readAgency, text } from './agencyData.ts';
 import { AgencyError } from './agencyError.ts';
-import { partnerCandidates, partnerStaff, savePartner, saveInvoiceSettings } from './agencyPartners.ts';
+import type { Mailer, MailMessage } from '../mail/mail.ts';
+import { partnerStaff, savePartner, saveInvoiceSettings } from './agencyPartners.ts';
+import { agencyRequests, answerRequest, askPartner, cancelRequest, customerCaller, customerRequests, endPartnership, partnerCandidates } from './partnerRequests.ts';
 import { agencyStatistics, deviceRows, partnerRows, roomRows } from './agencyViews.ts';
 import { issuerOf, renderInvoicePdf } from './invoicePdf.ts';
 
@@ -37,6 +47,8 @@ export interface AgencyPluginOptions {
   database: Database;
   /** The clock (tests fix it); default the system's. */
   now?: () => Date;
+  /** Where mail goes once sign-in has started (server.ts); without it, mail is logged and dropped. */
+  mail?: Mailer | Promise<Mailer>;
 }
 
 const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month must be YYYY-MM');
@@ -75,8 +87,19 @@ function apiErrorOf(error: DocumentError): ApiError {
 
 type Params = { agencyId: string };
 
-export const agencyPlugin: FastifyPluginAsync<AgencyPluginOptions> = async (app, { database, now = () => new Date() }) => {
+export const agencyPlugin: FastifyPluginAsync<AgencyPluginOptions> = async (app, { database, now = () => new Date(), mail }) => {
   const store = new DocumentStore(database, app.log);
+
+  /** Sends without waiting: the answer does not depend on the mail server. */
+  const deliver = (message: MailMessage): void => {
+    if (mail === undefined) {
+      app.log.warn({ to: message.to, subject: message.subject }, 'no mail transport is configured: the mail is dropped');
+      return;
+    }
+    Promise.resolve(mail)
+      .then((mailer) => mailer.send(message))
+      .catch((error: unknown) => app.log.error({ err: error, to: message.to, subject: message.subject }, 'mail could not be sent'));
+  };
 
   const answer = async <T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T | FastifyReply> => {
     reply.header('cache-control', 'no-store');
@@ -151,6 +174,68 @@ export const agencyPlugin: FastifyPluginAsync<AgencyPluginOptions> = async (app,
       const partner = await savePartner(store, claims, request.params.agencyId, partnerId, body);
       request.log.info({ agencyId: request.params.agencyId, partnerId, by: claims.uid }, 'agency partner saved');
       return { partner };
+    }),
+  );
+
+  app.get<{ Params: Params }>('/api/agency/:agencyId/partner-requests', async (request, reply) =>
+    answer(reply, async () => {
+      const { claims } = scoped(request.principal, request.params.agencyId, 'read');
+      await readAgency(store, claims, request.params.agencyId);
+      return { requests: await agencyRequests(store, claims, request.params.agencyId) };
+    }),
+  );
+
+  app.put<{ Params: Params & { domainId: string } }>('/api/agency/:agencyId/partner-requests/:domainId', async (request, reply) =>
+    answer(reply, async () => {
+      const { claims } = scoped(request.principal, request.params.agencyId, 'write');
+      const body = parseBody(partnerRequestInput, request.body);
+      const customerId = checkId(request.params.domainId, 'domain');
+      const agency = await readAgency(store, claims, request.params.agencyId);
+      const result = await askPartner(store, claims, agency, customerId, body, now());
+      for (const message of result.notify) deliver(message);
+      request.log.info({ agencyId: request.params.agencyId, customerId, by: claims.uid }, 'partner request sent');
+      return { request: result.request };
+    }),
+  );
+
+  app.delete<{ Params: Params & { domainId: string } }>('/api/agency/:agencyId/partner-requests/:domainId', async (request, reply) =>
+    answer(reply, async () => {
+      const { claims } = scoped(request.principal, request.params.agencyId, 'write');
+      const customerId = checkId(request.params.domainId, 'domain');
+      await readAgency(store, claims, request.params.agencyId);
+      await cancelRequest(store, claims, request.params.agencyId, customerId, now());
+      return reply.code(204).send();
+    }),
+  );
+
+  type CustomerParams = { domainId: string };
+
+  app.get<{ Params: CustomerParams }>('/api/domains/:domainId/partner-requests', async (request, reply) =>
+    answer(reply, async () => {
+      customerCaller(request.principal, request.params.domainId);
+      return { requests: await customerRequests(store, request.params.domainId) };
+    }),
+  );
+
+  app.post<{ Params: CustomerParams & { agencyId: string } }>('/api/domains/:domainId/partner-requests/:agencyId/answer', async (request, reply) =>
+    answer(reply, async () => {
+      const customer = customerCaller(request.principal, request.params.domainId);
+      const body = parseBody(partnerRequestAnswer, request.body);
+      const agencyId = checkId(request.params.agencyId, 'agency');
+      await answerRequest(store, customer, request.params.domainId, agencyId, body.accept, now());
+      request.log.info({ agencyId, customerId: request.params.domainId, by: customer.uid, accept: body.accept }, 'partner request answered');
+      return { requests: await customerRequests(store, request.params.domainId) };
+    }),
+  );
+
+  app.post<{ Params: CustomerParams & { agencyId: string } }>('/api/domains/:domainId/partner-requests/:agencyId/end', async (request, reply) =>
+    answer(reply, async () => {
+      const customer = customerCaller(request.principal, request.params.domainId);
+      parseBody(emptyBody, request.body);
+      const agencyId = checkId(request.params.agencyId, 'agency');
+      await endPartnership(store, customer, request.params.domainId, agencyId, now());
+      request.log.info({ agencyId, customerId: request.params.domainId, by: customer.uid }, 'partnership ended by the customer');
+      return { requests: await customerRequests(store, request.params.domainId) };
     }),
   );
 

@@ -85,6 +85,7 @@ export function demoDataHolds(choice: DatabaseChoice): void {
     expect(first.collections).toMatchObject({
       domains: 7,
       'domains/partners': 2,
+      'domains/partnerRequests': 2,
       'domains/bills': 6,
       'domains/staff': DEMO_ACCOUNTS.length + 12,
       rooms: 24,

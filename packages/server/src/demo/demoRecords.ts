@@ -88,13 +88,26 @@ export function buildDemoRecords({ today, userIds }: DemoRecordsInput): DemoReco
   // Domains, the agency's partners and bills.
   for (const [id, data] of DEMO_DOMAIN_RECORDS) put(`domains/${id}`, data);
   const thisMonth = monthOf(today);
+  const agencyName = DEMO_DOMAIN_RECORDS.find(([id]) => id === D.agency)?.[1].name ?? null;
   for (const partner of DEMO_PARTNERS) {
-    put(`domains/${D.agency}/partners/${partner.domainId}`, {
-      name: partner.name,
-      contractStart: firstOfMonth(addMonths(thisMonth, -partner.monthsAgo)),
+    const contractStart = firstOfMonth(addMonths(thisMonth, -partner.monthsAgo));
+    put(`domains/${D.agency}/partners/${partner.domainId}`, { name: partner.name, contractStart, contractEnd: null, monthlyUnitPrice: partner.monthlyUnitPrice, status: 'active' });
+    // Partners by consent (agency/partnerRequests.ts): each was asked and accepted by the customer's owner.
+    const askedAt = at(addDays(contractStart, -7), 10);
+    put(`domains/${D.agency}/partnerRequests/${partner.domainId}`, {
+      customerDomainId: partner.domainId,
+      customerName: partner.name,
+      agencyName,
+      status: 'accepted',
+      partnerName: partner.name,
+      contractStart,
       contractEnd: null,
       monthlyUnitPrice: partner.monthlyUnitPrice,
-      status: 'active',
+      message: null,
+      requestedBy: agencyAdmin,
+      requestedAt: askedAt,
+      answeredBy: partner.domainId === D.corporation ? uidOf('owner@example.com') : individual,
+      answeredAt: at(addDays(contractStart, -3), 15),
     });
   }
   const serialsOfRoot = (rootId: string): string[] => DEMO_ROOMS.flatMap((room, index) => (rootOf(room.domainId) === rootId ? [serialOf(index)] : []));

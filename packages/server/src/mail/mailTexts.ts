@@ -101,3 +101,21 @@ export function recoverEmailMail(to: string, newEmail: string, link: string, val
     ].join('\n'),
   };
 }
+
+/** To the customer's owners: an agency asks to become their partner (agency/partnerRequests.ts). */
+export function partnerRequestMail(to: string, customerName: string, agencyName: string): MailMessage {
+  return {
+    to,
+    subject: `【Nemuri Monitor】${agencyName} から取引先の申請が届きました`,
+    text: [
+      `${agencyName} から、「${customerName}」を取引先とする申請が届きました。`,
+      '',
+      '承認すると、この代理店は貴施設の機器と部屋の状態を見られるようになります。',
+      'Nemuri Monitor にログインし、「施設設定」の「代理店」タブで内容を確かめて、承認または辞退してください。',
+      '承認できるのは、オーナーと特権管理者です。取引はいつでも同じ画面から終了できます。',
+      '',
+      'お心当たりのない場合は、辞退してください。承認しない限り、代理店は何も見られません。',
+      '',
+    ].join('\n'),
+  };
+}

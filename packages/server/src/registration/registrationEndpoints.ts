@@ -67,6 +67,21 @@ function refuse(status: 'BAD_REQUEST' | 'NOT_FOUND' | 'FORBIDDEN' | 'GONE' | 'CO
   throw new APIError(status, { code, message });
 }
 
+const NOT_YOUR_DOMAIN = 'you may not invite to this domain';
+
+/**
+ * Agency levels never create staff of a customer (security issue 17, finding 2): level 50 (read-only
+ * in the agency area) invites nobody; level 51 invites only into its own agency domain, so it can
+ * never grant a customer's levels, owners (5) included. Partner domains are in an agency's scope for
+ * device and room status, not for its people.
+ */
+function refuseAgencyInvitation(claims: Claims, domainId: string): void {
+  const level = claims.accessLevel;
+  if (level < ROLE_LEVELS.agency || level >= ROLE_LEVELS.developer) return;
+  if (level < ROLE_LEVELS.agencyAdmin) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'an agency account (level 50) cannot invite');
+  if (domainId !== claims.domainId) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, NOT_YOUR_DOMAIN);
+}
+
 /** A short random domain id: it appears in invitation links. */
 function newDomainId(): string {
   return `d${randomBytes(9).toString('base64url').replace(/[-_]/g, 'x').toLowerCase()}`;
@@ -164,15 +179,18 @@ export function registration({ database, baseURL, deliver, log }: RegistrationOp
         const claims = await claimsOfAuthUser(inviter, secondFactor);
         const domainId = input.domainId ?? claims.domainId;
         if (domainId === null) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'you belong to no domain');
+        refuseAgencyInvitation(claims, domainId);
         // The staff rules: nobody grants a level above their own, and below level 4 nobody grants administrator rights.
         if (STAFF === undefined || !guardAllowsWrite(STAFF, claims, null, { accessLevel: input.accessLevel })) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'you may not grant this level');
         // The engine would place an invitation to a domain without a record under the inviter's root.
-        if ((await store.get(onBehalfOf('registration'), `domains/${domainId}`).catch(() => null)) === null) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'no such domain');
+        if ((await store.get(onBehalfOf('registration'), `domains/${domainId}`).catch(() => null)) === null) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, NOT_YOUR_DOMAIN);
         const id = randomUUID();
         const expiresAt = new Date(Date.now() + INVITATION_VALID_DAYS * 86_400_000).toISOString();
         try {
           await store.set(claims, `invitations/${id}`, { domainId, email: input.email, accessLevel: input.accessLevel, expiresAt }, false);
         } catch (error) {
+          // Another tenant's domain answers exactly as a missing one (no existence oracle).
+          if (error instanceof DocumentError && error.code === 'permission-denied') refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, NOT_YOUR_DOMAIN);
           asApiError(error);
         }
         deliver(invitationMail(input.email, await domainName(domainId), inviter.name, invitationUrl(baseURL, domainId, id), INVITATION_VALID_DAYS));

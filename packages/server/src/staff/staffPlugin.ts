@@ -10,7 +10,8 @@
  * caller must be able to write the record (an administrator for members below level 3, levels 4
  * and above for everyone in scope), at level 3 or above, and not for themselves (their own second
  * factor is removed on the account page, with their password). Records the caller cannot see
- * answer 404, so that nobody learns who is staff elsewhere.
+ * answer 404, so that nobody learns who is staff elsewhere. Agency levels (50-51) see their
+ * partners' staff but reset nobody's outside their own agency domain.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { guardAllowsWrite, type Claims } from '@nemuri/shared/documents/access';
@@ -61,6 +62,10 @@ export const staffPlugin: FastifyPluginAsync<StaffPluginOptions> = async (app, {
     const claims = administrator(request.principal);
     const { domainId, uid } = request.params;
     const record = await staffRecord(claims, domainId, uid);
+    // An agency sees its partners' staff lists, but manages only its own people.
+    if (claims.accessLevel >= ROLE_LEVELS.agency && claims.accessLevel < ROLE_LEVELS.developer && domainId !== claims.domainId) {
+      throw new ApiError(403, 'permission-denied', 'An agency account manages the staff of its own agency only');
+    }
     if (uid === claims.uid) throw new ApiError(400, 'invalid-argument', 'Remove your own second factor on the account page');
     if (STAFF === undefined || !guardAllowsWrite(STAFF, claims, record, record)) throw new ApiError(403, 'permission-denied', 'You may not manage this staff member');
     if (!(await resetSecondFactor(database, claims, domainId, uid))) throw new ApiError(404, 'not-found', `Staff member ${uid} has no account in domain ${domainId}`);
