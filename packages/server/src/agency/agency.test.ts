@@ -1,8 +1,9 @@
 /**
  * The agency area on a real server (PGlite, demo accounts): the bill flow (generate → issue →
  * paid) with the documented arithmetic, frozen bills, level 50 refused every write, one agency
- * never seeing another's partners, devices or bills (agency API and documents API), partners and
- * invoice settings, and the PDF invoice read back with `pdftotext`.
+ * never seeing another's partners, devices or bills (agency API and documents API), partner requests
+ * (a partner only by the customer's consent: agency/partnerRequests.ts, attacked in
+ * security/agencyTakeover.test.ts), invoice settings, and the PDF invoice read back with `pdftotext`.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -111,6 +112,7 @@ describe('agency area', () => {
       await agency.post(`/api/agency/${A}/bills/${billId}/paid`, {}),
       await agency.send('DELETE', `/api/agency/${A}/bills/${billId}`, undefined),
       await putJson(agency, `/api/agency/${A}/partners/${CORP}`, { name: 'x', contractStart: null, contractEnd: null, monthlyUnitPrice: 1, status: 'active' }),
+      await putJson(agency, `/api/agency/${A}/partner-requests/test-free-household`, { name: 'x', contractStart: null, contractEnd: null, monthlyUnitPrice: 1 }),
       await putJson(agency, `/api/agency/${A}/settings`, { invoiceRegistrationNumber: null }),
     ]) {
       expect(reply.status, reply.text).toBe(403);
@@ -182,9 +184,9 @@ describe('agency area', () => {
       expect(reply.status, path).toBe(403);
     }
     expect((await agencyAdmin.post(`/api/agency/${B}/bills/${B_CORP}-2026-08/paid`, {})).status).toBe(403);
-    // The documents API keeps the same wall.
-    expect((await agencyAdmin.get(`/api/documents/domains/${B}/bills/${B_CORP}-2026-08`)).status).toBe(403);
-    expect((await agencyAdmin.get(`/api/documents/devices/${serialB1}`)).status).toBe(403);
+    // The documents API keeps the same wall (out of scope answers like missing).
+    expect((await agencyAdmin.get(`/api/documents/domains/${B}/bills/${B_CORP}-2026-08`)).status).toBe(404);
+    expect((await agencyAdmin.get(`/api/documents/devices/${serialB1}`)).status).toBe(404);
     const bills = ok(await agencyAdmin.post('/api/documents/query', { query: { collection: 'bills', collectionGroup: true, limit: 1000 } })) as { documents?: { documentPath: string }[] };
     expect(JSON.stringify(bills)).not.toContain(B_CORP);
     // A developer chooses either agency and sees that agency's data only.
@@ -205,18 +207,33 @@ describe('agency area', () => {
     expect(september).toMatchObject({ total: 4950, devicesOut: 2 });
   });
 
-  it('partners: candidates, create with checks, edit; the registration number setting is validated', async () => {
+  it('partners: candidates, a request (never a partner without the customer’s consent), cancel, contract edit; the registration number setting is validated', async () => {
     const candidates = ok(await agencyAdmin.get(`/api/agency/${A}/partner-candidates`)) as { domains: { id: string }[] };
     expect(candidates.domains.map((domain) => domain.id)).toContain('test-free-household');
     expect(candidates.domains.map((domain) => domain.id)).not.toContain(B_CORP);
     expect(candidates.domains.map((domain) => domain.id)).not.toContain(CORP);
-    const partner = { name: '自由な家', contractStart: '2026-11-01', contractEnd: null, monthlyUnitPrice: 3480, status: 'active' };
-    expect((await putJson(agencyAdmin, `/api/agency/${A}/partners/${B_CORP}`, partner)).body).toMatchObject({ reason: 'domain-not-eligible' });
-    expect((await putJson(agencyAdmin, `/api/agency/${A}/partners/test-free-household`, { ...partner, monthlyUnitPrice: -1 })).status).toBe(400);
-    expect(ok(await putJson(agencyAdmin, `/api/agency/${A}/partners/test-free-household`, partner))).toMatchObject({ partner: { name: '自由な家', monthlyUnitPrice: 3480 } });
-    ok(await putJson(agencyAdmin, `/api/agency/${A}/partners/test-free-household`, { ...partner, status: 'ended', contractEnd: '2026-12-31' }));
-    const overview = ok(await agencyAdmin.get(`/api/agency/${A}/overview`)) as { partners: { id: string; status: string }[] };
-    expect(overview.partners.find((entry) => entry.id === 'test-free-household')).toMatchObject({ status: 'ended' });
+    const terms = { name: '自由な家', contractStart: '2026-11-01', contractEnd: null, monthlyUnitPrice: 3480 };
+    const ask = (partnerId: string, body: object) => putJson(agencyAdmin, `/api/agency/${A}/partner-requests/${partnerId}`, body);
+    // Another agency's customer answers like a domain that does not exist.
+    expect((await ask(B_CORP, terms)).body).toMatchObject({ code: 'not-found', reason: 'domain-not-found' });
+    expect((await ask(FACILITY, terms)).body).toMatchObject({ code: 'not-found', reason: 'domain-not-found' });
+    expect((await ask('test-free-household', { ...terms, monthlyUnitPrice: -1 })).status).toBe(400);
+    expect(ok(await ask('test-free-household', terms))).toMatchObject({ request: { domainId: 'test-free-household', customerName: '自由な家', status: 'requested', monthlyUnitPrice: 3480 } });
+    expect((await ask(CORP, terms)).body).toMatchObject({ reason: 'already-partner' });
+    // Waiting for the customer: listed as a request, not a partner, and no longer a candidate.
+    const requests = ok(await agency.get(`/api/agency/${A}/partner-requests`)) as { requests: { domainId: string; status: string }[] };
+    expect(requests.requests).toEqual([expect.objectContaining({ domainId: 'test-free-household', status: 'requested' })]);
+    expect((ok(await agencyAdmin.get(`/api/agency/${A}/overview`)) as { partners: { id: string }[] }).partners.map((partner) => partner.id)).toEqual([CORP]);
+    expect((ok(await agencyAdmin.get(`/api/agency/${A}/partner-candidates`)) as { domains: { id: string }[] }).domains.map((domain) => domain.id)).not.toContain('test-free-household');
+    expect((await putJson(agencyAdmin, `/api/agency/${A}/partners/test-free-household`, { ...terms, status: 'active' })).body).toMatchObject({ reason: 'partner-not-found' });
+    expect((await ask('test-free-household', terms)).status).toBe(200);
+    expect((await agency.send('DELETE', `/api/agency/${A}/partner-requests/test-free-household`, undefined)).status).toBe(403);
+    ok(await agencyAdmin.send('DELETE', `/api/agency/${A}/partner-requests/test-free-household`, undefined), 204);
+    expect((await agencyAdmin.send('DELETE', `/api/agency/${A}/partner-requests/test-free-household`, undefined)).body).toMatchObject({ reason: 'request-not-pending' });
+    // An existing partner's contract is the agency's to edit.
+    const contract = { name: '社会福祉法人さくら会', contractStart: '2026-01-01', contractEnd: null, monthlyUnitPrice: 3000, status: 'active' };
+    expect(ok(await putJson(agencyAdmin, `/api/agency/${A}/partners/${CORP}`, { ...contract, contractEnd: '2026-12-31' }))).toMatchObject({ partner: { contractEnd: '2026-12-31' } });
+    ok(await putJson(agencyAdmin, `/api/agency/${A}/partners/${CORP}`, contract));
     expect((await putJson(agencyAdmin, `/api/agency/${A}/settings`, { invoiceRegistrationNumber: 'T123' })).status).toBe(400);
     expect(ok(await putJson(agencyAdmin, `/api/agency/${A}/settings`, { invoiceRegistrationNumber: 'T1234567890123' }))).toMatchObject({ agency: { invoiceRegistrationNumber: 'T1234567890123' } });
     ok(await putJson(agencyAdmin, `/api/agency/${A}/settings`, { invoiceRegistrationNumber: REGISTRATION }));
