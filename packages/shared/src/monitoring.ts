@@ -29,6 +29,11 @@ export interface LiveRoomState {
   at: number;
 }
 
+/** A room's state without the resident's vitals: what the agency levels see of their partners' rooms. */
+export function withoutVitals(state: LiveRoomState): LiveRoomState {
+  return { ...state, respirationRate: null, heartRate: null, movement: null, temperature: null, lastButtonAt: null };
+}
+
 /** WebSocket `/api/monitoring/live`: client → server. */
 export type MonitoringClientMessage = { type: 'subscribe-rooms' } | { type: 'unsubscribe-rooms' };
 

@@ -141,6 +141,15 @@ export function seesServerOnly(claims: Claims): boolean {
   return SERVER_ONLY_GRANTS.has(claims) || (claims.uid === 'system' && claims.domainId === null && claims.rootDomainId === null);
 }
 
+/**
+ * The server's own identities (ingest's `system`, the room-state service's `monitoring`): the
+ * highest level and no domain, which no signed-in user has (every user at the maker's levels
+ * belongs to the maker's domain). Their writes come from data the server already checked.
+ */
+function isServerIdentity(claims: Claims): boolean {
+  return seesServerOnly(claims) || (claims.accessLevel >= ROLE_LEVELS.systemAdmin && claims.domainId === null && claims.rootDomainId === null);
+}
+
 function serverOnlyDenied(field: string): DocumentError {
   return new DocumentError('permission-denied', `${field} is kept by the server and cannot be read, queried or written`);
 }
@@ -479,7 +488,7 @@ export class DocumentStore {
    * another domain, since a reference valid in the old domain need not be in the new one.
    */
   async #checkReferences(tx: Queryable, claims: Claims, scope: DataScope, spec: CollectionSpec, existing: Row | null, data: Data, tenant: RecordTenant): Promise<void> {
-    if (spec.references === undefined || seesServerOnly(claims)) return;
+    if (spec.references === undefined || isServerIdentity(claims)) return;
     const moved = existing !== null && existing.domain_id !== tenant.domainId;
     for (const reference of spec.references) {
       const value = data[reference.field];

@@ -7,9 +7,9 @@
  * The service runs while the server does (started when it is ready, stopped when it closes). Origin,
  * heartbeat, session re-checks and limits of the socket are the socket runtime's (live/socketRuntime.ts).
  */
-import { inScope, levelAllows, type Claims, type DataScope } from '@nemuri/shared/documents/access';
+import { inScope, isAgencyLevel, levelAllows, type Claims, type DataScope } from '@nemuri/shared/documents/access';
 import { collectionByName } from '@nemuri/shared/documents/collections';
-import { MONITORING_LIVE_PATH, MONITORING_ROOMS_PATH, type LiveRoomState, type MonitoringServerMessage } from '@nemuri/shared/monitoring';
+import { MONITORING_LIVE_PATH, MONITORING_ROOMS_PATH, withoutVitals, type LiveRoomState, type MonitoringServerMessage } from '@nemuri/shared/monitoring';
 import type { Database } from '../database/database.ts';
 import { DocumentStore } from '../documents/store.ts';
 import { appWide } from '../http/appWide.ts';
@@ -37,8 +37,13 @@ const MAX_BUFFERED_BYTES = 1 << 20;
 /** Largest message a client sends: `{"type":"subscribe-rooms"}`. */
 const MAX_MESSAGE_BYTES = 1024;
 
-function roomsIn(scope: DataScope, states: readonly LiveRoomState[]): LiveRoomState[] {
-  return states.filter((state) => inScope(scope, { domainId: state.domainId, rootDomainId: state.rootDomainId, roomId: state.roomId }));
+/**
+ * The rooms of the caller's scope as the caller may see them: an agency sees its partners' rooms'
+ * status (state, device), never the residents' vitals (data minimisation, security issue 17).
+ */
+function roomsIn(claims: Claims, scope: DataScope, states: readonly LiveRoomState[]): LiveRoomState[] {
+  const rooms = states.filter((state) => inScope(scope, { domainId: state.domainId, rootDomainId: state.rootDomainId, roomId: state.roomId }));
+  return isAgencyLevel(claims) ? rooms.map((state) => (state.domainId === claims.domainId ? state : withoutVitals(state))) : rooms;
 }
 
 // App-wide so that `app.monitoring` is the server's (tests and server.ts reach the service through it).
@@ -56,11 +61,12 @@ export const monitoringPlugin = appWide<MonitoringPluginOptions>(async (app, { d
   };
 
   app.get(MONITORING_ROOMS_PATH, async (request, reply) => {
-    const scope = await scopeFor(request.principal);
-    if (scope === 'unauthenticated') return sendError(reply, 401, 'unauthenticated', 'Sign in to see the rooms');
+    const claims = request.principal;
+    const scope = await scopeFor(claims);
+    if (scope === 'unauthenticated' || claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to see the rooms');
     if (scope === 'denied') return sendError(reply, 403, 'permission-denied', 'Missing or insufficient permissions.');
     reply.header('cache-control', 'no-store');
-    return { at: Date.now(), rooms: roomsIn(scope, service.states) };
+    return { at: Date.now(), rooms: roomsIn(claims, scope, service.states) };
   });
 
   const roomsSocket = (connection: SocketConnection) => {
@@ -94,7 +100,8 @@ export const monitoringPlugin = appWide<MonitoringPluginOptions>(async (app, { d
       }
       const deliver = (states: readonly LiveRoomState[], at: number) => {
         if (scope === null) return;
-        send({ type: 'rooms', at, rooms: roomsIn(scope, states) });
+        if (claims === null) return;
+        send({ type: 'rooms', at, rooms: roomsIn(claims, scope, states) });
         if (Date.now() - scopeReadAt > SCOPE_REREAD_MS) {
           scopeReadAt = Date.now();
           void refreshScope().catch((error: unknown) => app.log.warn({ err: error }, 'monitoring: scope could not be read again'));

@@ -12,7 +12,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { SMF_CHANNELS, type SmfSampleChannel } from '@nemuri/parser/smf';
-import type { Claims } from '@nemuri/shared/documents/access';
+import { isAgencyLevel, type Claims } from '@nemuri/shared/documents/access';
 import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
 import { isPlainObject } from '@nemuri/shared/documents/update';
 import { sendError } from '../http/errors.ts';
@@ -41,11 +41,22 @@ function isSampleChannel(value: unknown): value is SmfSampleChannel {
   return typeof value === 'string' && (SAMPLE_CHANNELS as readonly string[]).includes(value);
 }
 
-/** Throws the store's DocumentError (unauthenticated, permission-denied) or not-found. */
+/**
+ * Throws the store's DocumentError (unauthenticated, permission-denied) or not-found. An agency
+ * sees its partners' devices for their status, but their signals are residents' vitals: only those
+ * of devices in its own domain (its stock) are its to read (data minimisation, security issue 17).
+ */
 async function checkDeviceVisible(pipeline: IngestPipeline, principal: Claims | null, serial: string): Promise<void> {
   if (!SERIAL_PATTERN.test(serial)) throw new DocumentError('not-found', `No device ${serial}`);
   const found = await pipeline.documents.get(principal, `devices/${serial}`);
   if (found === null) throw new DocumentError('not-found', `No device ${serial}`);
+  if (principal !== null && isAgencyLevel(principal) && !isAgencyOwn(principal, found.document)) throw new DocumentError('not-found', `No device ${serial}`);
+}
+
+/** A device of the agency's own domain: in its stock (no customer domain), or lent to itself. */
+function isAgencyOwn(principal: Claims, device: Record<string, unknown>): boolean {
+  const domain = typeof device.domainId === 'string' && device.domainId !== '' ? device.domainId : device.ownerAgencyDomainId;
+  return domain === principal.domainId;
 }
 
 function parseTime(raw: unknown): number | null {
