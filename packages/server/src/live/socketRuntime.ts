@@ -341,7 +341,7 @@ export class SocketRuntime {
   async #checkOrigin(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const origin = request.headers.origin;
     if (origin === undefined) return undefined;
-    let normalized: string | null = null;
+    let normalized: string | null;
     try {
       normalized = new URL(origin).origin;
     } catch {

@@ -9,7 +9,8 @@ import type { Parser } from '@nemuri/parser/parser';
 import type { SmfSampleFrame } from '@nemuri/parser/smf';
 import { useCallback, useSyncExternalStore } from 'react';
 import { loadDeviceParser } from './deviceParser.ts';
-import { onIdentityChange } from './session.ts';
+import { POLICY_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE } from '@nemuri/shared/liveSockets';
+import { fetchCurrentUser, onIdentityChange, setCurrentUser } from './session.ts';
 
 export const LIVE_SIGNALS_PATH = '/api/signals/live';
 
@@ -144,10 +145,15 @@ class LiveSignalsConnection {
       if (typeof event.data === 'string') this.#onText(event.data);
       else if (event.data instanceof ArrayBuffer) this.#onFrame(new Uint8Array(event.data));
     });
-    socket.addEventListener('close', () => {
+    socket.addEventListener('close', (event: CloseEvent) => {
       if (this.#socket !== socket) return;
       this.#socket = null;
       for (const watch of this.#watches.values()) this.#update(watch, { ...watch.status, connected: false });
+      // Re-scoped by the server (signed out, disabled, level changed): learn who we are now, come back at once.
+      if (event.code === SESSION_CHANGED_CLOSE_CODE) {
+        this.#retryMs = RETRY_FIRST_MS;
+        void fetchCurrentUser().then(setCurrentUser, () => undefined);
+      } else if (event.code === POLICY_CLOSE_CODE) this.#retryMs = RETRY_MAX_MS;
       if (this.#watches.size === 0) return;
       this.#retry = setTimeout(() => this.#open(), this.#retryMs);
       this.#retryMs = Math.min(this.#retryMs * 2, RETRY_MAX_MS);

@@ -4,8 +4,9 @@
  * and whenever the signed-in identity changes; closed when nobody listens any more.
  */
 import { useSyncExternalStore } from 'react';
+import { POLICY_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE } from '@nemuri/shared/liveSockets';
 import { MONITORING_LIVE_PATH, type LiveRoomState, type MonitoringServerMessage } from '@nemuri/shared/monitoring';
-import { onIdentityChange } from './session.ts';
+import { fetchCurrentUser, onIdentityChange, setCurrentUser } from './session.ts';
 
 export interface RoomStatesSnapshot {
   /** By room id; empty until the first message. */
@@ -48,10 +49,15 @@ function connect(): void {
     if (message.type === 'rooms') publish({ rooms: new Map(message.rooms.map((room) => [room.roomId, room])), at: message.at, connected: true, error: null });
     else publish({ ...snapshot, error: message.code });
   });
-  opened.addEventListener('close', () => {
+  opened.addEventListener('close', (event: CloseEvent) => {
     if (socket !== opened) return;
     socket = null;
     publish({ ...snapshot, connected: false });
+    // Re-scoped by the server (signed out, disabled, level changed): learn who we are now, come back at once.
+    if (event.code === SESSION_CHANGED_CLOSE_CODE) {
+      retryMs = RETRY_FIRST_MS;
+      void fetchCurrentUser().then(setCurrentUser, () => undefined);
+    } else if (event.code === POLICY_CLOSE_CODE) retryMs = RETRY_MAX_MS;
     if (listeners.size === 0) return;
     retry = setTimeout(connect, retryMs);
     retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);

@@ -15,6 +15,7 @@
 import { jsonRequest, type FetchLike } from '../jsonRequest.ts';
 import { DocumentError, type DocumentErrorCode, type DocumentIssue } from '@nemuri/shared/documents/errors';
 import { LIVE_PATH, type LiveTarget, type ServerMessage } from '@nemuri/shared/documents/live';
+import { POLICY_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE } from '@nemuri/shared/liveSockets';
 import type { Query } from '@nemuri/shared/documents/query';
 import { runTransaction as runWithRetries, type Transaction } from '@nemuri/shared/documents/transaction';
 import { DELETE_FIELD, isPlainObject, type Data } from '@nemuri/shared/documents/update';
@@ -47,6 +48,11 @@ export interface DocumentsClientOptions {
   reconnectDelayMs?: { first: number; max: number };
   /** How long the socket stays open after its last subscription ended (ms). */
   idleCloseMs?: number;
+  /**
+   * The server closed the socket because its session ended or the user's rights changed
+   * (SESSION_CHANGED_CLOSE_CODE): e.g. re-read who is signed in. The socket reopens either way.
+   */
+  onSessionChanged?(): void;
 }
 
 export interface Listener<T> {
@@ -191,6 +197,7 @@ export class LiveChannel {
   readonly #url: string;
   readonly #openSocket: (url: string) => SocketLike;
   readonly #delays: { first: number; max: number };
+  readonly #onSessionChanged: (() => void) | undefined;
   readonly #idleCloseMs: number;
   readonly #subscriptions = new Map<number, LiveSubscription>();
   #nextId = 1;
@@ -199,10 +206,11 @@ export class LiveChannel {
   #retry: ReturnType<typeof setTimeout> | undefined;
   #idle: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(url: string, options: Pick<DocumentsClientOptions, 'openSocket' | 'reconnectDelayMs' | 'idleCloseMs'>) {
+  constructor(url: string, options: Pick<DocumentsClientOptions, 'openSocket' | 'reconnectDelayMs' | 'idleCloseMs' | 'onSessionChanged'>) {
     this.#url = url;
     this.#openSocket = options.openSocket;
     this.#delays = options.reconnectDelayMs ?? { first: 500, max: 30_000 };
+    this.#onSessionChanged = options.onSessionChanged;
     this.#idleCloseMs = options.idleCloseMs ?? 10_000;
   }
 
@@ -289,10 +297,16 @@ export class LiveChannel {
     socket.onmessage = (event) => this.#receive(event.data);
     // A failed socket also closes; reconnecting is done there.
     socket.onerror = () => undefined;
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.#socket !== socket) return;
       this.#socket = null;
-      this.#failures++;
+      const code = typeof event === 'object' && event !== null && 'code' in event && typeof event.code === 'number' ? event.code : null;
+      // Re-scoped, not failed: back at once with the rights the session has now. A limit does
+      // not lift in a moment: wait the longest delay.
+      if (code === SESSION_CHANGED_CLOSE_CODE) this.#failures = 0;
+      else if (code === POLICY_CLOSE_CODE) this.#failures = Math.max(this.#failures + 1, Math.ceil(Math.log2(this.#delays.max / this.#delays.first)) + 1);
+      else this.#failures++;
+      if (code === SESSION_CHANGED_CLOSE_CODE) this.#onSessionChanged?.();
       if (this.#subscriptions.size > 0) this.#scheduleReconnect();
     };
   }

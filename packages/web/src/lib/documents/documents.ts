@@ -4,7 +4,7 @@
  * it was opened with, so it reconnects whenever the signed-in identity changes (session.ts).
  */
 import { LIVE_PATH } from '@nemuri/shared/documents/live';
-import { onIdentityChange } from '../session.ts';
+import { fetchCurrentUser, onIdentityChange, setCurrentUser } from '../session.ts';
 import { DocumentsClient, type SocketLike } from './client.ts';
 
 function liveUrl(): string {
@@ -18,6 +18,8 @@ export function createBrowserDocumentsClient(): DocumentsClient {
     fetch: (url, init) => window.fetch(url, init),
     // The browser's WebSocket has the members SocketLike names; its event types are richer.
     openSocket: (url) => new WebSocket(url) as unknown as SocketLike,
+    // Signed out elsewhere, disabled or given another level: the page learns who it is now.
+    onSessionChanged: () => void fetchCurrentUser().then(setCurrentUser, () => undefined),
   });
   // Also when connecting: that socket would act for the previous session. Without subscriptions nothing opens.
   onIdentityChange(() => client.live.reconnect());
