@@ -41,6 +41,8 @@ async function serve(databaseUrl: string): Promise<void> {
     loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', DATABASE_URL: databaseUrl, DATA_DIR: dir.path, DEMO: '1', WEB_DIST: join(dir.path, 'no-web'), AUTH_RATE_LIMIT_MAX: '100000' }),
     { logger: false },
   );
+  // 1,000 sockets of a few accounts measure the fan-out, not the per-user limits (docs/security.md).
+  server.app.liveSockets.configure({ limits: { socketsPerUser: Infinity, subscriptionsPerUser: Infinity, subscriptionsPerTenant: Infinity } });
   parentPort?.postMessage({ url: server.url });
   parentPort?.on('message', async (message: unknown) => {
     if (message === 'stats') parentPort?.postMessage({ stats: { ...liveResultsOf(server.database)?.stats } });
