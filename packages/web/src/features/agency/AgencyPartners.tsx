@@ -1,5 +1,5 @@
-import { Anchor, Badge, Button, Group, Table, Text } from '@mantine/core';
-import { IconPencil, IconPlus } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Group, Table, Text, Title } from '@mantine/core';
+import { IconPencil, IconSend } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,9 +7,13 @@ import { Link } from 'react-router';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { iconSize } from '../../lib/icons.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { formatYen, type AgencyOverview, type PartnerRow } from './agencyApi.ts';
+import { notify } from '../../lib/notify.ts';
+import { Failure, Loading } from './AgencyStatus.tsx';
+import { agencyApi, agencyErrorMessage, formatYen, type AgencyOverview, type AgencyPartnerRequestRow, type PartnerRow } from './agencyApi.ts';
 import { partnerPath } from './agencyPaths.ts';
 import { PartnerDialog } from './PartnerDialog.tsx';
+import { PartnerRequestDialog } from './PartnerRequestDialog.tsx';
+import { useAgencyPartnerRequests } from './useAgencyData.ts';
 
 export function PartnerStatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
@@ -26,18 +30,98 @@ export function contractPeriod(t: TFunction, partner: PartnerRow): string {
   return t('agency.partners.period', { from: partner.contractStart ?? '', until: partner.contractEnd ?? t('agency.partners.open') });
 }
 
-/** /agency/partners: the agency's partners with their contracts and what they hold; agency admins add and edit. */
+const REQUEST_COLORS: Record<string, string> = { requested: 'yellow', accepted: 'teal', declined: 'red', cancelled: 'gray', ended: 'gray' };
+
+export function RequestStatusBadge({ status }: { status: string }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={REQUEST_COLORS[status] ?? 'gray'} variant="light" data-testid="request-status">
+      {t(`agency.requestStatuses.${status}`, { defaultValue: status })}
+    </Badge>
+  );
+}
+
+const when = (iso: string | null) => (iso === null || iso === '' ? '—' : new Date(iso).toLocaleString('ja-JP', { dateStyle: 'medium', timeStyle: 'short' }));
+
+/** The agency's requests to customers and their answers; agency admins withdraw a waiting one. */
+function PartnerRequests({ agencyId, canEdit, requests, onChanged }: { agencyId: string; canEdit: boolean; requests: AgencyPartnerRequestRow[]; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState<string | null>(null);
+  const cancel = async (request: AgencyPartnerRequestRow) => {
+    setBusy(request.domainId);
+    try {
+      await agencyApi.cancelRequest(agencyId, request.domainId);
+      notify({ color: 'green', message: t('agency.requests.cancelled', { name: request.customerName }) });
+      onChanged();
+    } catch (error) {
+      notify({ color: 'red', message: agencyErrorMessage(t, error) });
+    } finally {
+      setBusy(null);
+    }
+  };
+  if (requests.length === 0) return <Text c="dimmed">{t('agency.requests.empty')}</Text>;
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table striped data-testid="agency-partner-requests">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('agency.requests.columns.name')}</Table.Th>
+            <Table.Th>{t('agency.requests.columns.status')}</Table.Th>
+            <Table.Th>{t('agency.requests.columns.requestedAt')}</Table.Th>
+            <Table.Th>{t('agency.requests.columns.answeredAt')}</Table.Th>
+            <Table.Th ta="right">{t('agency.partners.columns.unitPrice')}</Table.Th>
+            {canEdit ? <Table.Th /> : null}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {requests.map((request) => (
+            <Table.Tr key={request.domainId} data-testid="agency-request-row" data-domain={request.domainId} data-status={request.status}>
+              <Table.Td>{request.customerName}</Table.Td>
+              <Table.Td>
+                <RequestStatusBadge status={request.status} />
+              </Table.Td>
+              <Table.Td>{when(request.requestedAt)}</Table.Td>
+              <Table.Td>{when(request.answeredAt)}</Table.Td>
+              <Table.Td ta="right">{formatYen(request.monthlyUnitPrice)}</Table.Td>
+              {canEdit ? (
+                <Table.Td>
+                  {request.status === 'requested' ? (
+                    <Button size="compact-sm" variant="default" color="red" loading={busy === request.domainId} onClick={() => void cancel(request)} aria-label={t('agency.requests.cancelOf', { name: request.customerName })}>
+                      {t('agency.requests.cancel')}
+                    </Button>
+                  ) : null}
+                </Table.Td>
+              ) : null}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/**
+ * /agency/partners: the agency's partners with their contracts and what they hold, and its requests
+ * to customers. A partner comes only from a request the customer's owner accepts; agency admins send
+ * requests and edit the contracts of partners they have.
+ */
 export function AgencyPartners({ agencyId, overview, reload }: { agencyId: string; overview: AgencyOverview; reload: () => void }) {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const withAgency = (user?.accessLevel ?? 0) >= ROLE_LEVELS.developer;
-  const [editing, setEditing] = useState<PartnerRow | null | 'new'>(null);
+  const [editing, setEditing] = useState<PartnerRow | null>(null);
+  const [asking, setAsking] = useState(false);
+  const requests = useAgencyPartnerRequests(agencyId);
+  const changed = () => {
+    reload();
+    requests.reload();
+  };
 
   return (
     <>
       {overview.canEdit ? (
         <Group>
-          <Button leftSection={<IconPlus size={iconSize('xs')} />} onClick={() => setEditing('new')}>
+          <Button leftSection={<IconSend size={iconSize('xs')} />} onClick={() => setAsking(true)}>
             {t('agency.partners.create')}
           </Button>
         </Group>
@@ -86,7 +170,18 @@ export function AgencyPartners({ agencyId, overview, reload }: { agencyId: strin
           </Table>
         </Table.ScrollContainer>
       )}
-      {editing !== null ? <PartnerDialog key={editing === 'new' ? 'new' : editing.id} agencyId={agencyId} partner={editing === 'new' ? null : editing} opened onClose={() => setEditing(null)} onSaved={reload} /> : null}
+      <Title order={3} size="h4" mt="md">
+        {t('agency.requests.title')}
+      </Title>
+      {requests.error !== null ? (
+        <Failure message={agencyErrorMessage(t, requests.error)} />
+      ) : requests.data === null ? (
+        <Loading label={t('agency.loading')} />
+      ) : (
+        <PartnerRequests agencyId={agencyId} canEdit={overview.canEdit} requests={requests.data} onChanged={changed} />
+      )}
+      {editing !== null ? <PartnerDialog key={editing.id} agencyId={agencyId} partner={editing} opened onClose={() => setEditing(null)} onSaved={reload} /> : null}
+      {asking ? <PartnerRequestDialog agencyId={agencyId} opened onClose={() => setAsking(false)} onSent={changed} /> : null}
     </>
   );
 }

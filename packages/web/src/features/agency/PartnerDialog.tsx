@@ -1,5 +1,5 @@
-import { Alert, Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../lib/notify.ts';
 import { agencyApi, agencyErrorMessage, type PartnerRow } from './agencyApi.ts';
@@ -8,44 +8,30 @@ const DAY_PATTERN = /^\d{4}-\d\d-\d\d$/;
 
 interface PartnerDialogProps {
   agencyId: string;
-  /** The partner edited; null: a new partner. */
-  partner: PartnerRow | null;
+  /** The partner edited (a new partner comes only from a request the customer accepts: PartnerRequestDialog). */
+  partner: PartnerRow;
   opened: boolean;
   onClose: () => void;
   onSaved: () => void;
 }
 
-/** Creating (choosing one of the candidate domains) or editing a partner's contract. */
+/** Editing an existing partner's contract. */
 export function PartnerDialog({ agencyId, partner, opened, onClose, onSaved }: PartnerDialogProps) {
   const { t } = useTranslation();
-  const [domainId, setDomainId] = useState<string | null>(partner?.id ?? null);
-  const [name, setName] = useState(partner?.name ?? '');
-  const [contractStart, setContractStart] = useState(partner?.contractStart ?? '');
-  const [contractEnd, setContractEnd] = useState(partner?.contractEnd ?? '');
-  const [price, setPrice] = useState<number | string>(partner?.monthlyUnitPrice ?? '');
-  const [status, setStatus] = useState<'active' | 'ended'>(partner?.status === 'ended' ? 'ended' : 'active');
-  const [candidates, setCandidates] = useState<{ id: string; name: string }[] | null>(null);
-  const [candidateError, setCandidateError] = useState<unknown>(null);
+  const domainId = partner.id;
+  const [name, setName] = useState(partner.name);
+  const [contractStart, setContractStart] = useState(partner.contractStart ?? '');
+  const [contractEnd, setContractEnd] = useState(partner.contractEnd ?? '');
+  const [price, setPrice] = useState<number | string>(partner.monthlyUnitPrice ?? '');
+  const [status, setStatus] = useState<'active' | 'ended'>(partner.status === 'ended' ? 'ended' : 'active');
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    if (!opened || partner !== null) return undefined;
-    let current = true;
-    agencyApi.candidates(agencyId).then(
-      (reply) => current && setCandidates(reply.domains),
-      (error: unknown) => current && setCandidateError(error),
-    );
-    return () => {
-      current = false;
-    };
-  }, [opened, partner, agencyId]);
 
   const badDate = (value: string) => value !== '' && !DAY_PATTERN.test(value);
   const badOrder = contractStart !== '' && contractEnd !== '' && contractEnd < contractStart;
-  const valid = domainId !== null && name.trim() !== '' && typeof price === 'number' && price >= 0 && Number.isInteger(price) && !badDate(contractStart) && !badDate(contractEnd) && !badOrder;
+  const valid = name.trim() !== '' && typeof price === 'number' && price >= 0 && Number.isInteger(price) && !badDate(contractStart) && !badDate(contractEnd) && !badOrder;
 
   const save = async () => {
-    if (!valid || domainId === null || typeof price !== 'number') return;
+    if (!valid || typeof price !== 'number') return;
     setSaving(true);
     try {
       await agencyApi.savePartner(agencyId, domainId, { name: name.trim(), contractStart: contractStart === '' ? null : contractStart, contractEnd: contractEnd === '' ? null : contractEnd, monthlyUnitPrice: price, status });
@@ -60,26 +46,8 @@ export function PartnerDialog({ agencyId, partner, opened, onClose, onSaved }: P
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={partner === null ? t('agency.partners.createTitle') : t('agency.partners.editTitle', { name: partner.name })}>
+    <Modal opened={opened} onClose={onClose} title={t('agency.partners.editTitle', { name: partner.name })}>
       <Stack>
-        {partner === null ? (
-          candidateError !== null ? (
-            <Alert color="red">{agencyErrorMessage(t, candidateError)}</Alert>
-          ) : (
-            <Select
-              label={t('agency.partners.domain')}
-              placeholder={candidates === null ? t('agency.loading') : candidates.length === 0 ? t('agency.partners.noCandidates') : t('agency.partners.chooseDomain')}
-              data={(candidates ?? []).map((candidate) => ({ value: candidate.id, label: candidate.name }))}
-              value={domainId}
-              onChange={(value) => {
-                setDomainId(value);
-                const chosen = candidates?.find((candidate) => candidate.id === value);
-                if (chosen !== undefined && name === '') setName(chosen.name);
-              }}
-              searchable
-            />
-          )
-        ) : null}
         <TextInput label={t('agency.partners.columns.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} required />
         <Group grow>
           <TextInput type="date" label={t('agency.partners.contractStart')} value={contractStart} onChange={(event) => setContractStart(event.currentTarget.value)} error={badDate(contractStart) ? t('agency.partners.badDate') : null} />

@@ -6,8 +6,9 @@
 import type { TFunction } from 'i18next';
 import { jsonRequest, stringField } from '../../lib/jsonRequest.ts';
 import type { AgencyStatistics, DeviceRow, MonthRevenue, PartnerRow, RoomRow } from '@nemuri/shared/billing/agencyAnswers';
+import type { AgencyPartnerRequestRow, PartnerRequestInput } from '@nemuri/shared/partnerRequests';
 
-export type { AgencyStatistics, DeviceRow, MonthRevenue, PartnerRow, RoomRow };
+export type { AgencyPartnerRequestRow, AgencyStatistics, DeviceRow, MonthRevenue, PartnerRequestInput, PartnerRow, RoomRow };
 
 export interface AgencyChoice {
   id: string;
@@ -103,6 +104,11 @@ export const agencyApi = {
   overview: (agencyId: string) => call<AgencyOverview>('GET', `${base(agencyId)}/overview`),
   statistics: (agencyId: string) => call<{ statistics: AgencyStatistics }>('GET', `${base(agencyId)}/statistics`),
   candidates: (agencyId: string) => call<{ domains: { id: string; name: string; kind: string }[] }>('GET', `${base(agencyId)}/partner-candidates`),
+  requests: (agencyId: string) => call<{ requests: AgencyPartnerRequestRow[] }>('GET', `${base(agencyId)}/partner-requests`),
+  /** Asks a customer to become a partner: only their acceptance makes the partner (no scope before). */
+  askPartner: (agencyId: string, domainId: string, input: PartnerRequestInput) => call<{ request: AgencyPartnerRequestRow }>('PUT', `${base(agencyId)}/partner-requests/${encodeURIComponent(domainId)}`, input),
+  cancelRequest: (agencyId: string, domainId: string) => call<null>('DELETE', `${base(agencyId)}/partner-requests/${encodeURIComponent(domainId)}`),
+  /** Edits an existing partner's contract. */
   savePartner: (agencyId: string, partnerId: string, input: PartnerInput) => call<{ partner: unknown }>('PUT', `${base(agencyId)}/partners/${encodeURIComponent(partnerId)}`, input),
   staff: (agencyId: string, partnerId: string) => call<{ staff: StaffRow[] }>('GET', `${base(agencyId)}/partners/${encodeURIComponent(partnerId)}/staff`),
   saveSettings: (agencyId: string, invoiceRegistrationNumber: string | null) => call<{ agency: unknown }>('PUT', `${base(agencyId)}/settings`, { invoiceRegistrationNumber }),
@@ -124,6 +130,10 @@ const KNOWN_REASONS = [
   'partner-not-found',
   'domain-not-found',
   'domain-not-eligible',
+  'already-partner',
+  'recently-declined',
+  'request-not-found',
+  'request-not-pending',
   'bill-not-found',
   'bill-frozen',
   'bill-not-issued',

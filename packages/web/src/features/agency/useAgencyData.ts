@@ -4,7 +4,7 @@
  * actions, and devices move rarely, so a reload after each action keeps it current.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { agencyApi, type AgencyOverview, type AgencyStatistics } from './agencyApi.ts';
+import { agencyApi, type AgencyOverview, type AgencyPartnerRequestRow, type AgencyStatistics } from './agencyApi.ts';
 
 export interface Loaded<T> {
   data: T | null;
@@ -42,4 +42,9 @@ export function useAgencyOverview(agencyId: string | null): Loaded<AgencyOvervie
 
 export function useAgencyStatistics(agencyId: string | null): Loaded<AgencyStatistics> {
   return useLoaded(agencyId, async (id) => (await agencyApi.statistics(id)).statistics);
+}
+
+/** The agency's partner requests (waiting, accepted, declined, withdrawn, ended), newest first. */
+export function useAgencyPartnerRequests(agencyId: string | null): Loaded<AgencyPartnerRequestRow[]> {
+  return useLoaded(agencyId, async (id) => (await agencyApi.requests(id)).requests);
 }

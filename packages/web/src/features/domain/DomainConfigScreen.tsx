@@ -12,18 +12,20 @@ import { DatesTab } from './DatesTab.tsx';
 import { errorKeyOf } from './domainConfigApi.ts';
 import type { Domain } from './domainConfigForm.ts';
 import { NumbersTab } from './NumbersTab.tsx';
+import { PartnerRequestsTab } from './PartnerRequestsTab.tsx';
 import { SecurityTab } from './SecurityTab.tsx';
 import { StaffTab } from './StaffTab.tsx';
 
 const DOMAINS = collectionByName('domains');
 /** Domains that have staff and settings of their own (an agency's and the maker's are set up by the maker). */
 const CONFIGURABLE_KINDS = new Set(['corporation', 'facility', 'individual']);
-const TABS = ['basic', 'staff', 'dates', 'numbers', 'security'] as const;
+const TABS = ['basic', 'staff', 'dates', 'numbers', 'security', 'agency'] as const;
 type Tab = (typeof TABS)[number];
 
 /**
  * Domain configuration (/domain-config, level 3+): basic information, staff, dates, numbers and
- * the second-factor requirement of one domain. An administrator (3) has their own domain; levels
+ * the second-factor requirement of one domain, and on the root domain for levels 4-5 the agencies'
+ * partner requests (PartnerRequestsTab). An administrator (3) has their own domain; levels
  * 4 and above choose among the domains in their scope. Every write goes through the document
  * engine, which enforces level, scope and the staff rules; the controls only follow them.
  */
@@ -63,10 +65,13 @@ export default function DomainConfigScreen() {
     const record = domain.data;
     // Each domain's forms start from its own record.
     const key = record.documentReferenceId;
+    // Agencies' partner requests are answered by the root's owners and privileged administrators (levels 4-5), on the root.
+    const answersAgencies = level >= ROLE_LEVELS.privilegeAdministrator && level <= ROLE_LEVELS.ownerAdministrator && key === user?.rootDomainId;
+    const tabs = TABS.filter((name) => name !== 'agency' || answersAgencies);
     return (
-      <Tabs value={tab} onChange={(value) => setTab(TABS.find((name) => name === value) ?? 'basic')} keepMounted={false}>
+      <Tabs value={tabs.includes(tab) ? tab : 'basic'} onChange={(value) => setTab(tabs.find((name) => name === value) ?? 'basic')} keepMounted={false}>
         <Tabs.List>
-          {TABS.map((name) => (
+          {tabs.map((name) => (
             <Tabs.Tab key={name} value={name}>
               {t(`domainConfig.tabs.${name}`)}
             </Tabs.Tab>
@@ -87,6 +92,11 @@ export default function DomainConfigScreen() {
         <Tabs.Panel value="security" pt="md">
           <SecurityTab key={key} domain={record} readOnly={readOnly} ownSecondFactor={(user?.mfas.length ?? 0) > 0} />
         </Tabs.Panel>
+        {answersAgencies ? (
+          <Tabs.Panel value="agency" pt="md">
+            <PartnerRequestsTab key={key} domainId={key} />
+          </Tabs.Panel>
+        ) : null}
       </Tabs>
     );
   };
