@@ -66,7 +66,7 @@ describe('report links', () => {
     expect((await visitor.get('/api/documents/rooms/rl-101/sleeps/2026-11-20')).body).toMatchObject({ document: { totalSleepMin: 420 } });
     const rooms = (await visitor.post('/api/documents/query', { query: { collection: 'rooms' } })).body as { documents: { documentReferenceId: string }[] };
     expect(rooms.documents.map((room) => room.documentReferenceId)).toEqual(['rl-101']);
-    expect((await visitor.get('/api/documents/rooms/rl-102')).status).toBe(403);
+    expect((await visitor.get('/api/documents/rooms/rl-102')).status).toBe(404);
     // Only the reports: not the room's uploads or alerts.
     expect((await visitor.post('/api/documents/query', { query: { collection: 'rooms/rl-101/uploads' } })).body).toEqual({ documents: [] });
     expect((await visitor.post('/api/documents/query', { query: { collection: 'alerts', where: [['roomId', '==', 'rl-101']] } })).body).toEqual({ documents: [] });

@@ -230,8 +230,8 @@ describe('sleep reports', () => {
     expect((await staff.post(`/api/reports/links/${id}/revoke`)).status).toBe(403);
     expect((await admin.post(`/api/reports/links/${id}/revoke`)).body).toMatchObject({ link: { state: 'revoked' } });
     expect((await visitor.get(`/api/reports/data?${query}`)).status).toBe(404);
-    expect((await visitor.get('/api/documents/rooms/rp-101')).status).toBe(403);
-    expect((await visitor.get('/api/documents/rooms/rp-101/sleeps/2026-11-02')).status).toBe(403);
+    expect((await visitor.get('/api/documents/rooms/rp-101')).status).toBe(404);
+    expect((await visitor.get('/api/documents/rooms/rp-101/sleeps/2026-11-02')).status).toBe(404);
     // The viewer is also taken off the room (which wakes their live subscriptions).
     const room = await new DocumentStore(server.database, { error: () => undefined }).get(system, 'rooms/rp-101');
     expect(room?.document.reportViewerUids).toEqual([]);
@@ -246,7 +246,7 @@ describe('sleep reports', () => {
     expect((await other.get(`/api/reports/data?${query}`)).status).toBe(200);
     await server.database.query(`update documents set data = jsonb_set(data, '{expiresAt}', to_jsonb($1::text)) where path = $2`, [new Date(Date.now() - 1000).toISOString(), `reportAccess/${secondId}`]);
     expect((await other.get(`/api/reports/data?${query}`)).status).toBe(404);
-    expect((await other.get('/api/documents/rooms/rp-101')).status).toBe(403);
+    expect((await other.get('/api/documents/rooms/rp-101')).status).toBe(404);
     const states = (((await admin.get('/api/reports/rooms/rp-101/links')).body as { links: ReportLinkSummary[] }).links).map((entry) => [entry.id, entry.state]);
     expect(states).toEqual(expect.arrayContaining([[id, 'revoked'], [secondId, 'expired']]));
   });
