@@ -48,6 +48,11 @@ export interface Config {
    */
   authRateLimitMax: number | null;
   /**
+   * AUTH_ACCOUNT_LOCK_FAILURES and AUTH_ACCOUNT_LOCK_SECONDS: consecutive failed sign-ins for one
+   * account that lock it, and for how long (auth/signInThrottle.ts; defaults 5 and 900).
+   */
+  authAccountLock: { failures: number; seconds: number };
+  /**
    * GOOGLE_CLIENT_ID / _SECRET / _DISCOVERY_URL and LINE_…: the social providers offered on the
    * sign-in page and /link; a provider without a client id is off.
    */
@@ -145,6 +150,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicUrl: parsePublicUrl(value('PUBLIC_URL'), problems),
     authSecret: parseAuthSecret(value('AUTH_SECRET'), problems),
     authRateLimitMax: parseRateLimitMax(value('AUTH_RATE_LIMIT_MAX'), problems),
+    authAccountLock: {
+      failures: parseWholeNumber('AUTH_ACCOUNT_LOCK_FAILURES', value('AUTH_ACCOUNT_LOCK_FAILURES'), 5, 'failed sign-ins', problems),
+      seconds: parseWholeNumber('AUTH_ACCOUNT_LOCK_SECONDS', value('AUTH_ACCOUNT_LOCK_SECONDS'), 900, 'seconds', problems),
+    },
     oauthProviders: (['google', 'line'] as const).flatMap((id) => parseOAuthProvider(id, value, problems)),
     ssoTrustedOrigins: parseOrigins('SSO_TRUSTED_ORIGINS', value('SSO_TRUSTED_ORIGINS'), problems),
     trustProxy: parseTrustProxy(value('TRUST_PROXY'), problems),
@@ -257,6 +266,16 @@ function parseAuthSecret(raw: string | undefined, problems: string[]): string | 
     return null;
   }
   return raw;
+}
+
+function parseWholeNumber(name: string, raw: string | undefined, fallback: number, unit: string, problems: string[]): number {
+  if (raw === undefined) return fallback;
+  const number = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < 1) {
+    problems.push(`${name} must be a whole number of ${unit}, at least 1 (unset: ${fallback}), got "${raw}"`);
+    return fallback;
+  }
+  return number;
 }
 
 function parseRateLimitMax(raw: string | undefined, problems: string[]): number | null {

@@ -71,7 +71,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     const { port } = app.server.address() as AddressInfo;
     const url = `http://${displayHost(config.host)}:${port}`;
     const running = app;
-    const authConfig = { publicUrl: config.publicUrl, authSecret: config.authSecret, authRateLimitMax: config.authRateLimitMax, oauthProviders: config.oauthProviders, ssoTrustedOrigins: config.ssoTrustedOrigins, port };
+    const authConfig = { publicUrl: config.publicUrl, authSecret: config.authSecret, authRateLimitMax: config.authRateLimitMax, authAccountLock: config.authAccountLock, oauthProviders: config.oauthProviders, ssoTrustedOrigins: config.ssoTrustedOrigins, port };
     let auth: Auth;
     try {
       // Loaded only now: Better Auth takes a second or two to load, and a start that fails

@@ -16,11 +16,12 @@ import type { Config } from '../config.ts';
 import type { Database } from '../database/database.ts';
 import { DatabaseDialect } from '../database/kysely.ts';
 import type { MailMessage } from '../mail/mail.ts';
-import { handleAuthUrl, resetPasswordMail, verifyEmailMail } from '../mail/mailTexts.ts';
+import { handleAuthUrl, resetPasswordMail, signInLockedMail, verifyEmailMail } from '../mail/mailTexts.ts';
 import { registration } from '../registration/registrationEndpoints.ts';
 import { reportAccess } from '../registration/reportAccessEndpoints.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, publicUrlOf } from './http.ts';
 import { rateLimitOptions } from './rateLimit.ts';
+import { ACCOUNT_LOCK, SECOND_FACTOR_LOCK_FAILURES, signInThrottle, type AccountLockPolicy } from './signInThrottle.ts';
 import { emailChange } from './emailChange.ts';
 import { checkSocialProvider, checkUnlink } from './providerLinks.ts';
 import { checkFreshSession, FRESH_SESSION_SECONDS, reauthentication } from './reauthentication.ts';
@@ -46,7 +47,7 @@ export interface AuthLogger {
 }
 
 export interface CreateAuthOptions {
-  config: Pick<Config, 'publicUrl' | 'authSecret' | 'authRateLimitMax'> & Partial<Pick<Config, 'oauthProviders' | 'ssoTrustedOrigins'>> & {
+  config: Pick<Config, 'publicUrl' | 'authSecret' | 'authRateLimitMax'> & Partial<Pick<Config, 'oauthProviders' | 'ssoTrustedOrigins' | 'authAccountLock'>> & {
     /** The port the server listens on (the real one when PORT is 0). */
     port: number;
   };
@@ -88,6 +89,8 @@ function authOptions({ config, database, mail, logger }: CreateAuthOptions, secr
     }
     mail.send(message).catch((error: unknown) => logger?.error({ err: error, to: message.to, subject: message.subject }, 'mail could not be sent'));
   };
+  const accountLock: AccountLockPolicy = config.authAccountLock ?? ACCOUNT_LOCK;
+  const loginUrl = new URL('/login', baseURL).toString();
   const oauthProviders = config.oauthProviders ?? [];
   const offeredProviders = oauthProviders.map((provider) => provider.id);
   // An identity provider's own origin must be trusted for its callback (STACK-NOTES: OIDC on 127.0.0.1).
@@ -129,7 +132,19 @@ function authOptions({ config, database, mail, logger }: CreateAuthOptions, secr
     },
     plugins: [
       // TOTP with backup codes; enabled once a first code is verified (not on /two-factor/enable).
-      twoFactor({ issuer: TOTP_ISSUER, backupCodeOptions: { amount: 10, length: 10 } }),
+      // Codes count per account too (Better Auth's accountLockout), for as long as a password lock.
+      twoFactor({
+        issuer: TOTP_ISSUER,
+        backupCodeOptions: { amount: 10, length: 10 },
+        accountLockout: { enabled: true, maxFailedAttempts: SECOND_FACTOR_LOCK_FAILURES, durationSeconds: accountLock.seconds },
+      }),
+      // Consecutive wrong passwords lock sign-in with the address, whatever the client's address (signInThrottle.ts).
+      signInThrottle({
+        database,
+        policy: accountLock,
+        notify: (email, step) => deliver(signInLockedMail(email, step, Math.ceil(accountLock.seconds / 60), loginUrl)),
+        ...(logger === undefined ? {} : { log: logger }),
+      }),
       // Anonymous sign-in (/anonymous): a level-1 user without a domain or an address of its own.
       anonymous({ emailDomainName: 'anonymous.invalid' }),
       // Google and LINE over OpenID Connect, with endpoints from their discovery documents

@@ -119,3 +119,26 @@ export function partnerRequestMail(to: string, customerName: string, agencyName:
     ].join('\n'),
   };
 }
+
+/**
+ * To the account's owner when sign-in is locked after repeated failures (auth/signInThrottle.ts):
+ * `what` says which step failed, `loginUrl` is the sign-in page.
+ */
+export function signInLockedMail(to: string, what: 'password' | 'secondFactor', lockedMinutes: number, loginUrl: string): MailMessage {
+  const failed = what === 'password' ? 'パスワードの誤り' : '確認コード（二段階認証）の誤り';
+  return {
+    to,
+    subject: '【Nemuri Monitor】ログインを一時的に停止しました',
+    text: [
+      `このメールアドレスの Nemuri Monitor アカウントで${failed}が続いたため、安全のためログインを${lockedMinutes}分間停止しました。`,
+      '停止中は、正しいパスワードを入力してもログインできません。時間が経つと自動的に解除されます。',
+      '',
+      'ご自身の入力ミスであれば、このメールを破棄して、時間をおいてからログインしてください。',
+      what === 'password'
+        ? 'お心当たりのない場合は、第三者がパスワードを試している可能性があります。解除後にログイン画面の「パスワードを忘れた場合」からパスワードを再設定し、施設の管理者にお知らせください。'
+        : 'お心当たりのない場合は、第三者がパスワードを知っている可能性があります。解除後にログインしてすぐにパスワードを変更し、施設の管理者にお知らせください。',
+      loginUrl,
+      '',
+    ].join('\n'),
+  };
+}
