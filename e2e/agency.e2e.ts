@@ -3,7 +3,9 @@
  * (figures and charts), the partners, a partner's five tabs, generates this month's bills, issues
  * one after confirming and downloads its PDF invoice; an agency user (level 50) sees the bills but
  * no way to change them; agency A never sees a second agency B's partner or bill (screens and API);
- * a developer picks either agency at the top and sees that agency's data only.
+ * a developer picks either agency at the top and sees that agency's data only. Partners come by
+ * consent: the agency administrator sends a request to a corporation of this file's own, whose
+ * owner accepts it on a phone (ドメイン設定 › 代理店), and later ends the partnership.
  *
  * This month's bills are this file's own (the demo data bills the three months before): they are
  * removed afterwards, so other files see the demo bills as they were.
@@ -39,6 +41,9 @@ const AGENCY_B_NAME = `E2E代理店B ${stamp}`;
 const B_PARTNER = `e2e-b-partner-${stamp}`;
 const B_PARTNER_NAME = `E2E取引先B ${stamp}`;
 const B_BILL = `${B_PARTNER}-2026-01`;
+const CUSTOMER_NAME = `E2E法人 ${stamp}`;
+/** The corporation registered by the consent test (removed afterwards). */
+let customerId: string | null = null;
 
 let browser: Browser;
 let maker: BrowserContext;
@@ -76,6 +81,10 @@ afterAll(async () => {
     await asMaker('DELETE', `domains/${AGENCY_B}/bills/${B_BILL}`);
     await asMaker('DELETE', `domains/${AGENCY_B}/partners/${B_PARTNER}`);
     await asMaker('DELETE', `domains/${AGENCY_B}`);
+    if (customerId !== null) {
+      await asMaker('DELETE', `domains/${AGENCY}/partners/${customerId}`);
+      await asMaker('DELETE', `domains/${AGENCY}/partnerRequests/${customerId}`);
+    }
   }
   for (const context of contexts) await context.close();
   await browser?.close();
@@ -168,7 +177,68 @@ describe('agency area', () => {
     expect(await page.getByRole('button', { name: /を発行$/ }).count()).toBe(0);
     await page.goto('/agency/partners');
     await page.getByTestId('agency-partners').waitFor();
-    expect(await page.getByRole('button', { name: '取引先を追加' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: '取引先を申請' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /への申請を取り下げ$/ }).count()).toBe(0);
+  });
+
+  it('a partner by consent: the agency sends a request, the customer’s owner accepts it on a phone, the agency sees the customer, the owner ends it', async () => {
+    // A corporation of this file's own, registered the way anyone can, with its owner signed in.
+    const customer = await newContext(browser, baseURL);
+    contexts.push(customer);
+    const registered = await customer.request.post(`${baseURL}/api/auth/registration/domain`, {
+      headers: { origin: baseURL },
+      data: { name: `E2E オーナー ${stamp}`, email: `e2e-customer-${stamp}@example.com`, password: `pw-${stamp}-Long!`, domainName: CUSTOMER_NAME, domainKind: 'corporation' },
+    });
+    expect(registered.status(), await registered.text()).toBe(200);
+    customerId = ((await registered.json()) as { domainId: string }).domainId;
+
+    const agencyContext = await signedInContext('agency-admin@example.com');
+    const agencyPage = await agencyContext.newPage();
+    const pageConsole = watchConsole(agencyPage);
+    await agencyPage.goto('/agency/partners');
+    await agencyPage.getByRole('button', { name: '取引先を申請' }).click();
+    const dialog = agencyPage.getByRole('dialog', { name: '取引先の申請' });
+    await dialog.getByText('承認されるまで、相手の機器や部屋は見られません').waitFor();
+    await dialog.getByLabel('ドメイン（法人・個人）').click();
+    await agencyPage.getByRole('option', { name: CUSTOMER_NAME, exact: true }).click();
+    await dialog.getByLabel('月額単価（税抜）').fill('3200');
+    await dialog.getByRole('button', { name: '申請を送る' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const requestRow = agencyPage.locator(`[data-testid="agency-request-row"][data-domain="${customerId}"]`);
+    await requestRow.waitFor();
+    expect(await requestRow.getByTestId('request-status').textContent()).toBe('申請中');
+    // Asked, not consented: not a partner.
+    expect(await agencyPage.locator(`[data-testid="agency-partner-row"][data-partner="${customerId}"]`).count()).toBe(0);
+
+    // The owner answers on a phone.
+    const phone = await customer.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto('/domain-config');
+    await phone.getByRole('tab', { name: '代理店' }).click();
+    const card = phone.locator(`[data-testid="partner-request"][data-agency="${AGENCY}"]`);
+    await card.getByText(AGENCY_NAME).waitFor();
+    expect(await card.textContent()).toContain('3,200円');
+    const accept = card.getByRole('button', { name: `${AGENCY_NAME} の申請を承認` });
+    const box = await accept.boundingBox();
+    expect(box !== null && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await accept.click();
+    await expect.poll(() => card.getAttribute('data-status')).toBe('accepted');
+    expect(await card.textContent()).toContain('取引中');
+
+    await agencyPage.reload();
+    await agencyPage.locator(`[data-testid="agency-partner-row"][data-partner="${customerId}"]`).waitFor();
+    expect(await requestRow.getByTestId('request-status').textContent()).toBe('承認済み');
+
+    // The owner ends it: the agency no longer has the partner.
+    await card.getByRole('button', { name: `${AGENCY_NAME} との取引を終了` }).click();
+    await phone.getByRole('dialog', { name: '取引を終了' }).getByRole('button', { name: '終了する' }).click();
+    await expect.poll(() => card.getAttribute('data-status')).toBe('ended');
+    await agencyPage.reload();
+    await requestRow.waitFor();
+    expect(await requestRow.getByTestId('request-status').textContent()).toBe('取引終了');
+    expect(await agencyPage.locator(`[data-testid="agency-partner-row"][data-partner="${customerId}"]`).count()).toBe(0);
+    expect(pageConsole.errors).toEqual([]);
   });
 
   it('agency A never sees agency B: not on its screens (even when asked for B in the address), not through the API', async () => {
@@ -184,7 +254,8 @@ describe('agency area', () => {
     for (const path of ['overview', 'statistics', `bills/${B_BILL}/pdf`]) {
       expect((await context.request.get(`${baseURL}/api/agency/${AGENCY_B}/${path}`)).status()).toBe(403);
     }
-    expect((await context.request.get(`${baseURL}/api/documents/domains/${AGENCY_B}/bills/${B_BILL}`)).status()).toBe(403);
+    // Out of scope answers like missing.
+    expect((await context.request.get(`${baseURL}/api/documents/domains/${AGENCY_B}/bills/${B_BILL}`)).status()).toBe(404);
   });
 
   it('a developer picks the agency at the top and sees that agency’s partners, bills and devices only', async () => {
