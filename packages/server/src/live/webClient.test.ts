@@ -73,6 +73,8 @@ describe('the web document client against a real server', () => {
     expect(written).toMatchObject({ name: 'one', documentPath: 'rooms/wc-1' });
     const room: Room | null = await dev.get('rooms/wc-1');
     expect(room?.residentNote).toBe('note');
+    // A room names only a device that exists (docs/security.md, "Document engine").
+    await dev.set('devices/WC-SERIAL', { deviceTypeId: 'bed', status: 'in_use', domainId: 'wc' });
     await dev.set('rooms/wc-2', { domainId: 'wc', name: 'two', sortOrder: 1, deviceSerial: 'WC-SERIAL' });
     // undefined removes a field (PRODUCT.md section 6).
     expect(await dev.update('rooms/wc-1', { residentNote: undefined, floor: '3F' })).not.toHaveProperty('residentNote');
@@ -91,7 +93,9 @@ describe('the web document client against a real server', () => {
 
   it('throws the API errors as DocumentError with code and message', async () => {
     await dev.set('rooms/wc-b', { domainId: 'demo-facility-b', name: 'b' });
-    await expect(staff.get('rooms/wc-b')).rejects.toMatchObject({ name: 'DocumentError', code: 'permission-denied', message: MESSAGES.outOfScope });
+    // Out of scope reads as missing; a collection beyond the level is refused.
+    expect(await staff.get('rooms/wc-b')).toBeNull();
+    await expect(staff.query({ collection: 'auditLogs' })).rejects.toMatchObject({ name: 'DocumentError', code: 'permission-denied' });
     await expect(dev.set('rooms/wc-x', { name: 'no domain' })).rejects.toMatchObject({ code: 'invalid-argument', issues: [{ path: ['domainId'], message: 'Required' }] });
     await expect(dev.update('rooms/wc-none', { name: 'x' })).rejects.toBeInstanceOf(DocumentError);
   });
@@ -131,7 +135,7 @@ describe('the web document client against a real server', () => {
   });
 
   it('hands a failed subscription its error', async () => {
-    const denied = waitFor<Room | null>((listener) => staff.subscribeDocument('rooms/wc-b', listener), () => true);
+    const denied = waitFor<unknown[]>((listener) => staff.subscribeQuery({ collection: 'auditLogs' }, listener), () => true);
     await expect(denied.done).rejects.toMatchObject({ code: 'permission-denied' });
   });
 
