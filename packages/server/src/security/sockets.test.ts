@@ -72,6 +72,10 @@ class Probe {
     this.#socket.send(JSON.stringify(message));
   }
 
+  sendRaw(data: string | Buffer): void {
+    this.#socket.send(data);
+  }
+
   async until(test: (message: Message) => boolean, timeoutMs = 10_000): Promise<Message> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -147,6 +151,16 @@ function socketsAreSafe(choice: DatabaseChoice): void {
         if (probe instanceof Probe) probe.close();
       }
     }
+  });
+
+  it('takes small JSON text only: binary and oversized messages close the socket', async () => {
+    const user = await signedIn(test.server, 'owner@example.com');
+    const [binary, large, huge, monitoring] = track(await Promise.all([LIVE_PATH, LIVE_SIGNALS_PATH, LIVE_PATH, MONITORING_LIVE_PATH].map((path) => Probe.opened(url, path as Channel, user.cookieHeader))));
+    binary!.sendRaw(Buffer.alloc(16));
+    large!.sendRaw('x'.repeat(17 * 1024));
+    huge!.sendRaw('x'.repeat(65 * 1024));
+    monitoring!.sendRaw(JSON.stringify({ type: 'subscribe-rooms', padding: 'x'.repeat(2048) }));
+    expect(await Promise.all([binary, large, huge, monitoring].map((probe) => probe!.closedWithin(3_000)))).toEqual([1003, 1009, 1009, 1009]);
   });
 
   it('closes all three sockets at once when the user signs out', async () => {
