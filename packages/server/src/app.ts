@@ -22,6 +22,7 @@ import { importsPlugin } from './imports/importsPlugin.ts';
 import { ingestPlugin } from './ingest/ingestPlugin.ts';
 import { IngestPipeline } from './ingest/pipeline.ts';
 import { errorsPlugin } from './http/errors.ts';
+import { fairSharePlugin } from './http/fairShare.ts';
 import { jsonGuardPlugin } from './http/jsonGuard.ts';
 import { securityHeadersPlugin } from './http/securityHeaders.ts';
 import { livePlugin } from './live/livePlugin.ts';
@@ -81,6 +82,8 @@ export async function buildApp({ config, database, auth, mail, logger = true, up
   await app.register(errorsPlugin);
   // Before every plugin: each one's JSON bodies, URL parameters and queries pass the same guard.
   await app.register(jsonGuardPlugin);
+  // Before every plugin with routes: routes declaring `config.fairShare` take turns per user, tenant and process.
+  await app.register(fairSharePlugin, { databaseKind: database.kind });
   await app.register(healthPlugin, { database });
   await app.register(appInfoPlugin, { database, socialProviders: (config.oauthProviders ?? []).map((provider) => provider.id) });
   // Before every plugin with routes that need `request.principal`.

@@ -30,7 +30,7 @@ export interface Database extends Queryable {
    * use `tx` only: the database itself refuses queries there (on PGlite's single connection they
    * would wait for the transaction forever).
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * An exclusive session on one connection until `release()`, for code that runs its own `begin`
    * and `commit` (the Kysely dialect, kysely.ts). Nothing else runs on that connection meanwhile:
@@ -49,6 +49,15 @@ export interface Database extends Queryable {
   listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   /** Closes the connection(s) once the queries under way are done. Safe to call twice. */
   close(): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * This transaction's own statement limit instead of STATEMENT_LIMITS (statementLimits.ts), for
+   * work that is long by nature (imports, retention, analysis); 0: none. On PGlite it bounds the
+   * whole transaction instead.
+   */
+  statementTimeoutMs?: number;
 }
 
 export interface DatabaseSession {

@@ -20,7 +20,9 @@ export async function migrate(database: Database, migrations: readonly Migration
   checkMigrationList(migrations);
   const applied: string[] = [];
   for (const migration of migrations) {
+    // A migration may rewrite a large table, and may wait for another process's migrations: no limit.
     const didApply = await database.transaction(async (tx) => {
+      await tx.query('set local lock_timeout = 0');
       await lockAndPrepare(tx);
       const done = await tx.query('select 1 from schema_migrations where id = $1', [migration.id]);
       if (done.rows.length > 0) return false;
@@ -32,7 +34,7 @@ export async function migrate(database: Database, migrations: readonly Migration
       }
       await tx.query('insert into schema_migrations (id) values ($1)', [migration.id]);
       return true;
-    });
+    }, { statementTimeoutMs: 0 });
     if (didApply) applied.push(migration.id);
   }
   return { applied };

@@ -13,9 +13,10 @@
 import { mkdir } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { lockDataDir, type DataDirLock } from './dataDirLock.ts';
-import { assertChannel, TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult } from './database.ts';
+import { assertChannel, TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult, type TransactionOptions } from './database.ts';
 import { Mutex } from './mutex.ts';
 import { errorFrom, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pgliteProtocol.ts';
+import { QUERY_CANCELED, STATEMENT_LIMITS } from './statementLimits.ts';
 
 const WORKER_URL = new URL('./pgliteWorker.mjs', import.meta.url);
 
@@ -124,6 +125,31 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   }
 }
 
+/**
+ * The one connection for a transaction or session that may hold it `limitMs` (0: no limit): past
+ * that its next statement is refused as PostgreSQL refuses a statement over its timeout, and the
+ * caller's error path rolls it back. PGlite cannot interrupt a statement under way (no timers in
+ * WebAssembly, `statement_timeout` is ignored), so the bound is checked between statements.
+ */
+function bounded(direct: Queryable, limitMs: number): Queryable {
+  if (limitMs <= 0) return direct;
+  const started = performance.now();
+  const check = (): void => {
+    if (performance.now() - started <= limitMs) return;
+    throw Object.assign(new Error(`canceling statement due to transaction timeout: the transaction held the embedded database longer than ${limitMs} ms`), { code: QUERY_CANCELED });
+  };
+  return {
+    query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
+      check();
+      return direct.query<Row>(sql, params);
+    },
+    exec(sql: string): Promise<void> {
+      check();
+      return direct.exec(sql);
+    },
+  };
+}
+
 function queryable(thread: PgliteThread): Queryable {
   return {
     query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
@@ -161,14 +187,15 @@ class PgliteDatabase implements Database {
     return this.#turn.run(() => this.#direct.exec(sql));
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     this.#guard.assertOutside('transaction');
     return this.#turn.run(async () => {
       const direct = this.#direct;
       await direct.query('begin');
       let result: T;
       try {
-        result = await this.#guard.run(() => fn(direct));
+        const tx = bounded(direct, options.statementTimeoutMs ?? STATEMENT_LIMITS.pgliteTransactionMs);
+        result = await this.#guard.run(() => fn(tx));
       } catch (error) {
         await this.#rollback();
         throw error;
@@ -190,7 +217,7 @@ class PgliteDatabase implements Database {
   async connect(): Promise<DatabaseSession> {
     this.#guard.assertOutside('connect');
     const endTurn = await this.#turn.acquire();
-    const direct = this.#direct;
+    const direct = bounded(this.#direct, STATEMENT_LIMITS.pgliteTransactionMs);
     let open = true;
     return {
       query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {

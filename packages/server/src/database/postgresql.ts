@@ -4,14 +4,30 @@
  */
 import pg from 'pg';
 import { redactUrl } from '../config.ts';
-import { assertChannel, TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult } from './database.ts';
+import { assertChannel, TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult, type TransactionOptions } from './database.ts';
+import { STATEMENT_LIMITS } from './statementLimits.ts';
 
 export interface PostgresOptions {
   url: string;
   /** Schema name(s) for `search_path`, e.g. `t_abc123`. */
   searchPath?: string;
-  /** Most connections at once (pg's default: 10). */
+  /** Most connections at once (default POOL_CONNECTIONS). */
   maxConnections?: number;
+}
+
+/**
+ * Connections of the pool. The fair-share limits (http/fairShare.ts) let expensive commits take at
+ * most 4 of them, so ordinary reads of every tenant always find one.
+ */
+export const POOL_CONNECTIONS = 10;
+
+/** Session settings of every connection: the limits of statementLimits.ts. */
+function limitOptions(): string {
+  return [
+    `-c statement_timeout=${STATEMENT_LIMITS.statementTimeoutMs}`,
+    `-c lock_timeout=${STATEMENT_LIMITS.lockTimeoutMs}`,
+    `-c idle_in_transaction_session_timeout=${STATEMENT_LIMITS.idleInTransactionMs}`,
+  ].join(' ');
 }
 
 const DATE_OID = 1082;
@@ -27,12 +43,14 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   if (options.searchPath !== undefined && !/^[A-Za-z_][A-Za-z0-9_$]*(,\s*[A-Za-z_][A-Za-z0-9_$]*)*$/.test(options.searchPath)) {
     throw new Error(`invalid search path "${options.searchPath}": use plain schema names`);
   }
+  const { url, urlOptions } = splitOptions(options.url);
   const clientConfig: pg.ClientConfig = {
-    connectionString: options.url,
+    connectionString: url,
     types: TYPES,
-    ...(options.searchPath === undefined ? {} : { options: `-c search_path=${options.searchPath}` }),
+    // The URL's own `options` first: the limits and the search path given here win over it.
+    options: [urlOptions, limitOptions(), options.searchPath === undefined ? '' : `-c search_path=${options.searchPath}`].filter((part) => part !== '').join(' '),
   };
-  const pool = new pg.Pool({ ...clientConfig, max: options.maxConnections ?? 10 });
+  const pool = new pg.Pool({ ...clientConfig, max: options.maxConnections ?? POOL_CONNECTIONS });
   // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool and the next
   // query opens a new one; without a listener Node would end the process.
   pool.on('error', (error) => {
@@ -45,6 +63,23 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     throw new Error(`cannot reach PostgreSQL at ${redactUrl(options.url)}: ${describeConnectError(error)}`, { cause: error });
   }
   return new PostgresDatabase(pool, clientConfig);
+}
+
+/**
+ * The URL without its `options` parameter, and that parameter: node-postgres lets a connection
+ * string's options replace the configured ones, which would drop the limits.
+ */
+function splitOptions(connectionString: string): { url: string; urlOptions: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(connectionString);
+  } catch {
+    return { url: connectionString, urlOptions: '' };
+  }
+  const urlOptions = parsed.searchParams.get('options') ?? '';
+  if (urlOptions === '') return { url: connectionString, urlOptions };
+  parsed.searchParams.delete('options');
+  return { url: parsed.toString(), urlOptions };
 }
 
 /** Node reports a refused connection to several addresses as an AggregateError without message. */
@@ -98,13 +133,14 @@ class PostgresDatabase implements Database {
     return this.#direct.exec(sql);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     this.#guard.assertOutside('transaction');
     const client = await this.#pool.connect();
     let open = true;
     let broken: Error | undefined;
     try {
       await client.query('begin');
+      if (options.statementTimeoutMs !== undefined) await client.query(`set local statement_timeout = ${Math.max(0, Math.floor(options.statementTimeoutMs))}`);
       const result = await this.#guard.run(() => fn(queryable(client, () => open)));
       await client.query('commit');
       return result;

@@ -19,6 +19,7 @@ import { parseDocumentPath } from '@nemuri/shared/documents/paths';
 import { isPlainObject } from '@nemuri/shared/documents/update';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database } from '../database/database.ts';
+import { SMALL_COMMIT_WRITES } from '../http/fairShare.ts';
 import { DocumentStore } from './store.ts';
 
 export interface DocumentsPluginOptions {
@@ -29,6 +30,10 @@ const PREFIX = '/api/documents';
 
 function pathOf(request: FastifyRequest): string {
   return decodeURIComponent((request.params as { '*': string })['*']);
+}
+
+function writesOf(request: FastifyRequest): unknown[] {
+  return isPlainObject(request.body) && Array.isArray(request.body.writes) ? request.body.writes : [];
 }
 
 function bodyOf(request: FastifyRequest): Record<string, unknown> {
@@ -105,8 +110,10 @@ export const documentsPlugin: FastifyPluginAsync<DocumentsPluginOptions> = async
   );
   app.post(
     `${PREFIX}/commit`,
+    // Up to 500 writes in one transaction: limited per user, tenant and process (http/fairShare.ts).
+    { config: { fairShare: 'commit', fairShareExempt: (request) => writesOf(request).length <= SMALL_COMMIT_WRITES } },
     handle(async (request) => {
-      const writes = isPlainObject(request.body) && Array.isArray(request.body.writes) ? request.body.writes : [];
+      const writes = writesOf(request);
       for (const write of writes) refuseManaged(request.principal, isPlainObject(write) ? write.path : undefined);
       await store.commit(request.principal, request.body);
       return {};

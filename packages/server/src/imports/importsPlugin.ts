@@ -90,7 +90,8 @@ export const importsPlugin = appWide<ImportsPluginOptions>(async (app, { databas
 async function routes(app: FastifyInstance, service: ImportService): Promise<void> {
   app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
 
-  app.post<{ Params: { roomId: string } }>('/api/rooms/:roomId/uploads', async (request, reply) => {
+  // Uploads and reprocessing are limited per user, tenant and process (http/fairShare.ts).
+  app.post<{ Params: { roomId: string } }>('/api/rooms/:roomId/uploads', { config: { fairShare: 'upload' } }, async (request, reply) => {
     const claims = request.principal;
     if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to upload');
     const fileName = fileNameOf(request.headers[UPLOAD_FILE_NAME_HEADER]);
@@ -108,7 +109,7 @@ async function routes(app: FastifyInstance, service: ImportService): Promise<voi
     }
   });
 
-  app.post<{ Params: { roomId: string; uploadId: string } }>('/api/rooms/:roomId/uploads/:uploadId/reprocess', async (request, reply) => {
+  app.post<{ Params: { roomId: string; uploadId: string } }>('/api/rooms/:roomId/uploads/:uploadId/reprocess', { config: { fairShare: 'upload' } }, async (request, reply) => {
     const claims = request.principal;
     if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to reprocess');
     try {

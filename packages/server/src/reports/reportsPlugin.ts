@@ -24,7 +24,7 @@ import { recordReportAccess } from './reportAccessLog.ts';
 import { csvText, encodeCsv } from './reportCsv.ts';
 import { loadReports, readRoom } from './reportData.ts';
 import { listReportLinks, revokeReportLink } from './reportLinks.ts';
-import { reportPdf } from './reportPdf.ts';
+import { PdfRenderer } from './pdfRenderer.ts';
 
 export interface ReportsPluginOptions {
   database: Database;
@@ -68,6 +68,8 @@ function generatedAt(): string {
 
 export const reportsPlugin: FastifyPluginAsync<ReportsPluginOptions> = async (app, { database }) => {
   const store = new DocumentStore(database, app.log);
+  const pdfs = new PdfRenderer();
+  app.addHook('onClose', () => pdfs.stop());
 
   const answer = async (reply: FastifyReply, fn: () => Promise<unknown>): Promise<unknown> => {
     reply.header('cache-control', 'no-store');
@@ -92,17 +94,18 @@ export const reportsPlugin: FastifyPluginAsync<ReportsPluginOptions> = async (ap
     return { query, loaded };
   };
 
-  app.get('/api/reports/data', async (request, reply) =>
+  // Each of these reads a whole period of records: limited per user and tenant (http/fairShare.ts).
+  app.get('/api/reports/data', { config: { fairShare: 'download' } }, async (request, reply) =>
     answer(reply, async () => {
       const { loaded } = await reportsFor(request);
       return { reports: loaded.map((entry) => entry.report) };
     }),
   );
 
-  app.get('/api/reports/pdf', async (request, reply) =>
+  app.get('/api/reports/pdf', { config: { fairShare: 'pdf' } }, async (request, reply) =>
     answer(reply, async () => {
       const { query, loaded } = await reportsFor(request);
-      const pdf = await reportPdf(
+      const pdf = await pdfs.render(
         loaded.map((entry) => entry.report),
         generatedAt(),
       );
@@ -113,7 +116,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsPluginOptions> = async (ap
     }),
   );
 
-  app.get('/api/reports/csv', async (request, reply) =>
+  app.get('/api/reports/csv', { config: { fairShare: 'download' } }, async (request, reply) =>
     answer(reply, async () => {
       const { kind, encoding } = parse(csvOptions, request.query);
       const { query, loaded } = await reportsFor(request);

@@ -26,7 +26,8 @@ export const sleepPlugin: FastifyPluginAsync<SleepPluginOptions> = async (app, {
   app.addHook('onReady', () => service.start());
   app.addHook('onClose', () => service.stop());
 
-  app.post<{ Params: { roomId: string; day: string } }>('/api/rooms/:roomId/sleeps/:day/analysis', async (request, reply) => {
+  // Replays a whole night of signals: limited per user, tenant and process (http/fairShare.ts).
+  app.post<{ Params: { roomId: string; day: string } }>('/api/rooms/:roomId/sleeps/:day/analysis', { config: { fairShare: 'analysis' } }, async (request, reply) => {
     const claims = request.principal;
     const { roomId, day } = request.params;
     if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to analyse sleep');
