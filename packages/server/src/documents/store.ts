@@ -216,7 +216,8 @@ export class DocumentStore {
     let ownedRoomIds: string[] = [];
     let reportRoomIds: string[] = [];
     if (needed.partners) {
-      const { rows } = await db.query<{ id: string }>('select id from documents where collection = $1', [`domains/${claims.domainId}/partners`]);
+      // An ended partnership gives no scope, whoever set it to ended.
+      const { rows } = await db.query<{ id: string }>(`select id from documents where collection = $1 and coalesce(data ->> 'status', 'active') = 'active'`, [`domains/${claims.domainId}/partners`]);
       partnerDomainIds = rows.map((row) => row.id);
     }
     if (needed.rooms) {

@@ -22,6 +22,7 @@ type Collection =
   | 'domains'
   | 'domains/staff'
   | 'domains/partners'
+  | 'domains/partnerRequests'
   | 'domains/bills'
   | 'rooms'
   | 'rooms/sleeps'
@@ -39,6 +40,7 @@ const COLLECTIONS: Collection[] = [
   'domains',
   'domains/staff',
   'domains/partners',
+  'domains/partnerRequests',
   'domains/bills',
   'rooms',
   'rooms/sleeps',
@@ -83,6 +85,7 @@ const MIN_LEVEL: Record<Collection | 'auditLogs', Record<Operation, number | nul
   domains: { read: 2, list: 2, create: 50, update: 3, delete: 100 },
   'domains/staff': { read: 2, list: 2, create: 2, update: 2, delete: 2 },
   'domains/partners': { read: 50, list: 50, create: 51, update: 51, delete: 51 },
+  'domains/partnerRequests': { read: 50, list: 50, create: 51, update: 51, delete: 51 },
   'domains/bills': { read: 50, list: 50, create: 51, update: 51, delete: 51 },
   rooms: { read: 1, list: 1, create: 3, update: 2, delete: 3 },
   'rooms/sleeps': { read: 1, list: 1, create: 2, update: 2, delete: 3 },
@@ -99,7 +102,7 @@ const MIN_LEVEL: Record<Collection | 'auditLogs', Record<Operation, number | nul
   reportAccess: { read: 3, list: 3, create: 3, update: 3, delete: 3 },
 };
 /** Written through their own API only (bills, uploads, lending, report links), except by the maker's developers (100+). */
-const MANAGED: ReadonlySet<Collection> = new Set(['domains/partners', 'domains/bills', 'rooms/uploads', 'devices/borrows', 'reportAccess']);
+const MANAGED: ReadonlySet<Collection> = new Set(['domains/partners', 'domains/partnerRequests', 'domains/bills', 'rooms/uploads', 'devices/borrows', 'reportAccess']);
 /** What an agency writes in its partners' domains: the devices it lends (elsewhere only its own domain's records). */
 const AGENCY_PARTNER_WRITES: ReadonlySet<Collection> = new Set(['devices', 'devices/borrows']);
 /** What an agency never reads of a partner: residents' nights, recordings and alerts. */
@@ -151,6 +154,12 @@ const invitation = (id: string, domainId: string): Doc => ({
 });
 
 const partner = (agencyId: string, partnerId: string): Doc => ({ path: `domains/${agencyId}/partners/${partnerId}`, collection: 'domains/partners', data: () => ({ name: partnerId }), change: { status: 'active' } });
+const partnerRequest = (agencyId: string, customerId: string): Doc => ({
+  path: `domains/${agencyId}/partnerRequests/${customerId}`,
+  collection: 'domains/partnerRequests',
+  data: () => ({ customerDomainId: customerId, status: 'requested', partnerName: customerId, requestedBy: 'someone', requestedAt: '2026-01-01T00:00:00Z' }),
+  change: { message: 'changed' },
+});
 const bill = (agencyId: string, id: string, partnerDomainId: string): Doc => ({
   path: `domains/${agencyId}/bills/${id}`,
   collection: 'domains/bills',
@@ -216,6 +225,8 @@ const DOCS: Doc[] = [
   // The agency's partner facility B: the agency's scope (read, listed, changed and deleted as a record too).
   partner('demo-agency', 'demo-facility-b'),
   partner('other-agency', 'other-facility'),
+  partnerRequest('demo-agency', 'other-corp'),
+  partnerRequest('other-agency', 'demo-household'),
   bill('demo-agency', 'billAg', 'demo-facility-b'),
   bill('other-agency', 'billX', 'other-facility'),
   borrow('devA', 'brA'),
@@ -252,6 +263,7 @@ const AGENCY_SCOPE: string[] = [
   'rooms/roomB/uploads/upB',
   'invitations/inB',
   'domains/demo-agency/partners/demo-facility-b',
+  'domains/demo-agency/partnerRequests/other-corp',
   'domains/demo-agency/bills/billAg',
   'devices/devB/borrows/brB',
   'devices/devStock/borrows/brStock',
@@ -364,6 +376,7 @@ const SEED_PHASE: Record<Collection, number> = {
   domains: 0,
   'domains/staff': 2,
   'domains/partners': 2,
+  'domains/partnerRequests': 2,
   'domains/bills': 2,
   rooms: 2,
   devices: 2,

@@ -300,11 +300,12 @@ describe('device ingest through the embedded broker (PGlite)', () => {
     await registerDevice(base.server, serial, 'x', DEMO_DOMAINS.facilityB);
     const browser = await signedInClient(base.server, STAFF);
     const live = await LiveSignalsClient.open(base.server, browser.cookieHeader);
-    expect(await live.subscribe(serial)).toMatchObject({ type: 'error', serial, code: 'permission-denied' });
+    // Another domain's device answers exactly like one that does not exist.
+    expect(await live.subscribe(serial)).toMatchObject({ type: 'error', serial, code: 'not-found' });
     live.close();
     const now = Date.now();
     const stored = await readSignals(base, browser.cookieHeader, serial, 'ecg', now - 60_000, now);
-    expect(stored.status).toBe(403);
+    expect(stored.status).toBe(404);
     const signedOut = await readSignals(base, '', serial, 'ecg', now - 60_000, now);
     expect(signedOut.status).toBe(401);
   });

@@ -52,7 +52,12 @@ export function documentEngineHolds(choice: DatabaseChoice): void {
     await put('devices/dev-victim', { deviceTypeId: 'bed', status: 'lent', domainId: 'victim' });
     await put('rooms/room-a', { domainId: A, name: '101号室', residentName: '山田 花子', residentNote: '夜間せん妄あり' });
     await put('rooms/room-victim', { domainId: 'victim', name: '他201号室', residentName: '他 太郎' });
-    [staff, admin, individual, agency] = await Promise.all(['staff@example.com', 'admin@example.com', 'individual@example.com', 'agency@example.com'].map((email) => signedIn(test.server, email)));
+    [staff, admin, individual, agency] = await Promise.all([
+      signedIn(test.server, 'staff@example.com'),
+      signedIn(test.server, 'admin@example.com'),
+      signedIn(test.server, 'individual@example.com'),
+      signedIn(test.server, 'agency@example.com'),
+    ]);
     individualUid = ((await individual.me()) as { uid: string }).uid;
   });
   afterAll(async () => {

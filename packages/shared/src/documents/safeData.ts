@@ -16,6 +16,7 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constr
 export const MAX_DEPTH = 32;
 
 // A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this must find
 const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function isBadText(text: string): boolean {
