@@ -64,3 +64,35 @@ describe('live sockets from another site', () => {
     expect(await tryLiveSockets(wsBase)).toEqual(['open', 'open', 'open']);
   });
 });
+
+describe('another tenant’s data in the browser', () => {
+  it('shows a nurse another facility’s room as not found, with nothing of its resident', async () => {
+    await tab.context.clearCookies();
+    await signInByApi(tab.context, baseURL, 'staff@example.com');
+    // Facility B's room, typed into the address bar by a nurse of facility A.
+    await tab.page.goto(`${baseURL}/room/demo-b-02/sleep`);
+    await tab.page.getByText('部屋が見つからないか、表示する権限がありません。').first().waitFor({ timeout: 15_000 });
+    expect(await tab.page.locator('body').innerText()).not.toContain('中島 武');
+    // The API answers it exactly like a room that does not exist.
+    const [other, none] = await Promise.all(['demo-b-02', 'no-such-room'].map((id) => tab.context.request.get(`${baseURL}/api/documents/rooms/${id}`)));
+    expect([other?.status(), none?.status()]).toEqual([404, 404]);
+  });
+
+  it('shows an agency its partners’ rooms without residents’ names or vitals', async () => {
+    await tab.context.clearCookies();
+    await signInByApi(tab.context, baseURL, 'agency@example.com');
+    const answer = await tab.context.request.get(`${baseURL}/api/documents/rooms/demo-a-101`);
+    expect(answer.status()).toBe(200);
+    const room = ((await answer.json()) as { document: Record<string, unknown> }).document;
+    expect(room.name).toBe('101号室');
+    expect(room).not.toHaveProperty('residentName');
+    expect(room).not.toHaveProperty('residentNote');
+    const states = (await (await tab.context.request.get(`${baseURL}/api/monitoring/rooms`)).json()) as { rooms: { roomId: string; heartRate: number | null; respirationRate: number | null }[] };
+    expect(states.rooms.length).toBeGreaterThan(0);
+    expect(states.rooms.filter((state) => state.heartRate !== null || state.respirationRate !== null)).toEqual([]);
+    await tab.page.goto(`${baseURL}/monitoring`);
+    await expect.poll(() => tab.page.getByTestId('room-card').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    const text = await tab.page.locator('body').innerText();
+    for (const resident of ['佐々木 トシ', '石川 正男', '中島 武']) expect(text).not.toContain(resident);
+  });
+});
