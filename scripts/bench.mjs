@@ -1,4 +1,5 @@
 // `npm run bench`: the figures the foundation promises, measured on this machine.
+//  - at the end, fair sharing between tenants (packages/server/bench/fairness.bench.ts);
 //  - initial JavaScript of the first page (what index.html loads before any lazy route), gzip;
 //  - `npm start` time from process start to the ready line, on a new and on an existing data dir.
 import { spawn } from 'node:child_process';
@@ -58,3 +59,10 @@ try {
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
+
+// Fair sharing: tenant B's read latency while tenant A runs the heaviest allowed load, on PostgreSQL
+// (when TEST_DATABASE_URL answers) and PGlite (packages/server/bench/fairness.bench.ts).
+await new Promise((resolve, reject) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/bench/fairness.bench.ts'], { cwd: ROOT, stdio: 'inherit' });
+  child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`fairness bench exited with ${code}`))));
+});

@@ -1,6 +1,7 @@
 /**
- * `npm run bench:fairness` (and the end of `npm run bench`): tenant B's read latency while tenant A
- * runs the heaviest load the fair-share limits allow (security/fairnessScenario.ts), on PGlite and,
+ * The end of `npm run bench` (alone: `node --import tsx packages/server/bench/fairness.bench.ts`):
+ * tenant B's read latency while tenant A runs the heaviest load the fair-share limits allow
+ * (security/fairnessScenario.ts), on PGlite and,
  * when TEST_DATABASE_URL's PostgreSQL answers, on PostgreSQL. Prints p50/p95/p99/max of B's reads
  * and what A got through. FAIRNESS_SECONDS sets how long the load runs (default 15).
  */
@@ -32,7 +33,7 @@ async function run(kind: 'pglite' | 'postgresql'): Promise<void> {
     const a = await registerTenant(server.url, 'tenant-a', '127.0.7.1');
     const b = await registerTenant(server.url, 'tenant-b', '127.0.7.2');
     await fillMonth(a);
-    const result = await runFairness(server.url, a, b, { durationMs: seconds * 1000 });
+    const result = await runFairness(server.url, a, b, { durationMs: seconds * 1000, commitLoops: 6, pdfLoops: 3, liveSockets: 4 });
     const { reads } = result;
     const ms = (value: number) => `${value.toFixed(0)} ms`;
     console.log(

@@ -300,7 +300,7 @@ export const agencyPlugin: FastifyPluginAsync<AgencyPluginOptions> = async (app,
     }),
   );
 
-  app.get<{ Params: Params & { billId: string } }>('/api/agency/:agencyId/bills/:billId/pdf', async (request, reply) =>
+  app.get<{ Params: Params & { billId: string } }>('/api/agency/:agencyId/bills/:billId/pdf', { config: { fairShare: 'pdf' } }, async (request, reply) =>
     answer(reply, async () => {
       const { claims } = scoped(request.principal, request.params.agencyId, 'read');
       const agency = await readAgency(store, claims, request.params.agencyId);

@@ -31,6 +31,12 @@ export interface FairShareLimit {
   maxWaitMs: number;
   /** Retry-After of a refusal, in seconds. */
   retryAfterSeconds: number;
+  /**
+   * How long a finished turn stays taken, per database kind. On PGlite's one connection a big commit
+   * holds everyone up; the pause lets the requests that waited for it finish theirs (a read takes a
+   * few database turns) before the next big commit takes the connection again.
+   */
+  pauseAfterMs?: Readonly<Record<DatabaseKind, number>>;
   /** What the refusal says (Japanese: the screen shows it as it is). */
   what: string;
 }
@@ -41,7 +47,16 @@ export interface FairShareLimit {
  * POOL_CONNECTIONS (database/postgresql.ts); commits may take at most 4 of them, so reads always find one.
  */
 export const FAIR_SHARE: Readonly<Record<FairShareKind, FairShareLimit>> = {
-  commit: { perUser: 1, perTenant: 2, global: { pglite: 1, postgresql: 4 }, queuePerTenant: 8, maxWaitMs: 10_000, retryAfterSeconds: 1, what: '一括書き込み' },
+  commit: {
+    perUser: 1,
+    perTenant: 2,
+    global: { pglite: 1, postgresql: 4 },
+    queuePerTenant: 8,
+    maxWaitMs: 10_000,
+    retryAfterSeconds: 1,
+    pauseAfterMs: { pglite: 100, postgresql: 0 },
+    what: '一括書き込み',
+  },
   pdf: { perUser: 1, perTenant: 2, global: { pglite: 2, postgresql: 2 }, queuePerTenant: 2, maxWaitMs: 20_000, retryAfterSeconds: 5, what: 'PDF の作成' },
   download: { perUser: 2, perTenant: 4, global: { pglite: 4, postgresql: 8 }, queuePerTenant: 4, maxWaitMs: 10_000, retryAfterSeconds: 2, what: 'レポートのダウンロード' },
   upload: { perUser: 2, perTenant: 3, global: { pglite: 4, postgresql: 8 }, queuePerTenant: 2, maxWaitMs: 10_000, retryAfterSeconds: 5, what: 'ファイルのアップロード' },
@@ -95,6 +110,7 @@ const bump = (counts: Map<string, number>, key: string, by: number): void => {
 export class FairShareLimiter {
   readonly #limit: FairShareLimit;
   readonly #global: number;
+  readonly #pauseMs: number;
   readonly #users = new Map<string, number>();
   readonly #tenants = new Map<string, number>();
   readonly #waitingPerTenant = new Map<string, number>();
@@ -104,6 +120,7 @@ export class FairShareLimiter {
   constructor(limit: FairShareLimit, databaseKind: DatabaseKind) {
     this.#limit = limit;
     this.#global = limit.global[databaseKind];
+    this.#pauseMs = limit.pauseAfterMs?.[databaseKind] ?? 0;
   }
 
   get running(): number {
@@ -119,13 +136,17 @@ export class FairShareLimiter {
     bump(this.#users, who.user, 1);
     bump(this.#tenants, who.tenant, 1);
     let released = false;
-    return () => {
-      if (released) return;
-      released = true;
+    const end = (): void => {
       this.#running--;
       bump(this.#users, who.user, -1);
       bump(this.#tenants, who.tenant, -1);
       this.#admitWaiting();
+    };
+    return () => {
+      if (released) return;
+      released = true;
+      if (this.#pauseMs > 0) setTimeout(end, this.#pauseMs).unref();
+      else end();
     };
   }
 

@@ -4,9 +4,10 @@
  * 500-write commits, month PDFs, live subscriptions) while tenant B reads its room record.
  *  - PostgreSQL: B's p99 read latency stays under 250 ms.
  *  - PGlite has one connection, and a commit holds it for its whole transaction: what it can
- *    guarantee is that B waits for at most one of A's commits per database turn of its read, however
- *    many A sends (one big commit at a time per process). The bound is asserted against the time one
- *    500-write commit takes alone on this machine, so that a loaded machine does not fail it.
+ *    guarantee is that B's read waits for at most one of A's commits, however many A sends (one big
+ *    commit at a time per process, and a pause after each that lets the waiting reads finish). The
+ *    bound is asserted against the time one 500-write commit takes alone on this machine, so that a
+ *    loaded machine does not fail it; 250 ms would need commits that hold the connection less long.
  * Over the limits, A gets 429 `resource-exhausted` with Retry-After and a Japanese message.
  * The load is bounded in time (FAIRNESS_TEST_SECONDS, default 8) and stops by itself.
  */
@@ -63,7 +64,7 @@ function fairnessHolds(kind: 'pglite' | 'postgresql'): void {
     expect((await b.client.post('/api/documents/commit', { reads: [], writes: Array.from({ length: 50 }, (_, i) => ({ op: 'update', path: `rooms/${b.roomId}`, data: { residentNote: `b-${i}` } })) })).status).toBe(200);
   }, 120_000);
 
-  it(`keeps tenant B's reads ${kind === 'postgresql' ? 'under 250 ms at p99' : 'within one of A\'s commits per turn'} while A runs its heaviest allowed load`, async () => {
+  it(`keeps tenant B's reads ${kind === 'postgresql' ? 'under 250 ms at p99' : 'within one of A\'s commits'} while A runs its heaviest allowed load`, async () => {
     // One commit alone, twice: what "one of A's commits" costs on this machine now.
     let alone = 0;
     for (const tag of ['alone-1', 'alone-2']) {
@@ -78,8 +79,8 @@ function fairnessHolds(kind: 'pglite' | 'postgresql'): void {
     expect(result.commits.ok).toBeGreaterThan(0);
     expect(result.pdfs.ok).toBeGreaterThan(0);
     if (kind === 'postgresql') expect(result.reads.p99).toBeLessThan(250);
-    // A read of B takes a few database turns (session, scope, record), each waiting at most for one commit.
-    else expect(result.reads.p99).toBeLessThan(6 * alone + 1000);
+    // At most one of A's commits ahead of B's read (its few database turns follow within the pause).
+    else expect(result.reads.p99).toBeLessThan(2 * alone + 500);
   }, 180_000);
 }
 

@@ -45,6 +45,8 @@ export interface FairnessOptions {
   liveSockets?: number;
   /** Pause between two of B's reads. */
   readEveryMs?: number;
+  /** Writes in each of A's commits (default: the most allowed). */
+  writesPerCommit?: number;
 }
 
 const PASSWORD = 'correct horse battery staple';
@@ -97,7 +99,7 @@ function tally(): { ok: number; refused: number; other: number; count(status: nu
 }
 
 export async function runFairness(baseUrl: string, a: Tenant, b: Tenant, options: FairnessOptions): Promise<FairnessResult> {
-  const { durationMs, commitLoops = 4, pdfLoops = 3, liveSockets = 4, readEveryMs = 10 } = options;
+  const { durationMs, commitLoops = 4, pdfLoops = 3, liveSockets = 4, readEveryMs = 10, writesPerCommit = MAX_WRITES_PER_COMMIT } = options;
   const until = performance.now() + durationMs;
   const commits = tally();
   const pdfs = tally();
@@ -115,7 +117,7 @@ export async function runFairness(baseUrl: string, a: Tenant, b: Tenant, options
     while (performance.now() < until) {
       const n = round++;
       // 500 updates of A's own room, each a little different, as in the finding (1,000 then).
-      const writes = Array.from({ length: MAX_WRITES_PER_COMMIT }, (_, i) => ({ op: 'update', path: `rooms/${a.roomId}`, data: { residentNote: `負荷 ${loop}-${n}-${i}` } }));
+      const writes = Array.from({ length: writesPerCommit }, (_, i) => ({ op: 'update', path: `rooms/${a.roomId}`, data: { residentNote: `負荷 ${loop}-${n}-${i}` } }));
       const reply = await a.client.post('/api/documents/commit', { reads: [], writes });
       commits.count(reply.status);
       // A refused client waits a little, as the Retry-After asks, and tries again.
