@@ -343,6 +343,8 @@ const alertSchema = z
     endedAt: optTime,
     acknowledgedBy: optStr,
     acknowledgedAt: optTime,
+    /** When the monitoring last sounded it (opened, or again while active: issue 18); the station chimes when it moves. */
+    soundedAt: optTime,
   })
   .strict();
 
