@@ -1,5 +1,7 @@
 // `npm run bench`: the figures the foundation promises, measured on this machine.
 //  - at the end, fair sharing between tenants (packages/server/bench/fairness.bench.ts);
+//  - then the analysis against annotated recordings: QRS detection scored as ANSI/AAMI EC57 and the live
+//    heart rate against the reference beats (packages/analysis/bench/accuracy.bench.ts, `npm run bench:accuracy`);
 //  - initial JavaScript of the first page (what index.html loads before any lazy route), gzip;
 //  - `npm start` time from process start to the ready line, on a new and on an existing data dir.
 import { spawn } from 'node:child_process';
@@ -65,4 +67,10 @@ try {
 await new Promise((resolve, reject) => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/bench/fairness.bench.ts'], { cwd: ROOT, stdio: 'inherit' });
   child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`fairness bench exited with ${code}`))));
+});
+
+// Signal accuracy on the annotated MIT-BIH records (packages/analysis/bench/accuracy.bench.ts).
+await new Promise((resolve, reject) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/analysis/bench/accuracy.bench.ts'], { cwd: ROOT, stdio: 'inherit' });
+  child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`accuracy bench exited with ${code}`))));
 });

@@ -10,7 +10,27 @@ import { bandPass, filterZeroPhase, median, medianInPlace } from './filters.ts';
 const REFRACTORY_S = 0.2;
 const T_WAVE_WINDOW_S = 0.36;
 const INTEGRATION_S = 0.15;
-const LEARNING_S = 2;
+/** Threshold between the noise and QRS levels (Hamilton & Tompkins 1986; Hamilton 2002: 0.3125). */
+const THRESHOLD_FRACTION = 0.3125;
+/** How many QRS peaks, noise peaks and RR intervals the levels are the medians of. */
+const LEVELS = 8;
+/** Search-back after this many median RR intervals without a beat (Hamilton: 1.5). */
+const SEARCH_BACK_RR = 1.5;
+const SEARCH_BACK_START_S = 1.5;
+/**
+ * Search-back accepts the largest candidate above this fraction of the threshold (Pan–Tompkins and
+ * Hamilton: 0.5). Lower here: a QRS that shrinks by a factor of ten within a few beats (lead V5 of MIT-BIH
+ * 104) is otherwise lost until the levels catch up; the candidate still has to be the largest of a gap
+ * 1.5 RR intervals long, which noise between beats rarely is.
+ */
+const SEARCH_BACK_FRACTION = 0.3;
+/**
+ * ... but never below 1.5 times the noise level: a lowered threshold under the noise peaks would turn the
+ * noise after the leads come off into beats, and an empty bed into a heartbeat.
+ */
+const SEARCH_BACK_OVER_NOISE = 1.5;
+/** No beat for this long: the levels are learned again from the last seconds. */
+const RELEARN_S = 8;
 
 export interface QrsDetection {
   /** Sample index of each R peak (the largest band-passed excursion of the complex). */
@@ -82,12 +102,28 @@ class QrsScratch {
 
 const detectScratch = new QrsScratch();
 
+/** Median of the first `n` values of `source`, sorted in `scratch` (both short: the 8-entry level buffers). */
+function smallMedian(source: Float64Array, scratch: Float64Array, n = source.length): number {
+  for (let i = 0; i < n; i++) {
+    const v = source[i]!;
+    let j = i - 1;
+    while (j >= 0 && scratch[j]! > v) {
+      scratch[j + 1] = scratch[j]!;
+      j--;
+    }
+    scratch[j + 1] = v;
+  }
+  return n % 2 === 1 ? scratch[n >> 1]! : 0.5 * (scratch[(n >> 1) - 1]! + scratch[n >> 1]!);
+}
+
 export function detectQrs(ecg: ArrayLike<number>, sampleRate: number): QrsDetection {
   const { filtered, integrated } = qrsFeatures(ecg, sampleRate, detectScratch);
   const n = integrated.length;
   const refractory = Math.round(REFRACTORY_S * sampleRate);
   const tWave = Math.round(T_WAVE_WINDOW_S * sampleRate);
   const qrsHalf = Math.round(0.075 * sampleRate);
+  const second = Math.max(1, Math.round(sampleRate));
+  const relearnAfter = Math.round(RELEARN_S * sampleRate);
 
   // Candidate fiducial marks: local maxima of the integrated signal at least 200 ms apart.
   const candidates = new Int32Array(Math.ceil(n / Math.max(1, refractory)) * 2 + 2);
@@ -101,95 +137,103 @@ export function detectQrs(ecg: ArrayLike<number>, sampleRate: number): QrsDetect
     } else if (candidateCount < candidates.length) candidates[candidateCount++] = i;
   }
 
-  // Learning phase: initial thresholds from the first two seconds.
-  const learning = Math.min(n, Math.round(LEARNING_S * sampleRate));
-  let maxI = 0;
-  let sumI = 0;
-  let maxF = 0;
-  let sumF = 0;
-  for (let i = 0; i < learning; i++) {
-    maxI = Math.max(maxI, integrated[i]!);
-    sumI += integrated[i]!;
-    maxF = Math.max(maxF, Math.abs(filtered[i]!));
-    sumF += Math.abs(filtered[i]!);
+  // Levels as in Hamilton's detector: the medians of the last 8 QRS peaks and of the last 8 noise peaks.
+  // A median, unlike Pan–Tompkins' running means, ignores one tall ectopic beat, so it cannot hold the
+  // threshold above the normal beats that follow.
+  const qrsLevels = new Float64Array(LEVELS);
+  const noiseLevels = new Float64Array(LEVELS);
+  const rrs = new Float64Array(LEVELS);
+  const sorted = new Float64Array(LEVELS);
+  let qrsAt = 0;
+  let noiseAt = 0;
+  let rrCount = 0;
+  let qrsLevel = 0;
+  let noiseLevel = 0;
+  let rrMedian = 0;
+
+  /**
+   * Learns the QRS level from the seconds before `end` (at most 8, from `from`): the third largest of the
+   * per-second maxima, so that seconds without a beat (the end of a window after the leads came off, a
+   * pause) and up to two seconds of tall artefact do not set it. All 8 QRS levels start at that value.
+   */
+  const learn = (from: number, end: number): void => {
+    let count = 0;
+    for (let s = Math.max(from, end - LEVELS * second); s < end && count < LEVELS; s += second) {
+      let max = 0;
+      for (let i = s; i < Math.min(end, s + second); i++) if (integrated[i]! > max) max = integrated[i]!;
+      qrsLevels[count++] = max;
+    }
+    if (count === 0) return;
+    smallMedian(qrsLevels, sorted, count);
+    qrsLevel = sorted[Math.max(0, count - 3)]!;
+    qrsLevels.fill(qrsLevel);
+  };
+  learn(0, Math.min(n, LEVELS * second));
+  // The background of the first seconds stands in for the noise peaks not seen yet.
+  {
+    const span = Math.min(n, LEVELS * second);
+    const copy = detectScratch.take('median', Math.max(1, span));
+    copy.set(integrated.subarray(0, span));
+    noiseLevels.fill(span > 0 ? medianInPlace(copy, span) : 0);
+    noiseLevel = noiseLevels[0]!;
   }
-  let spki = maxI / 3;
-  let npki = learning > 0 ? sumI / learning / 2 : 0;
-  let spkf = maxF / 3;
-  let npkf = learning > 0 ? sumF / learning / 2 : 0;
+
+  const threshold = (): number => noiseLevel + THRESHOLD_FRACTION * (qrsLevel - noiseLevel);
+  const noise = (value: number): void => {
+    noiseLevels[noiseAt++ % LEVELS] = value;
+    noiseLevel = smallMedian(noiseLevels, sorted);
+  };
 
   const peaks = new Int32Array(candidateCount);
   const marks = new Int32Array(candidateCount);
   let beats = 0;
+  let lastMark = -1;
   let lastSlope = 0;
-  // The two RR averages of the paper: of the last 8 beats, and of the last 8 beats within 92–116 % of it.
-  const recent = new Float64Array(8);
-  let recentCount = 0;
-  let rrAverage = 0;
-  let lastSearchedFrom = -1;
 
-  const accept = (c: number, searchBack: boolean): void => {
-    const r = argMaxAbs(filtered, c - qrsHalf, c + qrsHalf + 1);
-    const peakI = integrated[c]!;
-    const peakF = Math.abs(filtered[r]!);
-    if (searchBack) {
-      spki = 0.25 * peakI + 0.75 * spki;
-      spkf = 0.25 * peakF + 0.75 * spkf;
-    } else {
-      spki = 0.125 * peakI + 0.875 * spki;
-      spkf = 0.125 * peakF + 0.875 * spkf;
-    }
-    if (beats > 0) {
-      const rr = c - marks[beats - 1]!;
-      if (rrAverage === 0 || (rr > 0.92 * rrAverage && rr < 1.16 * rrAverage) || recentCount < 8) {
-        recent[recentCount % 8] = rr;
-        recentCount++;
-        let total = 0;
-        const used = Math.min(8, recentCount);
-        for (let k = 0; k < used; k++) total += recent[k]!;
-        rrAverage = total / used;
-      }
+  /** Within 360 ms of the previous beat, a complex with under half its steepest slope is its T wave. */
+  const isTWave = (c: number): boolean => lastMark >= 0 && c - lastMark < tWave && maxSlope(filtered, c - qrsHalf, c + qrsHalf) < 0.5 * lastSlope;
+
+  const accept = (c: number): void => {
+    qrsLevels[qrsAt++ % LEVELS] = integrated[c]!;
+    qrsLevel = smallMedian(qrsLevels, sorted);
+    if (lastMark >= 0) {
+      rrs[rrCount++ % LEVELS] = c - lastMark;
+      rrMedian = smallMedian(rrs, sorted, Math.min(rrCount, LEVELS));
     }
     lastSlope = maxSlope(filtered, c - qrsHalf, c + qrsHalf);
+    lastMark = c;
     marks[beats] = c;
-    peaks[beats++] = r;
+    peaks[beats++] = argMaxAbs(filtered, c - qrsHalf, c + qrsHalf + 1);
   };
 
+  let firstAfterBeat = 0;
   for (let k = 0; k < candidateCount; k++) {
     const c = candidates[k]!;
-    // Search-back: no beat for 166 % of the RR average; take the largest candidate above the lower thresholds.
-    if (beats > 0 && rrAverage > 0 && c - marks[beats - 1]! > 1.66 * rrAverage) {
-      const from = marks[beats - 1]! + refractory;
+    // Search-back (Pan–Tompkins; Hamilton): no beat for 1.5 RR intervals means one was missed. Take the
+    // largest candidate of the gap above half the threshold, then look again after it, so that a run of
+    // beats below the threshold is recovered one by one rather than only its largest.
+    const limit = rrMedian > 0 ? SEARCH_BACK_RR * rrMedian : SEARCH_BACK_START_S * sampleRate;
+    while (c - (lastMark >= 0 ? lastMark : 0) > limit) {
+      const lower = Math.max(SEARCH_BACK_FRACTION * threshold(), SEARCH_BACK_OVER_NOISE * noiseLevel);
       let best = -1;
-      for (let j = k - 1; j >= 0 && candidates[j]! >= from; j--) {
+      for (let j = firstAfterBeat; j < k; j++) {
         const m = candidates[j]!;
-        if (m <= lastSearchedFrom) break;
-        const thresholdI = 0.5 * (npki + 0.25 * (spki - npki));
-        const thresholdF = 0.5 * (npkf + 0.25 * (spkf - npkf));
-        const f = Math.abs(filtered[argMaxAbs(filtered, m - qrsHalf, m + qrsHalf + 1)]!);
-        if (integrated[m]! > thresholdI && f > thresholdF && (best < 0 || integrated[m]! > integrated[best]!)) best = m;
+        if (lastMark >= 0 && m - lastMark < refractory) continue;
+        if (integrated[m]! > lower && (best < 0 || integrated[m]! > integrated[best]!) && !isTWave(m)) best = m;
       }
-      lastSearchedFrom = c;
-      if (best >= 0) accept(best, true);
+      if (best < 0) break;
+      accept(best);
+      while (firstAfterBeat < k && candidates[firstAfterBeat]! <= best) firstAfterBeat++;
     }
-    const peakI = integrated[c]!;
-    const r = argMaxAbs(filtered, c - qrsHalf, c + qrsHalf + 1);
-    const peakF = Math.abs(filtered[r]!);
-    const thresholdI = npki + 0.25 * (spki - npki);
-    const thresholdF = npkf + 0.25 * (spkf - npkf);
-    if (beats > 0 && c - marks[beats - 1]! < refractory) continue;
-    if (peakI > thresholdI && peakF > thresholdF) {
-      // Within 360 ms of the previous beat a complex with less than half its slope is a T wave.
-      if (beats > 0 && c - marks[beats - 1]! < tWave && maxSlope(filtered, c - qrsHalf, c + qrsHalf) < 0.5 * lastSlope) {
-        npki = 0.125 * peakI + 0.875 * npki;
-        npkf = 0.125 * peakF + 0.875 * npkf;
-        continue;
-      }
-      accept(c, false);
-    } else {
-      npki = 0.125 * peakI + 0.875 * npki;
-      npkf = 0.125 * peakF + 0.875 * npkf;
-    }
+    // Nothing accepted for 8 s: the levels are stale (a tall artefact, a lead change); learn them again
+    // from the last 8 s, as Hamilton's detector does.
+    if (c - (lastMark >= 0 ? lastMark : 0) > relearnAfter) learn(Math.max(0, lastMark + refractory), c);
+    if (lastMark >= 0 && c - lastMark < refractory) continue;
+    const peak = integrated[c]!;
+    if (peak > threshold() && !isTWave(c)) {
+      accept(c);
+      firstAfterBeat = k + 1;
+    } else noise(peak);
   }
 
   const heights = new Float64Array(beats);

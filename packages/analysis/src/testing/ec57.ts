@@ -5,6 +5,8 @@
 // table: N L R a V F J A S E j / Q B e n f r ?), so rhythm, noise and comment annotations never count.
 // Test and benchmark only: it reads the annotated MIT-BIH records in /work/shared/data.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { heartRateFromPeaks } from '../heartRate.ts';
+import { RoomStateEstimator } from '../roomState.ts';
 import { isBeat, readAnnotations, readRecord, SHARED_DATA_DIR } from './wfdb.ts';
 
 export const MATCH_WINDOW_SEC = 0.15;
@@ -114,4 +116,51 @@ export function scoreBeats(reference: ArrayLike<number>, detected: ArrayLike<num
     missed: Int32Array.from(missed),
     falseDetections: Int32Array.from(falseDetections),
   };
+}
+
+export interface LiveHeartRateScore {
+  /** Seconds with a reference rate (at least two reference beats in the window). */
+  seconds: number;
+  /** Seconds in which the estimator's rate is within 5 beats/min of the reference. */
+  within5: number;
+  /** Seconds in which the estimator showed no heart rate at all. */
+  noRate: number;
+  medianError: number;
+}
+
+/**
+ * The live heart rate as a room shows it: the room-state estimator fed the record one second at a time and
+ * evaluated after each second, against 60 / median RR of the reference beats in the same 8 s window.
+ */
+export function liveHeartRate(record: AnnotatedRecord): LiveHeartRateScore {
+  const rate = record.sampleRate;
+  const estimator = new RoomStateEstimator();
+  const origin = Date.UTC(2026, 0, 1);
+  const window = 8 * rate;
+  const errors: number[] = [];
+  let seconds = 0;
+  let within5 = 0;
+  let noRate = 0;
+  let first = 0;
+  for (let second = 0; (second + 1) * rate <= record.ecg.length; second++) {
+    estimator.push('ecg', origin + second * 1000, rate, record.ecg.subarray(second * rate, (second + 1) * rate));
+    const state = estimator.evaluate(origin + (second + 1) * 1000);
+    const end = (second + 1) * rate;
+    if (end < window) continue;
+    while (first < record.reference.length && record.reference[first]! < end - window) first++;
+    let last = first;
+    while (last < record.reference.length && record.reference[last]! < end) last++;
+    const reference = heartRateFromPeaks(record.reference.subarray(first, last), rate);
+    if (!Number.isFinite(reference)) continue;
+    seconds++;
+    if (state.heartRate === null) {
+      noRate++;
+      continue;
+    }
+    const error = Math.abs(state.heartRate - reference);
+    errors.push(error);
+    if (error <= 5) within5++;
+  }
+  errors.sort((a, b) => a - b);
+  return { seconds, within5, noRate, medianError: errors.length > 0 ? errors[errors.length >> 1]! : Number.NaN };
 }
