@@ -75,7 +75,8 @@ describe('AlertTracker', () => {
       if (state.at === T0 + 100_000) tracker.acknowledge('noBreathing', state.at, 'nurse');
       for (const event of tracker.update(state)) events.push(`${event.kind} ${event.type} ${(event.at - T0) / 1000}`);
     }
-    expect(events).toEqual(['open noBreathing 50', 'resound noBreathing 160', 'close noBreathing 230']);
+    // Acknowledged at 100: sounds again 60 s later; nobody acknowledges that, so again 60 s after it.
+    expect(events).toEqual(['open noBreathing 50', 'resound noBreathing 160', 'resound noBreathing 220', 'close noBreathing 230']);
     expect(tracker.open).toEqual([]);
   });
 
@@ -100,9 +101,17 @@ describe('AlertTracker', () => {
     expect(closed.endedAt).toBe(new Date(T0 + 60_000).toISOString());
   });
 
-  it('an unacknowledged alert does not re-sound', () => {
+  it('re-sounds an unacknowledged alert every interval while it is active, and never after it ended', () => {
     const tracker = new AlertTracker(DEFAULT_ALERT_NUMBERS, { resoundAfterSec: 60 });
-    const kinds = history([400, { state: 'outOfBed' }]).flatMap((state) => tracker.update(state).map((e) => `${e.kind} ${e.type}`));
-    expect(kinds).toEqual(['open outOfBed']);
+    const events = history([150, { state: 'outOfBed' }], [100, {}]).flatMap((state) => tracker.update(state).map((e) => `${e.kind} ${e.type} ${(e.at - T0) / 1000}`));
+    expect(events).toEqual(['open outOfBed 0', 'resound outOfBed 60', 'resound outOfBed 120', 'close outOfBed 150']);
+  });
+
+  it('does not start a sustained rate over for a second of unknown rate', () => {
+    const high = { heartRate: 130 };
+    const withGaps = history([30, high], [2, { heartRate: null }], [40, high]);
+    expect(evaluateAlerts(withGaps).map((alert) => alert.type)).toContain('heartRateHigh');
+    const interrupted = history([30, high], [2, { heartRate: 70 }], [40, high]);
+    expect(evaluateAlerts(interrupted).map((alert) => alert.type)).not.toContain('heartRateHigh');
   });
 });

@@ -80,15 +80,22 @@ const BREATHING: ReadonlySet<RoomStateName> = new Set(['awake', 'asleep']);
 
 /**
  * The time of the oldest sample of the unbroken run of newest samples that satisfy `holds`; NaN when
- * the newest does not. A sample gap of more than `maxGapMs` breaks the run.
+ * none of the last `maxGapMs` does. `holds` answers null when the sample cannot tell (a rate unknown for
+ * a second, while the person moves or a frame was lost): such samples neither satisfy nor break the run,
+ * so a sustained condition is not started over by a second of missing data. More than `maxGapMs` without
+ * a satisfying sample breaks the run.
  */
-function heldSince(history: readonly TimedRoomState[], holds: (state: TimedRoomState) => boolean, maxGapMs = 5000): number {
+function heldSince(history: readonly TimedRoomState[], holds: (state: TimedRoomState) => boolean | null, maxGapMs = 5000): number {
   let since = Number.NaN;
+  let reference = history.at(-1)?.at ?? Number.NaN;
   for (let i = history.length - 1; i >= 0; i--) {
     const sample = history[i]!;
-    if (!holds(sample)) break;
-    if (!Number.isNaN(since) && since - sample.at > maxGapMs) break;
-    since = sample.at;
+    const verdict = holds(sample);
+    if (verdict === false || reference - sample.at > maxGapMs) break;
+    if (verdict === true) {
+      since = sample.at;
+      reference = sample.at;
+    }
   }
   return since;
 }
@@ -103,11 +110,12 @@ export function evaluateAlerts(history: readonly TimedRoomState[], numbers: Aler
   const add = (type: AlertType, since: number): void => {
     if (Number.isFinite(since) && since <= now.at) active.push({ type, since });
   };
-  const sustained = (type: AlertType, holds: (state: TimedRoomState) => boolean): void => {
+  const sustained = (type: AlertType, holds: (state: TimedRoomState) => boolean | null): void => {
     const since = heldSince(history, holds);
     if (now.at - since >= sustainMs) add(type, since + sustainMs);
   };
-  const rate = (value: number | null, test: (v: number) => boolean): boolean => value !== null && test(value);
+  // An unknown value (null) leaves the verdict open: see heldSince.
+  const rate = (value: number | null, test: (v: number) => boolean): boolean | null => (value === null ? null : test(value));
 
   if (now.state === 'noBreathing') add('noBreathing', now.since + numbers.noBreathingAlertSec * 1000);
   sustained('heartRateHigh', (s) => IN_BED.has(s.state) && rate(s.heartRate, (v) => v > numbers.heartRateHigh));
@@ -136,7 +144,8 @@ export interface OpenAlert {
 export type AlertEvent =
   | { kind: 'open'; type: AlertType; at: number; startedAt: number }
   | { kind: 'close'; type: AlertType; at: number; startedAt: number }
-  | { kind: 'resound'; type: AlertType; at: number; startedAt: number };
+  /** Sounding again; `acknowledgementCleared` when it had been acknowledged (the acknowledgement no longer holds). */
+  | { kind: 'resound'; type: AlertType; at: number; startedAt: number; acknowledgementCleared: boolean };
 
 export interface AlertTrackerOptions extends AlertRuleOptions {
   /** Overrides the domain's `alertResoundMin` (seconds). */
@@ -145,9 +154,10 @@ export interface AlertTrackerOptions extends AlertRuleOptions {
 
 /**
  * Open alerts of one room. update() once a second with the room's state; it returns what changed:
- * `open` when a type becomes active, `close` when it stops, `resound` when an acknowledged alert is
- * still active `alertResoundMin` after it was acknowledged (the acknowledgement is then cleared) or when
- * its condition starts again (a new button press).
+ * `open` when a type becomes active, `close` when it stops (the record stays on the station until a
+ * person acknowledges it), `resound` while it is active: every `alertResoundMin` while nobody has
+ * acknowledged it, `alertResoundMin` after an acknowledgement (which is then cleared, as a muted bed alarm
+ * sounds again while the condition lasts), and at once when its condition starts again (a new button press).
  */
 export class AlertTracker {
   readonly #numbers: AlertNumbers;
@@ -177,6 +187,15 @@ export class AlertTracker {
     return true;
   }
 
+  /**
+   * The room's states go on from a time of their own (a device back after the server judged it offline
+   * on its own clock): the history is forgotten and later states are taken whatever their time; the
+   * open alerts stay and are judged by the next state.
+   */
+  resume(): void {
+    this.#history.length = 0;
+  }
+
   update(state: TimedRoomState): AlertEvent[] {
     const history = this.#history;
     if (history.length > 0 && state.at <= history.at(-1)!.at) return [];
@@ -195,11 +214,13 @@ export class AlertTracker {
       }
       const again = since > open.conditionSince;
       open.conditionSince = since;
-      if (open.acknowledgedAt !== null && (again || state.at - open.acknowledgedAt >= this.#resoundMs)) {
+      const acknowledged = open.acknowledgedAt !== null;
+      const quietSince = acknowledged ? open.acknowledgedAt! : open.soundedAt;
+      if (again || state.at - quietSince >= this.#resoundMs) {
         open.acknowledgedAt = null;
         open.acknowledgedBy = null;
         open.soundedAt = state.at;
-        events.push({ kind: 'resound', type, at: state.at, startedAt: open.startedAt });
+        events.push({ kind: 'resound', type, at: state.at, startedAt: open.startedAt, acknowledgementCleared: acknowledged });
       }
     }
     for (const [type, open] of this.#open) {
@@ -218,7 +239,10 @@ export interface AlertOwner {
 }
 
 /** The fields of an `alerts` document (PRODUCT.md section 5) for an alert, timestamps as ISO 8601. */
-export function alertDocument(owner: AlertOwner, alert: { type: AlertType; startedAt: number; endedAt?: number | null; acknowledgedAt?: number | null; acknowledgedBy?: string | null }) {
+export function alertDocument(
+  owner: AlertOwner,
+  alert: { type: AlertType; startedAt: number; endedAt?: number | null; acknowledgedAt?: number | null; acknowledgedBy?: string | null; soundedAt?: number | null },
+) {
   const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
   return {
     domainId: owner.domainId,
@@ -229,5 +253,6 @@ export function alertDocument(owner: AlertOwner, alert: { type: AlertType; start
     endedAt: iso(alert.endedAt),
     acknowledgedBy: alert.acknowledgedBy ?? null,
     acknowledgedAt: iso(alert.acknowledgedAt),
+    soundedAt: iso(alert.soundedAt),
   };
 }

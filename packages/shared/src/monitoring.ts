@@ -3,8 +3,21 @@
  * monitored room once a second, as the home lists, the monitoring grid and the alerts see it.
  */
 
-export const ROOM_STATE_NAMES = ['offline', 'outOfBed', 'awake', 'asleep', 'noBreathing'] as const;
+/**
+ * `late` (遅延): the device's data still comes but further behind real time than the tolerance allows
+ * (or has paused for less than the domain's offline minutes); `offline` only after the domain's
+ * `deviceOfflineMin` without any data.
+ */
+export const ROOM_STATE_NAMES = ['offline', 'late', 'outOfBed', 'awake', 'asleep', 'noBreathing'] as const;
 export type RoomStateName = (typeof ROOM_STATE_NAMES)[number];
+
+/**
+ * How far behind real time a device's samples may be delivered (network, broker, a busy server) while
+ * the room's state is still shown as computed; further behind, the room reads `late`. States are
+ * computed on the devices' sample timestamps, so lateness within this never changes a state.
+ * The server's setting MONITORING_LATE_TOLERANCE_SEC overrides it.
+ */
+export const LATE_TOLERANCE_SEC = 10;
 
 export interface LiveRoomState {
   roomId: string;
@@ -27,11 +40,62 @@ export interface LiveRoomState {
   lastButtonAt: number | null;
   /** When this state was evaluated, ms since the epoch. */
   at: number;
+  /** End of the newest device sample the state was computed from (device time), null before any. */
+  dataAt?: number | null;
 }
 
 /** A room's state without the resident's vitals: what the agency levels see of their partners' rooms. */
 export function withoutVitals(state: LiveRoomState): LiveRoomState {
   return { ...state, respirationRate: null, heartRate: null, movement: null, temperature: null, lastButtonAt: null };
+}
+
+/**
+ * Alert types (the `alerts.type` of PRODUCT.md section 5) and their severity, as in ThingsBoard's alarms:
+ * `critical` needs someone at the bedside now (no breathing, the nurse call), `major` soon, `minor` at
+ * the next round, `warning` concerns the equipment. The station orders and colours alerts by it.
+ */
+export const ALERT_TYPE_NAMES = ['noBreathing', 'button', 'heartRateHigh', 'heartRateLow', 'respirationHigh', 'respirationLow', 'longOutOfBed', 'outOfBed', 'temperatureHigh', 'deviceOffline'] as const;
+export type AlertTypeName = (typeof ALERT_TYPE_NAMES)[number];
+
+export const ALERT_SEVERITIES = ['critical', 'major', 'minor', 'warning'] as const;
+export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+
+export const ALERT_SEVERITY: Readonly<Record<AlertTypeName, AlertSeverity>> = {
+  noBreathing: 'critical',
+  button: 'critical',
+  heartRateHigh: 'major',
+  heartRateLow: 'major',
+  respirationHigh: 'major',
+  respirationLow: 'major',
+  longOutOfBed: 'major',
+  outOfBed: 'minor',
+  temperatureHigh: 'minor',
+  deviceOffline: 'warning',
+};
+
+/** Smaller first: the order in which alerts need attention. */
+export function severityRank(type: string): number {
+  const severity = (ALERT_SEVERITY as Readonly<Record<string, AlertSeverity>>)[type];
+  return severity === undefined ? ALERT_SEVERITIES.length : ALERT_SEVERITIES.indexOf(severity);
+}
+
+/**
+ * An alert's place in its lifecycle (ThingsBoard's ACTIVE/CLEARED × ACK/UNACK): `endedAt` is set when its
+ * condition ended (cleared), `acknowledgedAt` when a person confirmed it. The station shows every alert
+ * that is active or not yet acknowledged; a cleared one nobody confirmed reads 終了・未確認.
+ */
+export type AlertStatus = 'activeUnacknowledged' | 'activeAcknowledged' | 'endedUnacknowledged' | 'endedAcknowledged';
+
+export function alertStatus(alert: { endedAt?: string | null; acknowledgedAt?: string | null }): AlertStatus {
+  const ended = typeof alert.endedAt === 'string' && alert.endedAt !== '';
+  const acknowledged = typeof alert.acknowledgedAt === 'string' && alert.acknowledgedAt !== '';
+  if (ended) return acknowledged ? 'endedAcknowledged' : 'endedUnacknowledged';
+  return acknowledged ? 'activeAcknowledged' : 'activeUnacknowledged';
+}
+
+/** Whether the nurse station lists the alert: until it has both ended and been acknowledged. */
+export function onStation(alert: { endedAt?: string | null; acknowledgedAt?: string | null }): boolean {
+  return alertStatus(alert) !== 'endedAcknowledged';
 }
 
 /** WebSocket `/api/monitoring/live`: client → server. */

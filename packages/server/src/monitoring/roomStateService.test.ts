@@ -169,3 +169,125 @@ describe('out-of-bed alerts and the night', () => {
     }
   }, 60_000);
 });
+
+/** Scenario second 0 of the simulated nights (20:00 in Tokyo) on the day the tests live in. */
+const NIGHT_ORIGIN = Date.parse('2026-11-20T20:00:00+09:00');
+/** The channels the room state reads (EIT is left out: it costs time and the state does not need it). */
+const STATE_CHANNELS = ['ecg', 'respiAxl', 'impe', 'respiHr', 'temperature', 'button'] as const;
+
+interface Delivery {
+  dueAt: number;
+  frames: { channel: SmfSampleChannel; bytes: Uint8Array }[];
+}
+
+/**
+ * A network between devices and the server that delivers each device's seconds late by `lag()` ms (in
+ * order, as one MQTT connection does: a second never overtakes the one before).
+ */
+class LateLink {
+  readonly #queues = new Map<string, Delivery[]>();
+  readonly #lags = new Map<string, () => number>();
+  readonly #hub: LiveHub;
+
+  constructor(hub: LiveHub) {
+    this.#hub = hub;
+  }
+
+  route(serial: string, lag: () => number): void {
+    this.#lags.set(serial, lag);
+    this.#queues.set(serial, []);
+  }
+
+  /** One second of frames, sent by every routed device when the second ends (`endMs`). */
+  send(endMs: number, frames: readonly { channel: string; bytes: Uint8Array }[]): void {
+    for (const [serial, queue] of this.#queues) {
+      const dueAt = Math.max(queue.at(-1)?.dueAt ?? Number.NEGATIVE_INFINITY, endMs + this.#lags.get(serial)!());
+      queue.push({ dueAt, frames: frames.map((frame) => ({ channel: frame.channel as SmfSampleChannel, bytes: frame.bytes.slice() })) });
+    }
+  }
+
+  /** Hands the server everything due by `now`. */
+  deliver(now: number): void {
+    for (const [serial, queue] of this.#queues) {
+      while (queue.length > 0 && queue[0]!.dueAt <= now) for (const frame of queue.shift()!.frames) this.#hub.frame(serial, frame.channel, frame.bytes);
+    }
+  }
+}
+
+/** Seeded uniform numbers in [0, 1) (mulberry32), so that the jitter is the same on every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('states on the devices\' time', () => {
+  it('are the same delivered 3 s and 8 s late or jittered, never offline nor flickering; 14 s late reads 遅延; the tachycardia raises heartRateHigh', async () => {
+    const parser = await loadParser();
+    const database = await openPglite(null);
+    try {
+      await migrate(database);
+      const store = new DocumentStore(database, silent);
+      await store.set(system, 'domains/late', { name: '遅延施設', kind: 'facility' }, false);
+      const lags: Record<string, () => number> = { 'LATE-0': () => 0, 'LATE-3': () => 3000, 'LATE-8': () => 8000, 'LATE-J': (() => { const random = seededRandom(18); return () => 500 + random() * 7500; })(), 'LATE-14': () => 14_000 };
+      for (const serial of Object.keys(lags)) await store.set(system, `rooms/${serial.toLowerCase()}`, { domainId: 'late', name: serial, deviceSerial: serial }, false);
+      const source = new DeviceSimulator({ serial: 'NM-0001', seed: 1 });
+      const { tachycardia } = source.timeline;
+      // From 400 s before the tachycardia: the person falls asleep (5 quiet minutes), then the heart races.
+      const from = NIGHT_ORIGIN + (tachycardia.start - 400) * 1000;
+      const seconds = 500;
+      let now = from;
+      const hub = new LiveHub();
+      const link = new LateLink(hub);
+      for (const [serial, lag] of Object.entries(lags)) link.route(serial, lag);
+      const service = new RoomStateService({ database, hub, log: silent, tickMs: 3_600_000, now: () => now });
+      await service.start();
+      const seen = new Map<string, { at: number; dataAt: number | null; state: string }[]>();
+      const sequences = new SequenceCounters();
+      for (let s = 0; s < seconds; s++) {
+        const second = source.generate(from + s * 1000);
+        if (second !== null) link.send(from + (s + 1) * 1000, encodeSecond(parser, second, sequences, STATE_CHANNELS));
+        now = from + (s + 1) * 1000;
+        link.deliver(now);
+        service.tick();
+        for (const state of service.states) {
+          const list = seen.get(state.serial) ?? [];
+          list.push({ at: state.at, dataAt: state.dataAt ?? null, state: state.state });
+          seen.set(state.serial, list);
+        }
+      }
+      await service.settled();
+
+      // The reference: delivered at once. Its state at each second of device time.
+      const reference = new Map(seen.get('LATE-0')!.filter((tick) => tick.dataAt !== null).map((tick) => [tick.dataAt!, tick.state]));
+      const changes = (states: readonly string[]) => states.filter((state, i) => i > 0 && state !== states[i - 1]).length;
+      const warm = (serial: string) => seen.get(serial)!.filter((tick) => tick.at >= from + 30_000);
+      expect(new Set(warm('LATE-0').map((tick) => tick.state))).toEqual(new Set(['awake', 'asleep']));
+      for (const serial of ['LATE-3', 'LATE-8', 'LATE-J']) {
+        const ticks = warm(serial);
+        expect(ticks.filter((tick) => tick.state === 'offline' || tick.state === 'late'), serial).toEqual([]);
+        // The same state as the reference at the same device time, every second.
+        for (const tick of ticks) expect(`${serial} ${tick.state}`).toBe(`${serial} ${reference.get(tick.dataAt!)}`);
+        expect(changes(ticks.map((tick) => tick.state)), serial).toBeLessThanOrEqual(changes(warm('LATE-0').map((tick) => tick.state)));
+      }
+      // 14 s behind: 遅延, never offline, with the data's own time.
+      const late = warm('LATE-14');
+      expect(new Set(late.map((tick) => tick.state))).toEqual(new Set(['late']));
+      for (const tick of late) expect(tick.at - (tick.dataAt ?? 0)).toBe(14_000);
+
+      // The simulated tachycardia (125–140 beats/min for minutes) is a heart-rate-high alert however late the data.
+      const alerts = await store.query(system, { collection: 'alerts', where: [['type', '==', 'heartRateHigh']] });
+      expect(alerts.map((alert) => alert.roomId).sort()).toEqual(Object.keys(lags).map((serial) => serial.toLowerCase()).sort());
+      // Dated from the device's samples: the same start for every room.
+      expect(new Set(alerts.map((alert) => alert.startedAt)).size).toBe(1);
+      await service.stop();
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});

@@ -1,21 +1,31 @@
 /**
  * The live state of every monitored room (PRODUCT.md section 8), on the server so that every
  * screen and the alerts agree: each device's frames (from the ingest pipeline's hub) feed its
- * room-state estimator (@nemuri/analysis); once a second every room is evaluated, its alert
- * tracker updated with the domain's numbers, alerts stored in `alerts` (opened, ended, sounded
- * again), and the states handed to listeners (the monitoring WebSocket).
+ * room-state estimator (@nemuri/analysis), and the alerts are kept in `alerts` records.
  *
- * Acknowledgements are made by staff on the alert records (the document API); the service learns
- * of them through the change feed, so an acknowledged alert whose condition persists sounds again.
+ * Time is the device's: the estimator is evaluated at the end of each second of the device's
+ * samples once that second has arrived (when the next one begins, or at the next tick), and its
+ * alert tracker updated with that state. A room's states are therefore the same whether its frames
+ * come at once, seconds late or jittered (issue 18: frames 2.6–3.5 s late left every room 通信なし).
+ * Once a second (the tick) every room's state is handed to listeners (the monitoring WebSocket):
+ * the estimator's state while its newest data is within the late tolerance (LATE_TOLERANCE_SEC)
+ * of real time, `late` (遅延) beyond it, `offline` only after the domain's `deviceOfflineMin`
+ * without any frame.
+ *
+ * Alerts follow ThingsBoard's lifecycle (active/cleared × acknowledged/unacknowledged): a record is
+ * opened when its condition is met, `endedAt` set when it ends, and it stays on the station until a
+ * person acknowledges it (`acknowledgedBy/At`, written by staff through the document API; the
+ * service learns of them through the change feed). While active it sounds again (`soundedAt`) every
+ * `alertResoundMin` unacknowledged, and that long after an acknowledgement, which is then cleared.
  */
 import { randomUUID } from 'node:crypto';
 import { createParserSync } from '@nemuri/parser/node';
 import type { Parser } from '@nemuri/parser/parser';
 import type { SmfSampleChannel } from '@nemuri/parser/smf';
 import { AlertTracker, alertDocument, sameAlertNumbers, type AlertEvent, type AlertNumbers, type AlertTrackerOptions, type AlertType } from '@nemuri/analysis/alerts';
-import { RoomStateEstimator } from '@nemuri/analysis/roomState';
+import { RoomStateEstimator, type RoomState } from '@nemuri/analysis/roomState';
 import type { Claims } from '@nemuri/shared/documents/access';
-import type { LiveRoomState } from '@nemuri/shared/monitoring';
+import { ALERT_SEVERITY, LATE_TOLERANCE_SEC, type AlertSeverity, type LiveRoomState } from '@nemuri/shared/monitoring';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database } from '../database/database.ts';
 import { changeFeedOf, type ChangeBatch } from '../documents/changeFeed.ts';
@@ -36,8 +46,10 @@ export interface RoomStateServiceOptions {
   log: MonitoringLogger;
   /** Evaluation period. Default 1,000 ms. */
   tickMs?: number;
-  /** An acknowledged alert still active sounds again after this long. Default: the domain's `numbers.alertResoundMin` (5 min). */
+  /** An active alert sounds again after this long. Default: the domain's `numbers.alertResoundMin` (5 min). */
   resoundAfterSec?: number;
+  /** Data this far behind real time still gives the computed state; further behind, `late`. Default LATE_TOLERANCE_SEC (10 s). */
+  lateToleranceSec?: number;
   /** Time source (tests). */
   now?: () => number;
 }
@@ -46,6 +58,12 @@ export type RoomStatesListener = (states: readonly LiveRoomState[], at: number) 
 
 /** Alerts raised only in the domain's night (nightWindow.ts): in the daytime residents are up. */
 const NIGHT_ONLY: ReadonlySet<AlertType> = new Set(['outOfBed', 'longOutOfBed']);
+
+/** Every alert type of the estimator has its severity in the shared table. */
+const SEVERITY: Readonly<Record<AlertType, AlertSeverity>> = ALERT_SEVERITY;
+
+/** The estimator calls a device offline after this long without samples (its default). */
+const ESTIMATOR_OFFLINE_MS = 10_000;
 
 /** The monitoring's writes act for no user; the audit log names it. */
 const MONITORING: Claims = { uid: 'monitoring', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
@@ -56,6 +74,20 @@ interface RoomWatch {
   numbers: AlertNumbers;
   /** Alert record ids of the open alerts, by type. */
   alertIds: Map<AlertType, string>;
+  /** End of the newest sample received (device time, ms); NaN before any. */
+  dataEndMs: number;
+  /** Device time up to which the estimator has been evaluated; NaN before any. */
+  evaluatedTo: number;
+  /** The estimator's state at `evaluatedTo`. */
+  state: RoomState | null;
+  /** When the last frame arrived (server time). */
+  receivedAt: number;
+  /** The newest `at` given to the alert tracker (it takes only later ones). */
+  trackedTo: number;
+  /** When the room began to read late (server time); NaN while it does not. */
+  lateSince: number;
+  /** Whether the room reads offline (the alert tracker then follows the server's clock). */
+  offline: boolean;
 }
 
 export class RoomStateService {
@@ -65,6 +97,7 @@ export class RoomStateService {
   readonly #log: MonitoringLogger;
   readonly #tickMs: number;
   readonly #resoundAfterSec: number | undefined;
+  readonly #lateToleranceMs: number;
   readonly #now: () => number;
   readonly #database: Database;
   readonly #watches = new Map<string, RoomWatch>();
@@ -84,6 +117,7 @@ export class RoomStateService {
     this.#log = options.log;
     this.#tickMs = options.tickMs ?? 1000;
     this.#resoundAfterSec = options.resoundAfterSec;
+    this.#lateToleranceMs = (options.lateToleranceSec ?? LATE_TOLERANCE_SEC) * 1000;
     this.#now = options.now ?? Date.now;
     this.#startedAt = this.#now();
     this.directory = new RoomDirectory(options.database);
@@ -130,7 +164,19 @@ export class RoomStateService {
     const numbers = this.directory.numbersOf(room.domainId);
     let watch = this.#watches.get(room.serial);
     if (watch === undefined) {
-      watch = { estimator: new RoomStateEstimator(), tracker: new AlertTracker(numbers, this.#trackerOptions()), numbers, alertIds: new Map() };
+      watch = {
+        estimator: new RoomStateEstimator({ offlineAfterSec: ESTIMATOR_OFFLINE_MS / 1000 }),
+        tracker: new AlertTracker(numbers, this.#trackerOptions()),
+        numbers,
+        alertIds: new Map(),
+        dataEndMs: Number.NaN,
+        evaluatedTo: Number.NaN,
+        state: null,
+        receivedAt: Number.NaN,
+        trackedTo: Number.NEGATIVE_INFINITY,
+        lateSince: Number.NaN,
+        offline: false,
+      };
       this.#watches.set(room.serial, watch);
     } else if (!sameAlertNumbers(watch.numbers, numbers)) {
       // New numbers: a fresh tracker; the open alerts end now and open again if still due.
@@ -147,12 +193,49 @@ export class RoomStateService {
     try {
       this.#parser ??= createParserSync();
       const frame = this.#parser.decodeSmfFrame(bytes);
-      if (frame.channel === 'multi') return;
-      this.#watch(room).estimator.push(channel, frame.startTimeUs / 1000, frame.sampleRate, frame.values, frame.width);
+      if (frame.channel === 'multi' || !(frame.sampleRate > 0)) return;
+      const watch = this.#watch(room);
+      const startMs = frame.startTimeUs / 1000;
+      watch.receivedAt = this.#now();
+      if (watch.offline) {
+        // Back from offline: the tracker followed the server's clock meanwhile; the device's is its own.
+        watch.offline = false;
+        watch.tracker.resume();
+        watch.trackedTo = Number.NEGATIVE_INFINITY;
+      }
+      // A device's frames come in order: one that starts later completes the seconds before it.
+      this.#evaluateUpTo(room, watch, startMs);
+      // Back after a long silence: the estimator sees the gap (offline) before the new data.
+      const gap = startMs - watch.dataEndMs;
+      if (gap > Math.max(ESTIMATOR_OFFLINE_MS, watch.numbers.deviceOfflineMin * 60_000)) this.#evaluate(room, watch, startMs);
+      watch.estimator.push(channel, startMs, frame.sampleRate, frame.values, frame.width);
+      const endMs = startMs + (Math.floor(frame.values.length / frame.width) * 1000) / frame.sampleRate;
+      if (!(endMs <= watch.dataEndMs)) watch.dataEndMs = endMs;
     } catch (error) {
       // The pipeline validated the frame already: this is unexpected, but must not stop monitoring.
       this.#log.error({ serial, channel, err: error }, 'room state: a frame could not be read');
     }
+  }
+
+  /** Evaluates the second that ends the data received so far, once all data before `completeTo` is in. */
+  #evaluateUpTo(room: MonitoredRoom, watch: RoomWatch, completeTo: number): void {
+    if (!Number.isFinite(watch.dataEndMs)) return;
+    const boundary = Math.ceil(watch.dataEndMs / 1000) * 1000;
+    if (boundary <= completeTo && !(boundary <= watch.evaluatedTo)) this.#evaluate(room, watch, boundary);
+  }
+
+  /** The estimator at device time `at`, and the alert tracker with that state. */
+  #evaluate(room: MonitoredRoom, watch: RoomWatch, at: number): void {
+    const state = watch.estimator.evaluate(at);
+    watch.state = state;
+    watch.evaluatedTo = at;
+    if (state.state !== 'offline' || Number.isFinite(state.since)) this.#track(room, watch, { ...state, at });
+  }
+
+  #track(room: MonitoredRoom, watch: RoomWatch, state: Parameters<AlertTracker['update']>[0]): void {
+    if (!(state.at > watch.trackedTo)) return;
+    watch.trackedTo = state.at;
+    for (const event of watch.tracker.update(state)) this.#record(room, watch, event);
   }
 
   /** Evaluates every room once (the timer calls it every second). */
@@ -161,50 +244,80 @@ export class RoomStateService {
     const states: LiveRoomState[] = [];
     for (const room of this.directory.rooms()) {
       const watch = this.#watch(room);
-      const state = watch.estimator.evaluate(at);
-      // A device never heard from since the start is offline since the start.
-      const since = state.state === 'offline' && !Number.isFinite(state.since) ? this.#startedAt : state.since;
-      const live: LiveRoomState = {
-        roomId: room.roomId,
-        domainId: room.domainId,
-        rootDomainId: room.rootDomainId,
-        serial: room.serial,
-        state: state.state,
-        since,
-        respirationRate: state.respirationRate,
-        heartRate: state.heartRate,
-        movement: state.movement,
-        temperature: state.temperature,
-        lastButtonAt: state.lastButtonAt,
-        at,
-      };
+      this.#evaluateUpTo(room, watch, Number.POSITIVE_INFINITY);
+      const live = this.#liveState(room, watch, at);
       states.push(live);
-      const events = watch.tracker.update({ ...state, since, at });
-      for (const event of events) this.#record(room, watch, event);
+      // Without data the device's clock stands still: the offline condition is judged on the server's.
+      if (live.state === 'offline') {
+        watch.offline = true;
+        this.#track(room, watch, { ...this.#silent(), since: live.since, at });
+      }
     }
     for (const [serial] of this.#watches) if (this.directory.roomOf(serial) === undefined) this.#watches.delete(serial);
     this.#states = states;
     for (const listener of this.#listeners) listener(states, at);
   }
 
+  /** What the room reads at server time `at`: offline, late, or the estimator's state. */
+  #liveState(room: MonitoredRoom, watch: RoomWatch, at: number): LiveRoomState {
+    const estimated = watch.state ?? this.#silent();
+    const live: LiveRoomState = {
+      roomId: room.roomId,
+      domainId: room.domainId,
+      rootDomainId: room.rootDomainId,
+      serial: room.serial,
+      state: estimated.state,
+      since: estimated.since,
+      respirationRate: estimated.respirationRate,
+      heartRate: estimated.heartRate,
+      movement: estimated.movement,
+      temperature: estimated.temperature,
+      lastButtonAt: estimated.lastButtonAt,
+      at,
+      dataAt: Number.isFinite(watch.evaluatedTo) ? watch.evaluatedTo : null,
+    };
+    const offlineMs = watch.numbers.deviceOfflineMin * 60_000;
+    if (!Number.isFinite(watch.receivedAt) || at - watch.receivedAt >= offlineMs) {
+      watch.lateSince = Number.NaN;
+      // A device never heard from since the start is offline since the start.
+      const since = Number.isFinite(watch.dataEndMs) ? watch.dataEndMs : this.#startedAt;
+      return { ...live, state: 'offline', since, respirationRate: null, heartRate: null, movement: null, temperature: null };
+    }
+    if (at - watch.evaluatedTo > this.#lateToleranceMs || !Number.isFinite(watch.evaluatedTo)) {
+      if (Number.isNaN(watch.lateSince)) watch.lateSince = at;
+      return { ...live, state: 'late', since: watch.lateSince };
+    }
+    watch.lateSince = Number.NaN;
+    // Data flows but the estimator has not decided yet (just started): the device is there, its room unknown.
+    if (estimated.state === 'offline' && !Number.isFinite(estimated.since)) return { ...live, state: 'late', since: at };
+    return live;
+  }
+
+  #silent(): RoomState {
+    return { state: 'offline', since: this.#startedAt, respirationRate: null, heartRate: null, movement: null, temperature: null, lastButtonAt: null, postureChanges: 0 };
+  }
+
   #record(room: MonitoredRoom, watch: RoomWatch, event: AlertEvent): void {
     const owner = { domainId: room.domainId, roomId: room.roomId, deviceSerial: room.serial };
+    const soundedAt = new Date(this.#now()).toISOString();
     if (event.kind === 'open') {
       // A daytime out-of-bed is no alert; the next time the resident leaves the bed at night is.
       if (NIGHT_ONLY.has(event.type) && !inNight(this.directory.nightOf(room.domainId), event.at)) return;
       const id = randomUUID();
       watch.alertIds.set(event.type, id);
-      this.#write(() => this.#store.set(MONITORING, `alerts/${id}`, alertDocument(owner, { type: event.type, startedAt: event.startedAt }), false));
+      if (SEVERITY[event.type] === 'critical') this.#log.warn({ roomId: room.roomId, serial: room.serial, type: event.type, alert: id }, 'critical alert');
+      this.#write(() => this.#store.set(MONITORING, `alerts/${id}`, alertDocument(owner, { type: event.type, startedAt: event.startedAt, soundedAt: this.#now() }), false));
     } else {
       const id = watch.alertIds.get(event.type);
       if (id === undefined) return;
       if (event.kind === 'close') {
+        // Ended, not gone: the record stays on the station until someone acknowledges it.
         watch.alertIds.delete(event.type);
         this.#write(() => this.#store.update(MONITORING, `alerts/${id}`, { endedAt: new Date(event.at).toISOString() }));
-      } else {
-        // Sounding again: the acknowledgement no longer holds.
-        this.#write(() => this.#store.update(MONITORING, `alerts/${id}`, { acknowledgedBy: null, acknowledgedAt: null }));
-      }
+      } else if (event.acknowledgementCleared) {
+        // Sounding again after an acknowledgement: it no longer holds.
+        this.#write(() => this.#store.update(MONITORING, `alerts/${id}`, { soundedAt, acknowledgedBy: null, acknowledgedAt: null }));
+      } else this.#write(() => this.#store.update(MONITORING, `alerts/${id}`, { soundedAt }));
     }
   }
 
@@ -222,7 +335,10 @@ export class RoomStateService {
     );
   }
 
-  /** Alerts left open by an earlier run end now: their conditions are evaluated afresh. */
+  /**
+   * Alerts left open by an earlier run end now (their conditions are evaluated afresh); those nobody
+   * acknowledged stay on the station as ended and unacknowledged.
+   */
   async #endDanglingAlerts(): Promise<void> {
     const { rowCount } = await this.#database.query(
       `update documents set data = jsonb_set(data, '{endedAt}', to_jsonb($1::text)), updated_at = now(), version = version + 1
@@ -236,7 +352,7 @@ export class RoomStateService {
     return this.#resoundAfterSec === undefined ? {} : { resoundAfterSec: this.#resoundAfterSec };
   }
 
-  /** Staff acknowledge on the alert record; the tracker learns of it to sound again later if need be. */
+  /** Staff acknowledge on the alert record; the tracker learns of it to sound again later while the condition lasts. */
   #acknowledgements(batch: ChangeBatch): void {
     if ('everything' in batch) return;
     for (const change of batch.changes) {

@@ -2,7 +2,7 @@
  * How a room's live state looks at a glance, calm at 3 a.m.: one colour and icon per state, readable
  * in the dark theme; alarming colours only for what needs someone now.
  */
-import { IconBed, IconMoonStars, IconPlugConnectedX, IconUrgent, IconWalk } from '@tabler/icons-react';
+import { IconBed, IconClockExclamation, IconMoonStars, IconPlugConnectedX, IconUrgent, IconWalk } from '@tabler/icons-react';
 import type { RoomStateName } from '@nemuri/shared/monitoring';
 
 export interface StateLook {
@@ -15,12 +15,14 @@ export const STATE_LOOKS: Record<RoomStateName | 'noDevice', StateLook> = {
   awake: { color: 'teal', icon: IconBed },
   outOfBed: { color: 'yellow', icon: IconWalk },
   noBreathing: { color: 'red', icon: IconUrgent },
+  // Data still comes, only late: the state cannot be vouched for, nothing is known to be wrong.
+  late: { color: 'orange', icon: IconClockExclamation },
   offline: { color: 'gray', icon: IconPlugConnectedX },
   noDevice: { color: 'gray', icon: IconPlugConnectedX },
 };
 
 /** Order for "by state": what needs attention first. */
-export const STATE_ORDER: readonly (RoomStateName | 'noDevice')[] = ['noBreathing', 'outOfBed', 'awake', 'asleep', 'offline', 'noDevice'];
+export const STATE_ORDER: readonly (RoomStateName | 'noDevice')[] = ['noBreathing', 'outOfBed', 'awake', 'asleep', 'late', 'offline', 'noDevice'];
 
 /** "12分" / "3時間5分": how long a state has lasted. */
 export function durationMinutes(sinceMs: number, nowMs: number): number {

@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, Loader, Paper, SimpleGrid, Stack, Switch, 
 import { IconAlertCircle, IconBellRinging, IconCheck, IconVolume } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ALERT_SEVERITY, alertStatus, onStation, severityRank, type AlertSeverity, type AlertTypeName } from '@nemuri/shared/monitoring';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { formatTime } from '../../lib/dates.ts';
 import { documents } from '../../lib/documents/documents.ts';
@@ -19,44 +20,56 @@ type AlertRecord = RecordOf<'alerts'>;
 
 const MUTE_KEY = 'nemuri.monitoring.muted';
 
+const SEVERITY_COLORS: Record<AlertSeverity, string> = { critical: 'red', major: 'orange', minor: 'yellow', warning: 'gray' };
+
+/** What needs someone first: unacknowledged before acknowledged, then by severity, then the newest. */
+function stationOrder(a: AlertRecord, b: AlertRecord): number {
+  return Number(Boolean(a.acknowledgedAt)) - Number(Boolean(b.acknowledgedAt)) || severityRank(a.type) - severityRank(b.type) || b.startedAt.localeCompare(a.startedAt);
+}
+
 /**
- * /monitoring: the nurse station's view. Active alerts on top (newest first) with 「確認」; every
- * monitored room's live state below, updated every second; a chime for each new unacknowledged
- * alert, with a mute switch and a prompt where the browser holds sound back.
+ * /monitoring: the nurse station's view. On top every alert still active or not yet acknowledged
+ * (an ended one nobody confirmed reads 終了・未確認 until someone does), the most urgent first, with
+ * 「確認」; every monitored room's live state below, updated every second; a chime for each new
+ * unacknowledged alert and each time the server sounds one again, with a mute switch and a prompt
+ * where the browser holds sound back.
  */
 export default function MonitoringScreen() {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const rooms = useQuery({ collection: 'rooms', orderBy: [['name']], limit: 500 });
-  const alerts = useQuery({ collection: 'alerts', where: [['endedAt', '==', null]], orderBy: [['startedAt', 'desc']], limit: 200 });
+  // Two queries: the active ones (acknowledged or not) and the unacknowledged ones (ended or not).
+  const active = useQuery({ collection: 'alerts', where: [['endedAt', '==', null]], orderBy: [['startedAt', 'desc']], limit: 200 });
+  const waiting = useQuery({ collection: 'alerts', where: [['acknowledgedAt', '==', null]], orderBy: [['startedAt', 'desc']], limit: 200 });
+  const alerts = useMemo(() => {
+    const byId = new Map<string, AlertRecord>();
+    for (const alert of [...active.data, ...waiting.data]) if (onStation(alert)) byId.set(alert.documentReferenceId, alert);
+    return { data: [...byId.values()].sort(stationOrder), loading: active.loading || waiting.loading, error: active.error ?? waiting.error };
+  }, [active.data, active.loading, active.error, waiting.data, waiting.loading, waiting.error]);
   const live = useRoomStates();
   const [muted, setMuted] = useState(() => window.localStorage.getItem(MUTE_KEY) === '1');
   const [blocked, setBlocked] = useState(() => soundBlocked());
   const [acknowledging, setAcknowledging] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const sounded = useRef<Set<string> | null>(null);
-  const acknowledged = useRef<Set<string>>(new Set());
 
   const roomsById = useMemo(() => new Map(rooms.data.map((room) => [room.documentReferenceId, room])), [rooms.data]);
   const unacknowledged = alerts.data.filter((alert) => !alert.acknowledgedAt);
 
-  // A chime for each alert not sounded yet, and for each acknowledged alert the server sounds again
-  // (its acknowledgement cleared while the condition lasts); the alerts present when the page opens
-  // only set the baseline.
+  // A chime for each active unacknowledged alert not sounded yet and each time the server sounds one
+  // again (`soundedAt` moves: unacknowledged for the domain's interval, or an acknowledgement that no
+  // longer holds); the alerts present when the page opens only set the baseline.
   useEffect(() => {
     if (alerts.loading) return;
-    const ids = unacknowledged.map((alert) => alert.documentReferenceId);
-    const nowAcknowledged = alerts.data.filter((alert) => alert.acknowledgedAt).map((alert) => alert.documentReferenceId);
+    const keys = unacknowledged.filter((alert) => !alert.endedAt).map((alert) => `${alert.documentReferenceId} ${alert.soundedAt ?? alert.startedAt}`);
     if (sounded.current === null) {
-      sounded.current = new Set(ids);
-      acknowledged.current = new Set(nowAcknowledged);
+      sounded.current = new Set(keys);
       return;
     }
-    const fresh = ids.filter((id) => !sounded.current?.has(id) || acknowledged.current.has(id));
-    for (const id of fresh) sounded.current.add(id);
-    acknowledged.current = new Set(nowAcknowledged);
+    const fresh = keys.filter((key) => !sounded.current?.has(key));
+    for (const key of fresh) sounded.current.add(key);
     if (fresh.length > 0 && !muted) playAlertChime();
-  }, [alerts.loading, alerts.data, unacknowledged, muted]);
+  }, [alerts.loading, unacknowledged, muted]);
 
   const monitored = useMemo(() => rooms.data.filter((room) => Boolean(room.deviceSerial)), [rooms.data]);
   const filter = useRoomFilter(monitored);
@@ -142,12 +155,22 @@ export default function MonitoringScreen() {
           ) : (
             <Table verticalSpacing={4} data-testid="active-alerts">
               <Table.Tbody>
-                {alerts.data.map((alert) => (
-                  <Table.Tr key={alert.documentReferenceId} data-alert={alert.documentReferenceId} data-acknowledged={alert.acknowledgedAt ? 'true' : 'false'}>
+                {alerts.data.map((alert) => {
+                  const status = alertStatus(alert);
+                  const severity = ALERT_SEVERITY[alert.type as AlertTypeName];
+                  return (
+                  <Table.Tr key={alert.documentReferenceId} data-alert={alert.documentReferenceId} data-acknowledged={alert.acknowledgedAt ? 'true' : 'false'} data-status={status} data-severity={severity}>
                     <Table.Td>
-                      <Badge color={alert.acknowledgedAt ? 'gray' : 'red'} variant={alert.acknowledgedAt ? 'light' : 'filled'}>
-                        {t(`monitoring.alertTypes.${alert.type}`)}
-                      </Badge>
+                      <Group gap={4} wrap="nowrap">
+                        <Badge color={alert.acknowledgedAt ? 'gray' : SEVERITY_COLORS[severity]} variant={alert.acknowledgedAt ? 'light' : 'filled'} title={t(`monitoring.severities.${severity}`)}>
+                          {t(`monitoring.alertTypes.${alert.type}`)}
+                        </Badge>
+                        {status === 'endedUnacknowledged' ? (
+                          <Badge color="gray" variant="outline" data-testid="alert-ended-unacknowledged">
+                            {t('monitoring.endedUnacknowledged')}
+                          </Badge>
+                        ) : null}
+                      </Group>
                     </Table.Td>
                     <Table.Td>{(alert.roomId ? roomsById.get(alert.roomId)?.name : null) ?? alert.deviceSerial ?? '—'}</Table.Td>
                     <Table.Td>
@@ -165,7 +188,8 @@ export default function MonitoringScreen() {
                       )}
                     </Table.Td>
                   </Table.Tr>
-                ))}
+                  );
+                })}
               </Table.Tbody>
             </Table>
           )}
