@@ -1,10 +1,13 @@
 // QRS detection and heart rate from an ECG lead.
-// Method: J. Pan and W. J. Tompkins, "A real-time QRS detection algorithm", IEEE Trans Biomed Eng
+// Features: J. Pan and W. J. Tompkins, "A real-time QRS detection algorithm", IEEE Trans Biomed Eng
 // 32(3):230–236, 1985 — band-pass 5–15 Hz, five-point derivative, squaring, 150 ms moving-window
-// integration, then dual adaptive thresholds (signal and noise peak levels, on the integrated and the
-// band-passed signals), a 200 ms refractory period, search-back at 166 % of the mean RR interval and
-// T-wave discrimination by slope within 360 ms. Filtering here is zero-phase (the window is processed as
-// a whole), so the fiducial points need no delay correction.
+// integration. Filtering here is zero-phase (the window is processed as a whole), so the fiducial points
+// need no delay correction.
+// Decisions: P. S. Hamilton, "Open Source ECG Analysis", Computers in Cardiology 29:101–104, 2002 (after
+// Hamilton & Tompkins, IEEE TBME 33(12), 1986) — threshold between the medians of the last 8 QRS and
+// noise peaks, search-back after 1.5 median RR intervals, relearning after 8 s without a beat — with
+// Pan–Tompkins' 200 ms refractory period and T-wave test by slope within 360 ms. The README's "QRS
+// detection" section gives the reasons and the accuracy measured (`npm run bench:accuracy`).
 import { bandPass, filterZeroPhase, median, medianInPlace } from './filters.ts';
 
 const REFRACTORY_S = 0.2;
@@ -210,9 +213,11 @@ export function detectQrs(ecg: ArrayLike<number>, sampleRate: number): QrsDetect
   for (let k = 0; k < candidateCount; k++) {
     const c = candidates[k]!;
     // Search-back (Pan–Tompkins; Hamilton): no beat for 1.5 RR intervals means one was missed. Take the
-    // largest candidate of the gap above half the threshold, then look again after it, so that a run of
+    // largest candidate of the gap above the lowered threshold, then look again after it, so that a run of
     // beats below the threshold is recovered one by one rather than only its largest.
     const limit = rrMedian > 0 ? SEARCH_BACK_RR * rrMedian : SEARCH_BACK_START_S * sampleRate;
+    // Only the last 8 s are searched: a long stretch without beats (leads off) costs no more per candidate.
+    while (firstAfterBeat < k && candidates[firstAfterBeat]! < c - relearnAfter) firstAfterBeat++;
     while (c - (lastMark >= 0 ? lastMark : 0) > limit) {
       const lower = Math.max(SEARCH_BACK_FRACTION * threshold(), SEARCH_BACK_OVER_NOISE * noiseLevel);
       let best = -1;
