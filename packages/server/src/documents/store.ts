@@ -26,7 +26,7 @@ import { collectionByGroup, collectionByName } from '@nemuri/shared/documents/co
 import { DocumentError, MESSAGES } from '@nemuri/shared/documents/errors';
 import { parseCollectionPath, parseDocumentPath, type DocumentRef } from '@nemuri/shared/documents/paths';
 import { parseFieldPath, validateQuery, type ValidQuery } from '@nemuri/shared/documents/query';
-import { MAX_READS_PER_COMMIT, MAX_WRITES_PER_COMMIT } from '@nemuri/shared/documents/transaction';
+import { MAX_READS_PER_COMMIT, maxWritesPerCommit } from '@nemuri/shared/documents/transaction';
 import { applySet, applyUpdate, changedKeys, isPlainObject, type Data } from '@nemuri/shared/documents/update';
 import { assertValid, readRecord } from '@nemuri/shared/documents/validate';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
@@ -163,9 +163,25 @@ function refuseServerOnlyKeys(spec: CollectionSpec, claims: Claims, input: Data)
   }
 }
 
+/** What one write transaction gathers until it commits (see DocumentStore#transaction). */
+interface TransactionState {
+  /** Changes, announced once it has committed. */
+  changes: DocumentChange[];
+  /** Audit logs, inserted in one statement at its end. */
+  audits: { id: string; data: string; domainId: string | null; rootDomainId: string | null; roomId: string | null }[];
+  /**
+   * Rows read to place records in their tenant or check their references (domains, parents,
+   * named records), as the transaction last saw or wrote them: a commit of many writes to one room
+   * reads its domain once, not once per write.
+   */
+  rows: Map<string, Row | null>;
+  /** Paths this transaction holds the row lock of: their row in `rows` is current. */
+  locked: Set<string>;
+}
+
 export class DocumentStore {
-  /** Changes made by each open transaction, announced when it commits (see #transaction). */
-  readonly #pending = new WeakMap<Queryable, DocumentChange[]>();
+  /** The state of each open write transaction. */
+  readonly #pending = new WeakMap<Queryable, TransactionState>();
 
   constructor(
     readonly database: Database,
@@ -177,9 +193,11 @@ export class DocumentStore {
   async #transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     let changes: DocumentChange[] = [];
     const result = await this.database.transaction(async (tx) => {
-      changes = [];
-      this.#pending.set(tx, changes);
+      const state: TransactionState = { changes: [], audits: [], rows: new Map(), locked: new Set() };
+      changes = state.changes;
+      this.#pending.set(tx, state);
       const value = await fn(tx);
+      await this.#insertAudits(tx, state);
       await this.changes.notify(tx, changes);
       return value;
     });
@@ -188,7 +206,33 @@ export class DocumentStore {
   }
 
   #changed(tx: Queryable, change: DocumentChange): void {
-    this.#pending.get(tx)?.push(change);
+    this.#pending.get(tx)?.changes.push(change);
+  }
+
+  /** A row the transaction placed a record by, read once per transaction (TransactionState.rows). */
+  async #knownRow(tx: Queryable, path: string): Promise<Row | null> {
+    const rows = this.#pending.get(tx)?.rows;
+    if (rows?.has(path) === true) return rows.get(path) ?? null;
+    const row = await this.#row(tx, path);
+    rows?.set(path, row);
+    return row;
+  }
+
+  /**
+   * The row to be written, locked for the rest of the transaction (`for update`); read once: a
+   * transaction writing one record many times already holds its lock and its latest row.
+   */
+  async #lockedRow(tx: Queryable, path: string): Promise<Row | null> {
+    const state = this.#pending.get(tx);
+    if (state?.locked.has(path) === true) return state.rows.get(path) ?? null;
+    const row = await this.#row(tx, path, true);
+    state?.rows.set(path, row);
+    state?.locked.add(path);
+    return row;
+  }
+
+  #wrote(tx: Queryable, path: string, row: Row | null): void {
+    this.#pending.get(tx)?.rows.set(path, row);
   }
 
   #signedIn(claims: Claims | null): Claims {
@@ -413,7 +457,7 @@ export class DocumentStore {
   async #tenantFor(db: Queryable, claims: Claims, ref: DocumentRef, data: Data): Promise<RecordTenant> {
     const rootOf = async (domainId: string | null): Promise<string | null> => {
       if (domainId === null) return null;
-      const domain = await this.#row(db, `domains/${domainId}`);
+      const domain = await this.#knownRow(db, `domains/${domainId}`);
       if (domain !== null) return domain.root_domain_id;
       if (domainId === claims.domainId) return claims.rootDomainId;
       // A domain without a record: only the maker's levels may name its root; levels 4-5 can
@@ -434,7 +478,7 @@ export class DocumentStore {
         return { domainId, rootDomainId: await rootOf(domainId), roomId };
       }
       case 'parent': {
-        const parent = await this.#row(db, ref.parentPath);
+        const parent = await this.#knownRow(db, ref.parentPath);
         if (parent !== null) return tenantOf(parent);
         if (ref.spec.parent === 'domains') {
           const domainId = ref.parentPath.split('/')[1] ?? null;
@@ -444,7 +488,7 @@ export class DocumentStore {
       }
       case 'roomField': {
         const roomId = nonEmptyString(data[tenancy.field]);
-        const room = roomId === null ? null : await this.#row(db, `rooms/${roomId}`);
+        const room = roomId === null ? null : await this.#knownRow(db, `rooms/${roomId}`);
         return room === null ? { domainId: null, rootDomainId: null, roomId } : { ...tenantOf(room), roomId };
       }
     }
@@ -497,7 +541,7 @@ export class DocumentStore {
       if (!moved && existing !== null && JSON.stringify(existing.data[reference.field]) === JSON.stringify(value)) continue;
       const target = collectionByName(reference.collection);
       const path = `${reference.collection}/${String(value)}`;
-      const named = typeof value === 'string' && target !== undefined && !value.includes('/') ? await this.#row(tx, path) : null;
+      const named = typeof value === 'string' && target !== undefined && !value.includes('/') ? await this.#knownRow(tx, path) : null;
       const found = named !== null && target !== undefined && this.#visible(target, claims, scope, named) && (reference.sameDomain !== true || named.domain_id === tenant.domainId);
       if (!found) throw new DocumentError('invalid-argument', MESSAGES.badReference(reference.field, path));
     }
@@ -528,15 +572,22 @@ export class DocumentStore {
     if ((rows[0]?.n ?? 0) === 0) throw new DocumentError('failed-precondition', MESSAGES.lastOwner);
   }
 
-  async #audit(tx: Queryable, claims: Claims, path: string, operation: 'create' | 'set' | 'update' | 'delete', keys: string[], tenant: RecordTenant): Promise<void> {
-    const now = new Date().toISOString();
+  #audit(tx: Queryable, claims: Claims, path: string, operation: 'create' | 'set' | 'update' | 'delete', keys: string[], tenant: RecordTenant): void {
     const id = randomUUID();
+    const data = JSON.stringify({ who: claims.uid, when: new Date().toISOString(), path, operation, changedKeys: keys });
+    this.#pending.get(tx)?.audits.push({ id, data, domainId: tenant.domainId, rootDomainId: tenant.rootDomainId, roomId: tenant.roomId });
+    this.#changed(tx, { path: `auditLogs/${id}`, collection: 'auditLogs', collectionGroup: 'auditLogs', op: 'create', tenant });
+  }
+
+  /** The transaction's audit logs, in one statement however many writes it made. */
+  async #insertAudits(tx: Queryable, state: TransactionState): Promise<void> {
+    if (state.audits.length === 0) return;
     await tx.query(
       `insert into documents (path, collection, collection_group, parent_path, id, data, domain_id, root_domain_id, room_id, created_at, updated_at)
-       values ($1, 'auditLogs', 'auditLogs', '', $2, $3::jsonb, $4, $5, $6, now(), now())`,
-      [`auditLogs/${id}`, id, JSON.stringify({ who: claims.uid, when: now, path, operation, changedKeys: keys }), tenant.domainId, tenant.rootDomainId, tenant.roomId],
+       select 'auditLogs/' || a.id, 'auditLogs', 'auditLogs', '', a.id, a.data::jsonb, a.domain_id, a.root_domain_id, a.room_id, now(), now()
+         from jsonb_to_recordset($1::jsonb) as a(id text, data text, domain_id text, root_domain_id text, room_id text)`,
+      [JSON.stringify(state.audits.map((audit) => ({ id: audit.id, data: audit.data, domain_id: audit.domainId, root_domain_id: audit.rootDomainId, room_id: audit.roomId })))],
     );
-    this.#changed(tx, { path: `auditLogs/${id}`, collection: 'auditLogs', collectionGroup: 'auditLogs', op: 'create', tenant });
   }
 
   async #write(claims: Claims, ref: DocumentRef, existing: Row | null, written: Data, operation: 'set' | 'update', tx: Queryable, scope: DataScope): Promise<Data> {
@@ -558,7 +609,8 @@ export class DocumentStore {
     const row = rows[0] as Row;
     const moved = existing !== null && JSON.stringify(tenantOf(existing)) !== JSON.stringify(tenant);
     this.#changed(tx, { path: ref.documentPath, collection: ref.path, collectionGroup: ref.spec.group, op: existing === null ? 'create' : operation, tenant, ...(moved ? { previousTenant: tenantOf(existing) } : {}) });
-    await this.#audit(tx, claims, ref.documentPath, existing === null ? 'create' : operation, changedKeys(existing?.data ?? null, data), tenant);
+    this.#wrote(tx, ref.documentPath, row);
+    this.#audit(tx, claims, ref.documentPath, existing === null ? 'create' : operation, changedKeys(existing?.data ?? null, data), tenant);
     return this.#toRecord(ref.spec, row, claims);
   }
 
@@ -580,7 +632,7 @@ export class DocumentStore {
     const ref = parseDocumentPath(path);
     if (!isPlainObject(input)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('setDoc'));
     refuseServerOnlyKeys(ref.spec, claims, input);
-    const existing = await this.#row(tx, ref.documentPath, true);
+    const existing = await this.#lockedRow(tx, ref.documentPath);
     this.#checkLevel(claims, ref.spec, existing === null ? 'create' : 'update');
     if (existing !== null && !this.#visible(ref.spec, claims, scope, existing)) throw missing(ref.documentPath);
     return this.#write(claims, ref, existing, applySet(existing?.data ?? null, input, merge), 'set', tx, scope);
@@ -590,7 +642,7 @@ export class DocumentStore {
     this.#checkLevel(claims, ref.spec, 'update');
     if (!isPlainObject(fields)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('updateDoc'));
     refuseServerOnlyKeys(ref.spec, claims, fields);
-    const existing = await this.#row(tx, ref.documentPath, true);
+    const existing = await this.#lockedRow(tx, ref.documentPath);
     if (existing === null || !this.#visible(ref.spec, claims, scope, existing)) throw missing(ref.documentPath);
     return this.#write(claims, ref, existing, applyUpdate(existing.data, fields), 'update', tx, scope);
   }
@@ -598,14 +650,15 @@ export class DocumentStore {
   async #deleteIn(tx: Queryable, claims: Claims, scope: DataScope, path: string): Promise<void> {
     const ref = parseDocumentPath(path);
     this.#checkLevel(claims, ref.spec, 'delete');
-    const existing = await this.#row(tx, ref.documentPath, true);
+    const existing = await this.#lockedRow(tx, ref.documentPath);
     // Deleting what the caller cannot see is deleting nothing, as for a missing record.
     if (existing === null || !this.#visible(ref.spec, claims, scope, existing)) return;
     this.#checkWrite(claims, scope, ref.spec, existing, null);
     await this.#keepAnOwner(tx, ref, existing, null);
     await tx.query('delete from documents where path = $1', [ref.documentPath]);
     this.#changed(tx, { path: ref.documentPath, collection: ref.path, collectionGroup: ref.spec.group, op: 'delete', tenant: tenantOf(existing) });
-    await this.#audit(tx, claims, ref.documentPath, 'delete', changedKeys(existing.data, null), tenantOf(existing));
+    this.#wrote(tx, ref.documentPath, null);
+    this.#audit(tx, claims, ref.documentPath, 'delete', changedKeys(existing.data, null), tenantOf(existing));
   }
 
   #emptyId(path: string): boolean {
@@ -655,7 +708,8 @@ export class DocumentStore {
     const reads = input.reads as unknown[];
     const writes = input.writes as unknown[];
     // One commit holds its rows' locks until it ends: a bound keeps one tenant from holding them long.
-    if (writes.length > MAX_WRITES_PER_COMMIT) throw new DocumentError('invalid-argument', MESSAGES.tooManyWrites(MAX_WRITES_PER_COMMIT));
+    const maxWrites = maxWritesPerCommit(this.database.kind);
+    if (writes.length > maxWrites) throw new DocumentError('invalid-argument', MESSAGES.tooManyWrites(maxWrites));
     if (reads.length > MAX_READS_PER_COMMIT) throw new DocumentError('invalid-argument', MESSAGES.tooManyReads(MAX_READS_PER_COMMIT));
     const scope = await this.scopeOf(claims);
     await this.#transaction(async (tx) => {
@@ -665,7 +719,7 @@ export class DocumentStore {
         this.#checkLevel(claims, ref.spec, 'read');
         // Also holds records that do not exist yet: two transactions creating one record conflict.
         await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`documents:${ref.documentPath}`]);
-        const stored = await this.#row(tx, ref.documentPath, true);
+        const stored = await this.#lockedRow(tx, ref.documentPath);
         // A record out of scope reads as absent (version 0), as it did to the transaction's get.
         const row = stored !== null && this.#visible(ref.spec, claims, scope, stored) ? stored : null;
         if ((row?.version ?? 0) !== read.version) throw new DocumentError('aborted', MESSAGES.versionMismatch(ref.documentPath));

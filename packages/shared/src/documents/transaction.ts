@@ -11,6 +11,17 @@ import type { Data } from './update.ts';
 
 /** Writes one commit may hold (Firestore's limit too): a commit locks its rows until it ends. */
 export const MAX_WRITES_PER_COMMIT = 500;
+/**
+ * On the embedded database (PGlite: one connection, every request waits for a commit to end) a
+ * 500-write commit holds everyone for up to a second; 100 keeps another tenant's reads near 200 ms
+ * (docs/security.md, "Fair sharing").
+ */
+export const MAX_WRITES_PER_COMMIT_EMBEDDED = 100;
+
+/** The cap on writes per commit for a database kind. */
+export function maxWritesPerCommit(kind: 'pglite' | 'postgresql'): number {
+  return kind === 'pglite' ? MAX_WRITES_PER_COMMIT_EMBEDDED : MAX_WRITES_PER_COMMIT;
+}
 /** Reads whose versions one commit checks. */
 export const MAX_READS_PER_COMMIT = 500;
 
