@@ -107,6 +107,17 @@ describe('AlertTracker', () => {
     expect(events).toEqual(['open outOfBed 0', 'resound outOfBed 60', 'resound outOfBed 120', 'close outOfBed 150']);
   });
 
+  it('keeps a long rate episode one alert that sounds again only every interval, acknowledged or not', () => {
+    const tracker = new AlertTracker(DEFAULT_ALERT_NUMBERS, { resoundAfterSec: 120 });
+    const events: string[] = [];
+    // Longer than the tracker's history, with the rate unknown for 15 s now and then (the person moves).
+    for (const state of history([400, { heartRate: 130 }]).map((state, i) => (i % 90 >= 75 ? { ...state, heartRate: null } : state))) {
+      if (state.at === T0 + 100_000) tracker.acknowledge('heartRateHigh', state.at, 'nurse');
+      for (const event of tracker.update(state)) events.push(`${event.kind} ${event.type} ${(event.at - T0) / 1000}`);
+    }
+    expect(events).toEqual(['open heartRateHigh 60', 'resound heartRateHigh 220', 'resound heartRateHigh 340']);
+  });
+
   it('does not start a sustained rate over for a second of unknown rate', () => {
     const high = { heartRate: 130 };
     const withGaps = history([30, high], [2, { heartRate: null }], [40, high]);

@@ -78,6 +78,9 @@ export interface ActiveAlert {
 const IN_BED: ReadonlySet<RoomStateName> = new Set(['awake', 'asleep', 'noBreathing']);
 const BREATHING: ReadonlySet<RoomStateName> = new Set(['awake', 'asleep']);
 
+/** A device reports no respiration rate while the person moves (bursts of up to ~20 s): a sustained rate alert outlasts that. */
+const UNKNOWN_TOLERANCE_MS = 30_000;
+
 /**
  * The time of the oldest sample of the unbroken run of newest samples that satisfy `holds`; NaN when
  * none of the last `maxGapMs` does. `holds` answers null when the sample cannot tell (a rate unknown for
@@ -85,7 +88,7 @@ const BREATHING: ReadonlySet<RoomStateName> = new Set(['awake', 'asleep']);
  * so a sustained condition is not started over by a second of missing data. More than `maxGapMs` without
  * a satisfying sample breaks the run.
  */
-function heldSince(history: readonly TimedRoomState[], holds: (state: TimedRoomState) => boolean | null, maxGapMs = 5000): number {
+function heldSince(history: readonly TimedRoomState[], holds: (state: TimedRoomState) => boolean | null, maxGapMs = UNKNOWN_TOLERANCE_MS): number {
   let since = Number.NaN;
   let reference = history.at(-1)?.at ?? Number.NaN;
   for (let i = history.length - 1; i >= 0; i--) {
@@ -100,8 +103,20 @@ function heldSince(history: readonly TimedRoomState[], holds: (state: TimedRoomS
   return since;
 }
 
-/** The alerts active at the newest sample of `history` (oldest first), in ALERT_TYPES order. */
-export function evaluateAlerts(history: readonly TimedRoomState[], numbers: AlertNumbers = DEFAULT_ALERT_NUMBERS, options: AlertRuleOptions = {}): ActiveAlert[] {
+/** Rate and temperature alerts: their condition must last `sustainSec` before they start. */
+const SUSTAINED: ReadonlySet<AlertType> = new Set(['heartRateHigh', 'heartRateLow', 'respirationHigh', 'respirationLow', 'temperatureHigh']);
+
+/**
+ * The alerts active at the newest sample of `history` (oldest first), in ALERT_TYPES order. Types in
+ * `ongoing` are active already: a sustained one stays active while its condition holds, without
+ * lasting `sustainSec` again (the history is shorter than a long episode).
+ */
+export function evaluateAlerts(
+  history: readonly TimedRoomState[],
+  numbers: AlertNumbers = DEFAULT_ALERT_NUMBERS,
+  options: AlertRuleOptions = {},
+  ongoing: ReadonlySet<AlertType> = new Set(),
+): ActiveAlert[] {
   const now = history.at(-1);
   if (!now) return [];
   const sustainMs = (options.sustainSec ?? 60) * 1000;
@@ -113,6 +128,7 @@ export function evaluateAlerts(history: readonly TimedRoomState[], numbers: Aler
   const sustained = (type: AlertType, holds: (state: TimedRoomState) => boolean | null): void => {
     const since = heldSince(history, holds);
     if (now.at - since >= sustainMs) add(type, since + sustainMs);
+    else if (ongoing.has(type) && Number.isFinite(since)) add(type, since);
   };
   // An unknown value (null) leaves the verdict open: see heldSince.
   const rate = (value: number | null, test: (v: number) => boolean): boolean | null => (value === null ? null : test(value));
@@ -201,7 +217,7 @@ export class AlertTracker {
     if (history.length > 0 && state.at <= history.at(-1)!.at) return [];
     history.push(state);
     while (history.length > 0 && state.at - history[0]!.at > this.#historyMs) history.shift();
-    const active = evaluateAlerts(history, this.#numbers, this.#options);
+    const active = evaluateAlerts(history, this.#numbers, this.#options, new Set(this.#open.keys()));
     const events: AlertEvent[] = [];
     const seen = new Set<AlertType>();
     for (const { type, since } of active) {
@@ -212,7 +228,9 @@ export class AlertTracker {
         events.push({ kind: 'open', type, at: state.at, startedAt: since });
         continue;
       }
-      const again = since > open.conditionSince;
+      // A condition that starts again (a new button press) sounds at once; a sustained one's start only
+      // slides with the history.
+      const again = !SUSTAINED.has(type) && since > open.conditionSince;
       open.conditionSince = since;
       const acknowledged = open.acknowledgedAt !== null;
       const quietSince = acknowledged ? open.acknowledgedAt! : open.soundedAt;

@@ -6,6 +6,7 @@
 import { loadParser } from '@nemuri/parser/node';
 import type { Parser } from '@nemuri/parser/parser';
 import type { SmfSampleChannel } from '@nemuri/parser/smf';
+import { ALERT_TYPE_NAMES, alertStatus, onStation } from '@nemuri/shared/monitoring';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { DeviceSimulator, encodeSecond, SequenceCounters } from '@nemuri/simulator/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -285,6 +286,103 @@ describe('states on the devices\' time', () => {
       expect(alerts.map((alert) => alert.roomId).sort()).toEqual(Object.keys(lags).map((serial) => serial.toLowerCase()).sort());
       // Dated from the device's samples: the same start for every room.
       expect(new Set(alerts.map((alert) => alert.startedAt)).size).toBe(1);
+      await service.stop();
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});
+
+describe('the alert lifecycle', () => {
+  it('opens every alert type, keeps each on the station after its condition ends until someone acknowledges it, and sounds it again while active', async () => {
+    const parser = await loadParser();
+    const database = await openPglite(null);
+    try {
+      await migrate(database);
+      const store = new DocumentStore(database, silent);
+      // Numbers that make an ordinary night alarming, so that every rate and the temperature raise alerts.
+      const numbers = { heartRateHigh: 40, heartRateLow: 100, respirationRateHigh: 10, respirationRateLow: 20, temperatureHigh: 30, outOfBedAlertMin: 1, noBreathingAlertSec: 5, deviceOfflineMin: 0.1 };
+      await store.set(system, 'domains/cycle', { name: 'ライフサイクル施設', kind: 'facility', numbers }, false);
+      await store.set(system, 'rooms/cycle-1', { domainId: 'cycle', name: '501号室', deviceSerial: 'CYCLE-1' }, false);
+      const source = new DeviceSimulator({ serial: 'NM-0001', seed: 1 });
+      const { button, apnea, outOfBed } = source.timeline;
+      const hub = new LiveHub();
+      let now = NIGHT_ORIGIN;
+      const service = new RoomStateService({ database, hub, log: silent, tickMs: 3_600_000, resoundAfterSec: 10, now: () => now });
+      await service.start();
+      const sequences = new SequenceCounters();
+      /** Streams the device's scenario seconds [from, from + seconds) in real time, ticking every second. */
+      const stream = (from: number, seconds: number) => {
+        for (let s = from; s < from + seconds; s++) {
+          const second = source.generate(NIGHT_ORIGIN + s * 1000);
+          now = NIGHT_ORIGIN + (s + 1) * 1000;
+          if (second !== null) for (const frame of encodeSecond(parser, second, sequences, STATE_CHANNELS)) hub.frame('CYCLE-1', frame.channel as SmfSampleChannel, frame.bytes);
+          service.tick();
+        }
+      };
+      const silence = (seconds: number) => {
+        for (let s = 0; s < seconds; s++) {
+          now += 1000;
+          service.tick();
+        }
+      };
+      type Stored = { documentReferenceId: string; type: string; startedAt: string; endedAt: string | null; acknowledgedAt: string | null; acknowledgedBy: string | null; soundedAt: string | null };
+      const alerts = async () => {
+        await service.settled();
+        return (await store.query(system, { collection: 'alerts', where: [['roomId', '==', 'cycle-1']], orderBy: [['startedAt']], limit: 200 })) as unknown as Stored[];
+      };
+      const nurse = { uid: 'nurse-7', accessLevel: ROLE_LEVELS.generalStaff, domainId: 'cycle', rootDomainId: 'cycle' };
+      const acknowledge = async (alert: Stored) => {
+        await store.update(nurse, `alerts/${alert.documentReferenceId}`, { acknowledgedBy: nurse.uid, acknowledgedAt: new Date(now).toISOString() });
+        // The service reads acknowledgements from the change feed.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      };
+      const resounded = (alert: Stored) => Date.parse(alert.soundedAt ?? '') - Date.parse(alert.startedAt) >= 10_000;
+
+      // In bed before, during and after the nurse call (pressed at `button.start`, active for 2 minutes).
+      stream(button.start - 80, 280);
+      let stored = await alerts();
+      const call = stored.find((alert) => alert.type === 'button')!;
+      expect(call).toMatchObject({ acknowledgedAt: null, endedAt: expect.any(String) });
+      expect(onStation(call)).toBe(true);
+      expect(resounded(call)).toBe(true);
+      for (const type of ['heartRateHigh', 'heartRateLow', 'respirationHigh', 'respirationLow', 'temperatureHigh']) {
+        const alert = stored.find((candidate) => candidate.type === type);
+        expect(alert, type).toMatchObject({ endedAt: null, acknowledgedAt: null });
+        expect(resounded(alert!), `${type} sounded again`).toBe(true);
+      }
+      // Acknowledged after it ended: who and when are kept, and it leaves the station.
+      await acknowledge(call);
+      stored = await alerts();
+      expect(stored.find((alert) => alert.documentReferenceId === call.documentReferenceId)).toMatchObject({ acknowledgedBy: 'nurse-7', acknowledgedAt: new Date(now).toISOString() });
+      expect(onStation(stored.find((alert) => alert.documentReferenceId === call.documentReferenceId)!)).toBe(false);
+      // Acknowledged while active: 10 s later it sounds again and the acknowledgement no longer holds.
+      const fast = stored.find((alert) => alert.type === 'heartRateHigh')!;
+      await acknowledge(fast);
+      const acknowledgedAt = now;
+      stream(button.start + 200, 12);
+      stored = await alerts();
+      const again = stored.find((alert) => alert.documentReferenceId === fast.documentReferenceId)!;
+      expect(again).toMatchObject({ acknowledgedAt: null, acknowledgedBy: null, endedAt: null });
+      expect(Date.parse(again.soundedAt!)).toBeGreaterThanOrEqual(acknowledgedAt + 10_000);
+
+      // Out of bed at night for more than the domain's minute, then (hours later) the breathing pause.
+      stream(outOfBed[0]!.start - 60, 210);
+      stream(apnea.start - 60, apnea.end - apnea.start + 100);
+      // The device falls silent past the domain's offline time, then comes back.
+      silence(30);
+      stream(apnea.end + 70, 30);
+
+      stored = await alerts();
+      for (const type of ALERT_TYPE_NAMES) {
+        const ofType = stored.filter((alert) => alert.type === type);
+        expect(ofType.length, `${type} opened`).toBeGreaterThan(0);
+        expect(ofType.some(resounded), `${type} sounded again while active`).toBe(true);
+        // Ended and nobody acknowledged it: still on the station (終了・未確認).
+        const waiting = ofType.filter((alert) => alertStatus(alert) === 'endedUnacknowledged');
+        if (type !== 'button') expect(waiting.length, `${type} ended, unacknowledged`).toBeGreaterThan(0);
+        for (const alert of waiting) expect(onStation(alert)).toBe(true);
+      }
       await service.stop();
     } finally {
       await database.close();
