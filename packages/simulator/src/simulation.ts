@@ -23,6 +23,15 @@ export interface SimulationOptions {
   durationSeconds?: number;
   /** Simulated time of the first sample, ms since the epoch (rounded down to a second); default now. */
   startTime?: number;
+  /**
+   * Follow the wall clock, as real devices do: each second is sent once it is over by the clock; a run
+   * that falls behind (a slow start, a busy machine) catches up at once, and one more than
+   * `maxLagSeconds` behind skips ahead to now rather than send stale seconds. Default: on at speed 1
+   * without `startTime` (the demo devices), off otherwise.
+   */
+  live?: boolean;
+  /** Live runs further behind than this skip ahead (default 5 s: well inside the server's late tolerance). */
+  maxLagSeconds?: number;
   /** The scenario's clock: minutes east of UTC; default 540 (Japan). */
   utcOffsetMinutes?: number;
   /** The secret of each device; default {@link demoSecret}. */
@@ -54,6 +63,10 @@ export interface SimulationStats {
   /** Devices currently in their offline episode. */
   offlineDevices: number;
   startedAtMs: number;
+  /** Seconds a live run skipped to be back at the wall clock. */
+  skippedSeconds: number;
+  /** Live runs: how far the last second sent lagged behind the wall clock when it was sent (ms). */
+  lagMs: number;
 }
 
 export interface Simulation {
@@ -105,6 +118,8 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
   const secretFor = options.secretFor ?? demoSecret;
   const onError = options.onError ?? ((error: Error) => console.error(`simulator: ${error.message}`));
   const startTime = Math.floor((options.startTime ?? Date.now()) / 1000) * 1000;
+  const live = options.live ?? (speed === 1 && options.startTime === undefined);
+  const maxLagMs = (options.maxLagSeconds ?? 5) * 1000;
   const broker = options.broker;
 
   const devices: SimulatedDevice[] = serials.map((serial) => ({
@@ -126,6 +141,8 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
     inFlight: 0,
     offlineDevices: 0,
     startedAtMs: Date.now(),
+    skippedSeconds: 0,
+    lagMs: 0,
   };
 
   if (broker) {
@@ -205,7 +222,39 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
     }
   };
 
+  /**
+   * On the wall clock: second [t, t + 1 s) is sent once it is over. Behind by a few seconds, the seconds
+   * follow one another at once; further behind, the run skips to the last second that is over, so that
+   * the devices' data never lags real time by more than `maxLagSeconds` (the server's states and alerts
+   * go by the samples' time: stale seconds would read as late data).
+   */
+  const runLive = async (): Promise<void> => {
+    while (running && stats.simulatedSeconds < (options.durationSeconds ?? Infinity)) {
+      const behind = Date.now() - (stats.simulatedTimeMs + 1000);
+      if (behind < 0) {
+        await sleep(Math.min(-behind, 250));
+        continue;
+      }
+      if (stats.inFlight > maxInFlight) {
+        await new Promise<void>((resolve) => (drained = resolve));
+        continue;
+      }
+      if (behind > maxLagMs) {
+        const skip = Math.floor(behind / 1000);
+        stats.simulatedTimeMs += skip * 1000;
+        stats.skippedSeconds += skip;
+      }
+      stats.lagMs = Date.now() - (stats.simulatedTimeMs + 1000);
+      // Spread over most of the coming second when on time; at once when catching up.
+      const spread = stats.lagMs < 100 ? performance.now() + 900 : undefined;
+      await generateSecond(stats.simulatedTimeMs, spread);
+      stats.simulatedSeconds++;
+      stats.simulatedTimeMs += 1000;
+    }
+  };
+
   const run = async (): Promise<void> => {
+    if (live) return runLive();
     const realStart = performance.now();
     while (running && stats.simulatedSeconds < (options.durationSeconds ?? Infinity)) {
       if (Number.isFinite(speed)) {
