@@ -16,6 +16,7 @@ import { changeFeedOf } from '../documents/changeFeed.ts';
 import { DocumentStore } from '../documents/store.ts';
 import { LiveResults, type Logger } from './liveResults.ts';
 import { SESSION_CHANGED_CLOSE_CODE, type SocketConnection } from './socketRuntime.ts';
+import { parseGuardedJson } from '../http/jsonGuard.ts';
 
 export interface LivePluginOptions {
   database: Database;
@@ -71,7 +72,7 @@ class LiveConnection {
   receive(text: string): void {
     let message: unknown;
     try {
-      message = JSON.parse(text);
+      message = parseGuardedJson(text);
     } catch {
       message = undefined;
     }

@@ -17,6 +17,9 @@ import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
 import type { Database, Queryable } from '../database/database.ts';
 import { splitFrames } from './smfHeader.ts';
 
+/** Rows one retention delete removes at a time (deleteOlderThan). */
+const RETENTION_BATCH_ROWS = 5000;
+
 const gzip = promisify(gzipCallback);
 const gunzip = promisify(gunzipCallback);
 
@@ -286,12 +289,24 @@ export class SignalStore {
     return rows[0]?.found === true;
   }
 
-  /** Retention: deletes stored frames older than `days`. Returns the chunks and pending frames deleted. */
+  /**
+   * Retention: deletes stored frames older than `days`. Returns the chunks and pending frames
+   * deleted. In batches, so that a backlog after a long stop neither reaches the statement timeout
+   * nor holds the (on PGlite, only) connection for long.
+   */
   async deleteOlderThan(days: number, nowMs = Date.now()): Promise<{ chunks: number; pending: number }> {
     const cutoffMs = nowMs - days * 86_400_000;
-    const chunks = await this.#database.query('delete from signal_chunks where minute < $1::timestamptz', [new Date(cutoffMs).toISOString()]);
-    const pending = await this.#database.query('delete from signal_frames_pending where start_us < $1', [cutoffMs * 1000]);
-    return { chunks: chunks.rowCount ?? 0, pending: pending.rowCount ?? 0 };
+    const inBatches = async (table: string, condition: string, value: unknown): Promise<number> => {
+      let deleted = 0;
+      for (;;) {
+        const { rowCount } = await this.#database.query(`delete from ${table} where ctid in (select ctid from ${table} where ${condition} limit ${RETENTION_BATCH_ROWS})`, [value]);
+        deleted += rowCount ?? 0;
+        if ((rowCount ?? 0) < RETENTION_BATCH_ROWS) return deleted;
+      }
+    };
+    const chunks = await inBatches('signal_chunks', 'minute < $1::timestamptz', new Date(cutoffMs).toISOString());
+    const pending = await inBatches('signal_frames_pending', 'start_us < $1', cutoffMs * 1000);
+    return { chunks, pending };
   }
 }
 

@@ -20,6 +20,7 @@ import { SERIAL_PATTERN } from '../ingest/deviceRegistry.ts';
 import type { IngestPipeline } from '../ingest/pipeline.ts';
 import type { SocketConnection } from '../live/socketRuntime.ts';
 import type { DeviceStatusEvent, LiveSubscriber } from './liveHub.ts';
+import { parseGuardedJson } from '../http/jsonGuard.ts';
 
 export interface SignalsPluginOptions {
   pipeline: IngestPipeline;
@@ -109,7 +110,7 @@ class SignalSocket {
   async handle(text: string): Promise<void> {
     let message: unknown;
     try {
-      message = JSON.parse(text);
+      message = parseGuardedJson(text);
     } catch {
       this.#json({ type: 'error', serial: null, code: 'invalid-argument', message: 'messages must be JSON' });
       return;
