@@ -12,6 +12,7 @@ import { loadConfig } from '../config.ts';
 import { DocumentStore } from '../documents/store.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { BrowserClient } from '../testing/browserClient.ts';
+import { lateToleranceFrom } from './monitoringPlugin.ts';
 import { makeTempDir, type TempDir } from '../testing/webDist.ts';
 
 const system = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
@@ -80,5 +81,12 @@ describe('monitoring endpoints', () => {
     socket.send(JSON.stringify({ type: 'subscribe-rooms' }));
     expect(await answer).toMatchObject({ type: 'error', code: 'unauthenticated' });
     socket.close();
+  });
+});
+
+describe('the late tolerance setting', () => {
+  it('reads MONITORING_LATE_TOLERANCE_SEC, and leaves the shared default for anything unusable', () => {
+    expect(lateToleranceFrom({ MONITORING_LATE_TOLERANCE_SEC: '20' })).toBe(20);
+    for (const value of [undefined, '', 'ten', '0', '-5', '3600']) expect(lateToleranceFrom({ MONITORING_LATE_TOLERANCE_SEC: value })).toBeUndefined();
   });
 });

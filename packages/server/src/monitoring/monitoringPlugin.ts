@@ -17,6 +17,7 @@ import { sendError } from '../http/errors.ts';
 import type { IngestPipeline } from '../ingest/pipeline.ts';
 import type { SocketConnection } from '../live/socketRuntime.ts';
 import { RoomStateService } from './roomStateService.ts';
+import { parseGuardedJson } from '../http/jsonGuard.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,6 +29,14 @@ declare module 'fastify' {
 export interface MonitoringPluginOptions {
   database: Database;
   pipeline: IngestPipeline;
+  /** How far behind real time device data may come before rooms read 遅延; default MONITORING_LATE_TOLERANCE_SEC or LATE_TOLERANCE_SEC (10 s). */
+  lateToleranceSec?: number;
+}
+
+/** The server's setting MONITORING_LATE_TOLERANCE_SEC (seconds, 1–300); unset or invalid: the shared default. */
+export function lateToleranceFrom(env: Record<string, string | undefined>): number | undefined {
+  const value = Number(env.MONITORING_LATE_TOLERANCE_SEC);
+  return env.MONITORING_LATE_TOLERANCE_SEC !== undefined && Number.isFinite(value) && value >= 1 && value <= 300 ? value : undefined;
 }
 
 const ROOMS = collectionByName('rooms');
@@ -47,8 +56,8 @@ function roomsIn(claims: Claims, scope: DataScope, states: readonly LiveRoomStat
 }
 
 // App-wide so that `app.monitoring` is the server's (tests and server.ts reach the service through it).
-export const monitoringPlugin = appWide<MonitoringPluginOptions>(async (app, { database, pipeline }) => {
-  const service = new RoomStateService({ database, hub: pipeline.hub, log: app.log });
+export const monitoringPlugin = appWide<MonitoringPluginOptions>(async (app, { database, pipeline, lateToleranceSec }) => {
+  const service = new RoomStateService({ database, hub: pipeline.hub, log: app.log, lateToleranceSec: lateToleranceSec ?? lateToleranceFrom(process.env) });
   const store = new DocumentStore(database, app.log);
   app.decorate('monitoring', service);
   app.addHook('onReady', () => service.start());
@@ -114,7 +123,7 @@ export const monitoringPlugin = appWide<MonitoringPluginOptions>(async (app, { d
       message: (text: string) => {
         let message: unknown;
         try {
-          message = JSON.parse(text);
+          message = parseGuardedJson(text);
         } catch {
           message = null;
         }
