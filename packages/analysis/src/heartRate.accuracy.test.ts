@@ -22,10 +22,10 @@ const FLOORS: Record<string, Floor> = {
   '100': { sensitivity: 0.999, positivePredictivity: 0.999, missRun: 1 },
   // 100 % / 100 %, 0: paced rhythm on V5, QRS shrinking tenfold within a few beats at 7:11 and 8:04.
   '104': { sensitivity: 0.998, positivePredictivity: 0.998, missRun: 2 },
-  // 99.54 % / 98.44 % (34 FP), 2: electrode-motion artefact as large as the QRS in the 5–15 Hz band.
-  '105': { sensitivity: 0.993, positivePredictivity: 0.981, missRun: 3 },
-  // 99.66 % / 99.39 %, 1: large P waves, baseline shifts, QRS almost gone at 27:30–29:00.
-  '108': { sensitivity: 0.994, positivePredictivity: 0.991, missRun: 2 },
+  // 99.54 % / 98.62 % (30 FP), 2: electrode-motion artefact as large as the QRS in the 5–15 Hz band.
+  '105': { sensitivity: 0.993, positivePredictivity: 0.984, missRun: 3 },
+  // 99.66 % / 99.66 %, 1: large P waves, baseline shifts, QRS hardly above the P waves at 27:55–29:05.
+  '108': { sensitivity: 0.994, positivePredictivity: 0.994, missRun: 2 },
   // 98.96 % / 99.95 %, 10: MLII saturates at 22:34 and 23:11 and carries a QRS 50 times smaller for ~7 s.
   '116': { sensitivity: 0.987, positivePredictivity: 0.998, missRun: 11 },
 };
@@ -49,14 +49,14 @@ describe('QRS detection on the annotated MIT-BIH records (ANSI/AAMI EC57)', () =
     expect(score.longestMissRun).toBeLessThanOrEqual(floor.missRun);
   });
 
-  it('holds the gross floors over all records (measured 99.62 % / 99.53 %)', () => {
+  it('holds the gross floors over all records (measured 99.62 % / 99.62 %)', () => {
     const { truePositives, falsePositives, falseNegatives } = totals;
     expect(truePositives + falseNegatives).toBeGreaterThan(9000);
     expect(truePositives / (truePositives + falseNegatives)).toBeGreaterThanOrEqual(0.995);
-    expect(truePositives / (truePositives + falsePositives)).toBeGreaterThanOrEqual(0.994);
+    expect(truePositives / (truePositives + falsePositives)).toBeGreaterThanOrEqual(0.995);
   });
 
-  it('shows a live heart rate within 5 beats/min of the reference in ≥ 99 % of seconds (measured 99.32 %)', () => {
+  it('shows a live heart rate within 5 beats/min of the reference in ≥ 99 % of seconds (measured 99.49 %)', () => {
     let seconds = 0;
     let within = 0;
     for (const record of records) {

@@ -32,6 +32,17 @@ const SEARCH_BACK_FRACTION = 0.3;
  * noise after the leads come off into beats, and an empty bed into a heartbeat.
  */
 const SEARCH_BACK_OVER_NOISE = 1.5;
+/**
+ * Artefact test (noise as large as the QRS complexes, MIT-BIH 105 and 108): a candidate earlier than 80 % of
+ * the median RR interval, below the QRS level, whose band-passed shape correlates under 0.3 with the
+ * running QRS template, is noise. Template matching as in Hamilton's open-source beat classifier. Any
+ * correlation bound from 0 to 0.7 and an early bound of 0.8–0.9 give the same figures on the annotated
+ * records (and lose no beat there).
+ */
+const EARLY_RR = 0.8;
+const TEMPLATE_MIN_CORRELATION = 0.3;
+const TEMPLATE_UPDATE_CORRELATION = 0.8;
+const TEMPLATE_MIN_BEATS = 4;
 /** No beat for this long: the levels are learned again from the last seconds. */
 const RELEARN_S = 8;
 
@@ -196,7 +207,48 @@ export function detectQrs(ecg: ArrayLike<number>, sampleRate: number): QrsDetect
   /** Within 360 ms of the previous beat, a complex with under half its steepest slope is its T wave. */
   const isTWave = (c: number): boolean => lastMark >= 0 && c - lastMark < tWave && maxSlope(filtered, c - qrsHalf, c + qrsHalf) < 0.5 * lastSlope;
 
+  // Running QRS template (band-passed, ±50 ms around the R peak), for the early-candidate test below.
+  const templateHalf = Math.round(0.05 * sampleRate);
+  const template = new Float64Array(2 * templateHalf + 1);
+  let templateBeats = 0;
+  /** Pearson correlation of the band-passed signal around sample r with the template. */
+  const likeTemplate = (r: number): number => {
+    let sx = 0;
+    let sy = 0;
+    let sxx = 0;
+    let syy = 0;
+    let sxy = 0;
+    const m = template.length;
+    for (let i = 0; i < m; i++) {
+      const x = filtered[Math.min(n - 1, Math.max(0, r - templateHalf + i))]!;
+      const y = template[i]!;
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      syy += y * y;
+      sxy += x * y;
+    }
+    const vx = sxx - (sx * sx) / m;
+    const vy = syy - (sy * sy) / m;
+    return vx > 0 && vy > 0 ? (sxy - (sx * sy) / m) / Math.sqrt(vx * vy) : 0;
+  };
+  /** R peak of the complex around an integrated-signal candidate. */
+  const rPeak = (c: number): number => argMaxAbs(filtered, c - qrsHalf, c + qrsHalf + 1);
+  /**
+   * Early, smaller than the usual QRS and shaped like none of them: an artefact. An ectopic beat is either
+   * of the usual shape (supraventricular) or, as a rule, taller (ventricular), so it passes.
+   */
+  const isArtefact = (c: number): boolean =>
+    templateBeats >= TEMPLATE_MIN_BEATS && rrMedian > 0 && lastMark >= 0 && c - lastMark < EARLY_RR * rrMedian && integrated[c]! < qrsLevel && likeTemplate(rPeak(c)) < TEMPLATE_MIN_CORRELATION;
+
   const accept = (c: number): void => {
+    const r = rPeak(c);
+    // The template follows the beats that resemble it (the first beats build it), not ectopic ones.
+    if (templateBeats === 0 || likeTemplate(r) > TEMPLATE_UPDATE_CORRELATION) {
+      const weight = Math.max(1 / (templateBeats + 1), 1 / LEVELS);
+      for (let i = 0; i < template.length; i++) template[i] = (1 - weight) * template[i]! + weight * filtered[Math.min(n - 1, Math.max(0, r - templateHalf + i))]!;
+      templateBeats++;
+    }
     qrsLevels[qrsAt++ % LEVELS] = integrated[c]!;
     qrsLevel = smallMedian(qrsLevels, sorted);
     if (lastMark >= 0) {
@@ -206,7 +258,7 @@ export function detectQrs(ecg: ArrayLike<number>, sampleRate: number): QrsDetect
     lastSlope = maxSlope(filtered, c - qrsHalf, c + qrsHalf);
     lastMark = c;
     marks[beats] = c;
-    peaks[beats++] = argMaxAbs(filtered, c - qrsHalf, c + qrsHalf + 1);
+    peaks[beats++] = r;
   };
 
   let firstAfterBeat = 0;
@@ -235,7 +287,7 @@ export function detectQrs(ecg: ArrayLike<number>, sampleRate: number): QrsDetect
     if (c - (lastMark >= 0 ? lastMark : 0) > relearnAfter) learn(Math.max(0, lastMark + refractory), c);
     if (lastMark >= 0 && c - lastMark < refractory) continue;
     const peak = integrated[c]!;
-    if (peak > threshold() && !isTWave(c)) {
+    if (peak > threshold() && !isTWave(c) && !isArtefact(c)) {
       accept(c);
       firstAfterBeat = k + 1;
     } else noise(peak);
