@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectQrs, estimateHeartRate, heartRateFromPeaks } from './heartRate.ts';
+import { scoreBeats } from './testing/ec57.ts';
 import { isBeat, readAnnotations, readRecord } from './testing/wfdb.ts';
 
 /** Beat-by-beat comparison as in ANSI/AAMI EC57: each reference beat matches at most one detection within the window. */
@@ -36,6 +37,58 @@ describe('Pan–Tompkins QRS detection on MIT-BIH record 100', () => {
     // Measured: 2,273 of 2,273 beats, no false detections.
     expect(result.sensitivity).toBeGreaterThanOrEqual(0.995);
     expect(result.positivePredictivity).toBeGreaterThanOrEqual(0.995);
+  });
+});
+
+describe('thresholds that recover', () => {
+  const record = readRecord('100');
+  const annotations = readAnnotations('100');
+  const reference = annotations.samples.filter((_, i) => isBeat(annotations.codes[i]!) && annotations.samples[i]! < 120 * 360);
+
+  // Issue 19: after one large complex Pan–Tompkins' running signal level stayed above the normal beats, and
+  // nothing brought it down until a beat was accepted (the detector before it missed 110 beats here).
+  it.each([10, 30])('misses no beat after one complex %i times taller than the rest', (gain) => {
+    const ecg = record.signals[0]!.slice(0, 120 * 360);
+    const tall = reference.find((beat) => beat > 30 * 360)!;
+    for (let i = tall - 36; i < tall + 36; i++) ecg[i] = ecg[i]! * gain;
+    const score = scoreBeats(reference, detectQrs(ecg, 360).peaks, 360, 5);
+    expect(score.falseNegatives).toBe(0);
+    expect(score.falsePositives).toBe(0);
+  });
+
+  it('finds the beats again when the QRS shrinks tenfold within a few beats', () => {
+    const ecg = record.signals[0]!.slice(0, 120 * 360);
+    // From 60 s the amplitude falls to a tenth over 3 s (an electrode coming loose) and stays there.
+    for (let i = 60 * 360; i < ecg.length; i++) ecg[i] = ecg[i]! * Math.max(0.1, 1 - (0.9 * (i - 60 * 360)) / (3 * 360));
+    const score = scoreBeats(reference, detectQrs(ecg, 360).peaks, 360, 5);
+    expect(score.longestMissRun).toBeLessThan(2);
+    expect(score.sensitivity).toBeGreaterThanOrEqual(0.998);
+    expect(score.positivePredictivity).toBeGreaterThanOrEqual(0.998);
+  });
+
+  // The other side: when the heart stops (or the leads come off) the recovery rules must not turn the
+  // noise that follows into beats, or a live window would show a heartbeat that is not there.
+  it.each([0.01, 0.03])('takes no noise (SD %f mV) for a beat in the first 5 s after the last real one', (sd) => {
+    let seed = 7;
+    const gaussian = (): number => {
+      let sum = 0;
+      for (let k = 0; k < 12; k++) {
+        seed = (seed * 16807) % 2147483647;
+        sum += seed / 2147483647;
+      }
+      return sum - 6;
+    };
+    let noiseBeats = 0;
+    for (let trial = 0; trial < 10; trial++) {
+      const ecg = record.signals[0]!.slice(trial * 60 * 360, (trial * 60 + 68) * 360);
+      for (let i = 60 * 360; i < ecg.length; i++) ecg[i] = sd * gaussian();
+      // Live 8 s windows ending 2–5 s into the noise.
+      for (let t = 2; t <= 5; t++) {
+        const { peaks } = detectQrs(ecg.subarray((52 + t) * 360, (60 + t) * 360), 360);
+        noiseBeats += Array.from(peaks).filter((peak) => peak > (8 - t) * 360 + 90).length;
+      }
+    }
+    expect(noiseBeats).toBe(0);
   });
 });
 
