@@ -25,7 +25,7 @@ function errorOf(fn: () => unknown): DocumentError {
 }
 
 describe('the registry', () => {
-  it('has every collection of PRODUCT.md section 5 with its template', () => {
+  it('has every collection of PRODUCT.md section 5 with its template, and the partner requests of the consent flow', () => {
     expect(COLLECTIONS.map((c) => c.template)).toEqual([
       'domains/{domainId}',
       'domains/{domainId}/staff/{uid}',
@@ -44,6 +44,8 @@ describe('the registry', () => {
       'auditLogs/{id}',
       'invitations/{id}',
       'reportAccess/{id}',
+      // Partnership by consent (docs/security.md, "Agencies and partners").
+      'domains/{domainId}/partnerRequests/{customerDomainId}',
     ]);
     expect(collectionByName('rooms/sleeps')?.parent).toBe('rooms');
     expect(collectionByGroup('staff')?.name).toBe('domains/staff');
