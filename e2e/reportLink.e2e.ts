@@ -35,7 +35,7 @@ describe('report links', () => {
       // Revoked by the administrator: the visitor's room page and the API show nothing from then on.
       const { id } = (await made.json()) as { id: string };
       expect((await tab.context.request.post(`${baseURL}/api/reports/links/${id}/revoke`, { data: {}, headers: { origin: baseURL } })).status()).toBe(200);
-      expect((await visitor.request.get(`${baseURL}/api/documents/rooms/${roomId}`)).status()).toBe(403);
+      expect((await visitor.request.get(`${baseURL}/api/documents/rooms/${roomId}`)).status()).toBe(404);
       await page.reload();
       await page.getByText('部屋を表示できません').waitFor();
 

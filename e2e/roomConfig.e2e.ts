@@ -235,8 +235,8 @@ describe('room configuration', () => {
       await page.getByPlaceholder('部屋名・入居者名・機器シリアルで検索').fill('E2E 非公開');
       await page.getByText('条件に合う部屋がありません').waitFor();
       expect(await roomsNamed(other.request, 'E2E 非公開')).toEqual([]);
-      expect((await other.request.get(`${baseURL}/api/documents/rooms/e2e-rc-${stamp}-hidden`)).status()).toBe(403);
-      expect((await other.request.get(`${baseURL}/api/documents/devices/${SERIALS[0]}`)).status()).toBe(403);
+      expect((await other.request.get(`${baseURL}/api/documents/rooms/e2e-rc-${stamp}-hidden`)).status()).toBe(404);
+      expect((await other.request.get(`${baseURL}/api/documents/devices/${SERIALS[0]}`)).status()).toBe(404);
     } finally {
       await other.close();
       await ok(admin.request.delete(`${baseURL}/api/documents/rooms/e2e-rc-${stamp}-hidden`, { headers }));
