@@ -50,3 +50,23 @@ describe('a live simulation', () => {
     }
   });
 });
+
+describe('a warm-up', () => {
+  it('sends the minutes before now at once, without EIT, then goes on live', async () => {
+    const frames: { channel: string; at: number }[] = [];
+    const started = Date.now();
+    const simulation = await startSimulation({ devices: 2, live: true, warmUpSeconds: 120, channels: ['respiHr', 'button', 'eit'], onFrame: (_, frame) => frames.push({ channel: frame.channel, at: Date.now() }) });
+    try {
+      await waitFor(() => simulation.stats.simulatedTimeMs >= Date.now() - 1_000, 5_000);
+      expect(simulation.stats.simulatedSeconds).toBeGreaterThanOrEqual(120);
+      expect(simulation.stats.skippedSeconds).toBe(0);
+      const warmUp = frames.slice(0, 120 * 2 * 2);
+      expect(new Set(warmUp.map((frame) => frame.channel))).toEqual(new Set(['respiHr', 'button']));
+      expect(warmUp.at(-1)!.at - started).toBeLessThan(5_000);
+      await waitFor(() => frames.some((frame) => frame.channel === 'eit'), 2_500);
+      expect(frames.some((frame) => frame.channel === 'eit')).toBe(true);
+    } finally {
+      await simulation.stop();
+    }
+  });
+});

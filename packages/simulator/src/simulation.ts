@@ -32,6 +32,12 @@ export interface SimulationOptions {
   live?: boolean;
   /** Live runs further behind than this skip ahead (default 5 s: well inside the server's late tolerance). */
   maxLagSeconds?: number;
+  /**
+   * Live runs from now: begin this many seconds in the past and send them at once (without EIT, which only
+   * the live views draw), so that a monitoring server starting with the devices has the minutes its
+   * estimator needs at once (asleep after 5 quiet minutes) instead of calling everyone awake. Default 0.
+   */
+  warmUpSeconds?: number;
   /** The scenario's clock: minutes east of UTC; default 540 (Japan). */
   utcOffsetMinutes?: number;
   /** The secret of each device; default {@link demoSecret}. */
@@ -199,7 +205,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
    * over the following real interval (device i at i/N of it), as real devices are not synchronised, so that
    * the broker sees a steady stream instead of a burst each second.
    */
-  const generateSecond = async (timeMs: number, spreadUntil?: number): Promise<void> => {
+  const generateSecond = async (timeMs: number, spreadUntil?: number, sent: readonly SimulatedChannel[] = channels): Promise<void> => {
     const spreadFrom = performance.now();
     for (let i = 0; i < devices.length; i++) {
       if (spreadUntil !== undefined && i % 50 === 0 && i > 0) {
@@ -211,7 +217,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
       const second = device.simulator.generate(timeMs);
       setOffline(device, second === null);
       if (second) {
-        for (const frame of encodeSecond(parser, second, device.sequences, channels)) {
+        for (const frame of encodeSecond(parser, second, device.sequences, sent)) {
           stats.framesGenerated++;
           stats.bytesGenerated += frame.bytes.byteLength;
           options.onFrame?.(device.simulator.serial, frame);
@@ -229,7 +235,22 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
    * go by the samples' time: stale seconds would read as late data).
    */
   const runLive = async (): Promise<void> => {
+    const warmUpMs = options.startTime === undefined ? Math.max(0, Math.round(options.warmUpSeconds ?? 0)) * 1000 : 0;
+    if (warmUpMs > 0) stats.simulatedTimeMs = Math.floor(Date.now() / 1000) * 1000 - warmUpMs;
+    const warmUpUntil = stats.simulatedTimeMs + warmUpMs;
+    const warmUpChannels = channels.filter((channel) => channel !== 'eit');
     while (running && stats.simulatedSeconds < (options.durationSeconds ?? Infinity)) {
+      if (stats.simulatedTimeMs < warmUpUntil) {
+        if (stats.inFlight > maxInFlight) await new Promise<void>((resolve) => (drained = resolve));
+        else {
+          await generateSecond(stats.simulatedTimeMs, undefined, warmUpChannels);
+          stats.simulatedSeconds++;
+          stats.simulatedTimeMs += 1000;
+        }
+        // Let the acknowledgements (and a server in the same process) in between the seconds.
+        await nextTurn();
+        continue;
+      }
       const behind = Date.now() - (stats.simulatedTimeMs + 1000);
       if (behind < 0) {
         await sleep(Math.min(-behind, 250));
@@ -250,6 +271,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
       await generateSecond(stats.simulatedTimeMs, spread);
       stats.simulatedSeconds++;
       stats.simulatedTimeMs += 1000;
+      if (stats.lagMs >= 1000) await nextTurn();
     }
   };
 

@@ -9,6 +9,7 @@
 import { serialsFor, startSimulation, type Simulation } from '@nemuri/simulator/index';
 
 export const DEMO_DEVICE_COUNT = 24;
+export const DEMO_WARM_UP_SECONDS = 360;
 
 export interface DemoSimulation {
   readonly simulation: Simulation;
@@ -30,6 +31,9 @@ export async function startDemoSimulation({ brokerUrl, log, devices = DEMO_DEVIC
       broker: brokerUrl,
       speed: 1,
       live: true,
+      // Six minutes sent at once: the estimator calls a resident asleep after five quiet minutes, so the
+      // grid is right from the start instead of everyone awake for five minutes.
+      warmUpSeconds: DEMO_WARM_UP_SECONDS,
       onError: (error) => {
         // A lost connection repeats every second until it is back: say it a few times, not for ever.
         if (reported++ < 5) log.warn({ err: error.message }, 'simulated device error');
