@@ -1,10 +1,9 @@
-import { Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../lib/notify.ts';
 import { agencyApi, agencyErrorMessage, type PartnerRow } from './agencyApi.ts';
-
-const DAY_PATTERN = /^\d{4}-\d\d-\d\d$/;
+import { ContractFields, contractOf, type ContractValues } from './ContractFields.tsx';
 
 interface PartnerDialogProps {
   agencyId: string;
@@ -19,23 +18,18 @@ interface PartnerDialogProps {
 export function PartnerDialog({ agencyId, partner, opened, onClose, onSaved }: PartnerDialogProps) {
   const { t } = useTranslation();
   const domainId = partner.id;
-  const [name, setName] = useState(partner.name);
-  const [contractStart, setContractStart] = useState(partner.contractStart ?? '');
-  const [contractEnd, setContractEnd] = useState(partner.contractEnd ?? '');
-  const [price, setPrice] = useState<number | string>(partner.monthlyUnitPrice ?? '');
+  const [values, setValues] = useState<ContractValues>({ name: partner.name, contractStart: partner.contractStart ?? '', contractEnd: partner.contractEnd ?? '', price: partner.monthlyUnitPrice ?? '' });
   const [status, setStatus] = useState<'active' | 'ended'>(partner.status === 'ended' ? 'ended' : 'active');
   const [saving, setSaving] = useState(false);
 
-  const badDate = (value: string) => value !== '' && !DAY_PATTERN.test(value);
-  const badOrder = contractStart !== '' && contractEnd !== '' && contractEnd < contractStart;
-  const valid = name.trim() !== '' && typeof price === 'number' && price >= 0 && Number.isInteger(price) && !badDate(contractStart) && !badDate(contractEnd) && !badOrder;
+  const contract = contractOf(values);
 
   const save = async () => {
-    if (!valid || typeof price !== 'number') return;
+    if (contract === null) return;
     setSaving(true);
     try {
-      await agencyApi.savePartner(agencyId, domainId, { name: name.trim(), contractStart: contractStart === '' ? null : contractStart, contractEnd: contractEnd === '' ? null : contractEnd, monthlyUnitPrice: price, status });
-      notify({ color: 'green', message: t('agency.partners.saved', { name: name.trim() }) });
+      await agencyApi.savePartner(agencyId, domainId, { ...contract, status });
+      notify({ color: 'green', message: t('agency.partners.saved', { name: contract.name }) });
       onSaved();
       onClose();
     } catch (error) {
@@ -48,12 +42,7 @@ export function PartnerDialog({ agencyId, partner, opened, onClose, onSaved }: P
   return (
     <Modal opened={opened} onClose={onClose} title={t('agency.partners.editTitle', { name: partner.name })}>
       <Stack>
-        <TextInput label={t('agency.partners.columns.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} required />
-        <Group grow>
-          <TextInput type="date" label={t('agency.partners.contractStart')} value={contractStart} onChange={(event) => setContractStart(event.currentTarget.value)} error={badDate(contractStart) ? t('agency.partners.badDate') : null} />
-          <TextInput type="date" label={t('agency.partners.contractEnd')} value={contractEnd} onChange={(event) => setContractEnd(event.currentTarget.value)} error={badDate(contractEnd) ? t('agency.partners.badDate') : badOrder ? t('agency.partners.badOrder') : null} />
-        </Group>
-        <NumberInput label={t('agency.partners.columns.unitPrice')} description={t('agency.partners.unitPriceHelp')} value={price} onChange={setPrice} min={0} step={10} allowDecimal={false} thousandSeparator="," suffix="円" required />
+        <ContractFields values={values} onChange={setValues} />
         <Select
           label={t('agency.partners.columns.status')}
           data={(['active', 'ended'] as const).map((value) => ({ value, label: t(`agency.partnerStatuses.${value}`) }))}
@@ -65,7 +54,7 @@ export function PartnerDialog({ agencyId, partner, opened, onClose, onSaved }: P
           <Button variant="default" onClick={onClose}>
             {t('agency.cancel')}
           </Button>
-          <Button onClick={() => void save()} loading={saving} disabled={!valid}>
+          <Button onClick={() => void save()} loading={saving} disabled={contract === null}>
             {t('agency.save')}
           </Button>
         </Group>

@@ -1,11 +1,10 @@
-import { Alert, Group, Modal, NumberInput, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFooter } from '../../components/FormFooter.tsx';
 import { notify } from '../../lib/notify.ts';
 import { agencyApi, agencyErrorMessage } from './agencyApi.ts';
-
-const DAY_PATTERN = /^\d{4}-\d\d-\d\d$/;
+import { ContractFields, contractOf, type ContractValues } from './ContractFields.tsx';
 
 interface PartnerRequestDialogProps {
   agencyId: string;
@@ -21,10 +20,7 @@ interface PartnerRequestDialogProps {
 export function PartnerRequestDialog({ agencyId, opened, onClose, onSent }: PartnerRequestDialogProps) {
   const { t } = useTranslation();
   const [domainId, setDomainId] = useState<string | null>(null);
-  const [name, setName] = useState('');
-  const [contractStart, setContractStart] = useState('');
-  const [contractEnd, setContractEnd] = useState('');
-  const [price, setPrice] = useState<number | string>('');
+  const [values, setValues] = useState<ContractValues>({ name: '', contractStart: '', contractEnd: '', price: '' });
   const [message, setMessage] = useState('');
   const [candidates, setCandidates] = useState<{ id: string; name: string }[] | null>(null);
   const [candidateError, setCandidateError] = useState<unknown>(null);
@@ -43,24 +39,16 @@ export function PartnerRequestDialog({ agencyId, opened, onClose, onSent }: Part
     };
   }, [opened, agencyId]);
 
-  const badDate = (value: string) => value !== '' && !DAY_PATTERN.test(value);
-  const badOrder = contractStart !== '' && contractEnd !== '' && contractEnd < contractStart;
-  const valid = domainId !== null && name.trim() !== '' && typeof price === 'number' && price >= 0 && Number.isInteger(price) && !badDate(contractStart) && !badDate(contractEnd) && !badOrder;
+  const contract = contractOf(values);
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
-    if (!valid || domainId === null || typeof price !== 'number') return;
+    if (contract === null || domainId === null) return;
     setSending(true);
     setSendError(null);
     try {
-      await agencyApi.askPartner(agencyId, domainId, {
-        name: name.trim(),
-        contractStart: contractStart === '' ? null : contractStart,
-        contractEnd: contractEnd === '' ? null : contractEnd,
-        monthlyUnitPrice: price,
-        message: message.trim() === '' ? null : message.trim(),
-      });
-      notify({ color: 'green', message: t('agency.partners.sent', { name: name.trim() }) });
+      await agencyApi.askPartner(agencyId, domainId, { ...contract, message: message.trim() === '' ? null : message.trim() });
+      notify({ color: 'green', message: t('agency.partners.sent', { name: contract.name }) });
       onSent();
       onClose();
     } catch (error) {
@@ -88,18 +76,13 @@ export function PartnerRequestDialog({ agencyId, opened, onClose, onSent }: Part
               onChange={(value) => {
                 setDomainId(value);
                 const chosen = candidates?.find((candidate) => candidate.id === value);
-                if (chosen !== undefined && name === '') setName(chosen.name);
+                if (chosen !== undefined && values.name === '') setValues({ ...values, name: chosen.name });
               }}
               searchable
               required
             />
           )}
-          <TextInput label={t('agency.partners.columns.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} required />
-          <Group grow>
-            <TextInput type="date" label={t('agency.partners.contractStart')} value={contractStart} onChange={(event) => setContractStart(event.currentTarget.value)} error={badDate(contractStart) ? t('agency.partners.badDate') : null} />
-            <TextInput type="date" label={t('agency.partners.contractEnd')} value={contractEnd} onChange={(event) => setContractEnd(event.currentTarget.value)} error={badDate(contractEnd) ? t('agency.partners.badDate') : badOrder ? t('agency.partners.badOrder') : null} />
-          </Group>
-          <NumberInput label={t('agency.partners.columns.unitPrice')} description={t('agency.partners.unitPriceHelp')} value={price} onChange={setPrice} min={0} step={10} allowDecimal={false} thousandSeparator="," suffix="円" required />
+          <ContractFields values={values} onChange={setValues} />
           <Textarea label={t('agency.partners.message')} value={message} onChange={(event) => setMessage(event.currentTarget.value)} maxLength={1000} autosize minRows={2} />
           {sendError !== null ? <Alert color="red">{agencyErrorMessage(t, sendError)}</Alert> : null}
           <FormFooter cancelLabel={t('agency.cancel')} submitLabel={t('agency.partners.send')} busy={sending} onCancel={onClose} />
