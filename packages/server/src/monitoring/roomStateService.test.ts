@@ -286,6 +286,21 @@ describe('states on the devices\' time', () => {
       expect(alerts.map((alert) => alert.roomId).sort()).toEqual(Object.keys(lags).map((serial) => serial.toLowerCase()).sort());
       // Dated from the device's samples: the same start for every room.
       expect(new Set(alerts.map((alert) => alert.startedAt)).size).toBe(1);
+
+      // The devices fall silent: the state holds for the tolerance, then 遅延, and 通信なし only once the
+      // domain's offline minutes (5) have passed without a frame.
+      const lastFrame = now;
+      const quiet: string[] = [];
+      for (let s = 1; s <= 310; s++) {
+        now = lastFrame + s * 1000;
+        link.deliver(now);
+        service.tick();
+        quiet.push(service.states.find((state) => state.serial === 'LATE-0')!.state);
+      }
+      const runs = quiet.filter((state, i) => i === 0 || state !== quiet[i - 1]);
+      expect(runs.slice(1)).toEqual(['late', 'offline']);
+      expect(quiet.indexOf('late')).toBe(10);
+      expect(quiet.indexOf('offline')).toBe(299);
       await service.stop();
     } finally {
       await database.close();

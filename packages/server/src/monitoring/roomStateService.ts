@@ -283,13 +283,13 @@ export class RoomStateService {
       const since = Number.isFinite(watch.dataEndMs) ? watch.dataEndMs : this.#startedAt;
       return { ...live, state: 'offline', since, respirationRate: null, heartRate: null, movement: null, temperature: null };
     }
-    if (at - watch.evaluatedTo > this.#lateToleranceMs || !Number.isFinite(watch.evaluatedTo)) {
+    // Data flows but the estimator has not decided yet (just started): the device is there, its room not known yet.
+    const undecided = estimated.state === 'offline' && !Number.isFinite(estimated.since);
+    if (at - watch.evaluatedTo > this.#lateToleranceMs || !Number.isFinite(watch.evaluatedTo) || undecided) {
       if (Number.isNaN(watch.lateSince)) watch.lateSince = at;
       return { ...live, state: 'late', since: watch.lateSince };
     }
     watch.lateSince = Number.NaN;
-    // Data flows but the estimator has not decided yet (just started): the device is there, its room unknown.
-    if (estimated.state === 'offline' && !Number.isFinite(estimated.since)) return { ...live, state: 'late', since: at };
     return live;
   }
 
