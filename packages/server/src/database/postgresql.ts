@@ -138,6 +138,7 @@ class PostgresDatabase implements Database {
     const client = await this.#pool.connect();
     let open = true;
     let broken: Error | undefined;
+    const stopWatching = watchCheckedOut(client, (error) => (broken ??= error));
     try {
       await client.query('begin');
       if (options.statementTimeoutMs !== undefined) await client.query(`set local statement_timeout = ${Math.max(0, Math.floor(options.statementTimeoutMs))}`);
@@ -152,6 +153,7 @@ class PostgresDatabase implements Database {
       throw error;
     } finally {
       open = false;
+      stopWatching();
       client.release(broken);
     }
   }
@@ -161,6 +163,7 @@ class PostgresDatabase implements Database {
     const client = await this.#pool.connect();
     let open = true;
     let broken: Error | undefined;
+    const stopWatching = watchCheckedOut(client, (error) => (broken ??= error));
     const session = queryable(client);
     return {
       async query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
@@ -183,6 +186,7 @@ class PostgresDatabase implements Database {
             broken = error instanceof Error ? error : new Error(String(error));
           });
         }
+        stopWatching();
         client.release(broken);
       },
     };
@@ -255,6 +259,21 @@ class PostgresDatabase implements Database {
     })();
     return this.#closing;
   }
+}
+
+/**
+ * Listens for errors of a client checked out of the pool. The pool listens on idle clients only; a
+ * checked-out one that loses its connection (PostgreSQL restarted, backend terminated) emits 'error'
+ * even while a query of it is failing with the same error, and an 'error' without a listener ends
+ * the process. The client is then released as broken, so the pool destroys it.
+ */
+function watchCheckedOut(client: pg.PoolClient, onLost: (error: Error) => void): () => void {
+  const listener = (error: Error): void => {
+    console.warn(`PostgreSQL connection in use lost (${error.message}); it is discarded`);
+    onLost(error);
+  };
+  client.on('error', listener);
+  return () => client.off('error', listener);
 }
 
 /** Errors that mean the connection itself failed, not the statement. */
