@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { DEMO_DOMAINS, DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { SignedInUser } from '@nemuri/shared/user';
-import { URI, type TOTP } from 'otpauth';
+import type { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { DocumentStore } from '../documents/store.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { BrowserClient } from '../testing/browserClient.ts';
+import { totpOf, wrongCode } from '../testing/totp.ts';
 import { makeTempDir, type TempDir } from '../testing/webDist.ts';
 import { RATE_LIMITED_CODE, SECOND_FACTOR_PER_MINUTE } from './rateLimit.ts';
 
@@ -22,21 +23,6 @@ const PASSWORD = 'futon-and-makura';
 interface Enrolment {
   totpURI: string;
   backupCodes: string[];
-}
-
-function totpOf(uri: string): TOTP {
-  const parsed = URI.parse(uri);
-  if (!('period' in parsed)) throw new Error(`not a TOTP URI: ${uri}`);
-  return parsed;
-}
-
-/** A code that is not the current one (nor the neighbouring ones a verifier may accept). */
-function wrongCode(totp: TOTP): string {
-  const valid = new Set([-1, 0, 1].map((step) => totp.generate({ timestamp: Date.now() + step * totp.period * 1000 })));
-  for (let n = 0; ; n++) {
-    const code = String(n).padStart(6, '0');
-    if (!valid.has(code)) return code;
-  }
 }
 
 describe('second factor (TOTP)', () => {

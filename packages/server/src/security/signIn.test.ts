@@ -7,33 +7,20 @@
  * second-factor codes. On PGlite and on PostgreSQL (the counts are kept in the database).
  */
 import { join } from 'node:path';
-import { URI, type TOTP } from 'otpauth';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { listOutbox } from '../mail/mail.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { BrowserClient, type ClientReply } from '../testing/browserClient.ts';
 import { createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
+import { totpOf, wrongCode } from '../testing/totp.ts';
 import { makeTempDir, type TempDir } from '../testing/webDist.ts';
 import { RATE_LIMITED_CODE, SIGN_IN_PER_MINUTE } from '../auth/rateLimit.ts';
 
 const PASSWORD = 'the-right-password';
 const LOCK_SECONDS = 4;
 const LOCKED_SUBJECT = '【Nemuri Monitor】ログインを一時的に停止しました';
-
-function totpOf(uri: string): TOTP {
-  const parsed = URI.parse(uri);
-  if (!('period' in parsed)) throw new Error(`not a TOTP URI: ${uri}`);
-  return parsed;
-}
-
-function wrongCode(totp: TOTP): string {
-  const valid = new Set([-1, 0, 1].map((step) => totp.generate({ timestamp: Date.now() + step * totp.period * 1000 })));
-  for (let n = 0; ; n++) {
-    const code = String(n).padStart(6, '0');
-    if (!valid.has(code)) return code;
-  }
-}
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
