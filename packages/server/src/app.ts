@@ -18,6 +18,7 @@ import type { Database } from './database/database.ts';
 import { devicesPlugin } from './devices/devicesPlugin.ts';
 import { documentsPlugin } from './documents/documentsPlugin.ts';
 import { healthPlugin } from './health/health.ts';
+import { Readiness, readinessGatePlugin } from './health/readiness.ts';
 import { importsPlugin } from './imports/importsPlugin.ts';
 import { ingestPlugin } from './ingest/ingestPlugin.ts';
 import { IngestPipeline } from './ingest/pipeline.ts';
@@ -63,13 +64,15 @@ export interface BuildAppOptions {
   logger?: boolean | LogDestination;
   /** Where uploaded recordings are kept (DATA_DIR/uploads); absent: a temporary directory, as for an in-memory database. */
   uploadDir?: string;
+  /** The start steps server.ts completes after building the app; absent: nothing left to start. */
+  readiness?: Readiness;
 }
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
 
-export async function buildApp({ config, database, auth, mail, logger = true, uploadDir }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, auth, mail, logger = true, uploadDir, readiness = new Readiness() }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // A number of hops becomes proxy-addr's trust function: the nearest n addresses are proxies.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : (config.trustProxy ?? false),
@@ -84,7 +87,9 @@ export async function buildApp({ config, database, auth, mail, logger = true, up
   await app.register(jsonGuardPlugin);
   // Before every plugin with routes: routes declaring `config.fairShare` take turns per user, tenant and process.
   await app.register(fairSharePlugin, { databaseKind: database.kind });
-  await app.register(healthPlugin, { database });
+  // Before every plugin with routes: API requests answer 503 at once while the start completes.
+  await app.register(readinessGatePlugin, { readiness });
+  await app.register(healthPlugin, { database, readiness });
   await app.register(appInfoPlugin, { database, socialProviders: (config.oauthProviders ?? []).map((provider) => provider.id) });
   // Before every plugin with routes that need `request.principal`.
   await app.register(principalPlugin, { auth, database });

@@ -14,6 +14,7 @@ import { resolveDemo, resolveSimulate, SIGNAL_CHANNELS, type Config } from './co
 import { hasDemoData, markDemoData, recordStart, type StartRecord } from './database/appMeta.ts';
 import type { Database } from './database/database.ts';
 import { migrate } from './database/migrate.ts';
+import { Readiness, START_STEPS } from './health/readiness.ts';
 import { openDatabase } from './database/open.ts';
 import { connectExternalBroker, startEmbeddedBroker, type DeviceBroker } from './ingest/broker.ts';
 import { startDemoSimulation, type DemoSimulation } from './ingest/demoSimulation.ts';
@@ -37,6 +38,8 @@ export interface RunningServer {
   mqttUrl: string;
   /** The simulated demo devices, when they run (demo mode, SIMULATE not 0). */
   simulation: DemoSimulation | null;
+  /** The start steps; all done once startServer resolves, and not ready again once stopping. */
+  readiness: Readiness;
   /** Stops accepting, waits for requests in flight, then closes the database. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -51,15 +54,17 @@ export async function startServer(config: Config, options: StartServerOptions = 
   let app: FastifyInstance | undefined;
   let broker: DeviceBroker | undefined;
   let simulation: DemoSimulation | null = null;
+  const readiness = new Readiness(START_STEPS);
   try {
     await migrate(database);
+    readiness.done('migrations');
     const start = await recordStart(database);
     const demo = resolveDemo(config.demo, { embedded: database.kind === 'pglite', firstStart: start.firstStart });
     const authReady = deferred<Auth>();
     const mailReady = deferred<Mailer>();
     // Uploaded files live beside a kept database; with an in-memory one they are temporary too.
     const keepsData = !(config.database.kind === 'pglite' && config.database.dataDir === null);
-    app = await buildApp({ config, database, auth: authReady.promise, mail: mailReady.promise, ...(keepsData ? { uploadDir: join(config.dataDir, 'uploads') } : {}), ...(options.logger === undefined ? {} : { logger: options.logger }) });
+    app = await buildApp({ config, database, auth: authReady.promise, mail: mailReady.promise, readiness, ...(keepsData ? { uploadDir: join(config.dataDir, 'uploads') } : {}), ...(options.logger === undefined ? {} : { logger: options.logger }) });
     await listen(app, config);
     // Device frames over MQTT (early, so that a taken MQTT_PORT fails the start at once).
     const pipeline = app.ingest;
@@ -67,6 +72,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
     broker = config.mqttUrl
       ? await connectExternalBroker({ pipeline, log: app.log, url: config.mqttUrl, sharedGroup: config.mqttSharedGroup, clientId: config.mqttClientId })
       : await startEmbeddedBroker({ pipeline, log: app.log, host: config.host, port: config.mqttPort, portExplicit: config.mqttPortExplicit });
+    // Both kinds reconnect on their own or fail the start: once here, the broker is up.
+    readiness.watchBroker(() => true);
     pipeline.start();
     const { port } = app.server.address() as AddressInfo;
     const url = `http://${displayHost(config.host)}:${port}`;
@@ -88,6 +95,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
         await (await import('./demo/seedDemoData.ts')).loadDemoDataAtStart(database, app.log);
       }
       authReady.resolve(auth);
+      readiness.done('signIn');
+      readiness.done('demoData');
     } catch (error) {
       authReady.reject(new Error('sign-in could not start', { cause: error }));
       throw error;
@@ -105,6 +114,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> => {
       stopping ??= (async () => {
+        readiness.stop();
         try {
           // Devices first (nothing new is acknowledged), then HTTP, then what the pipeline holds.
           await simulation?.stop();
@@ -117,7 +127,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       })();
       return stopping;
     };
-    return { app: running, database, url, port, publicUrl, start, demo, auth, mqttPort: deviceBroker.port, mqttUrl: deviceBroker.url, simulation, stop };
+    return { app: running, database, url, port, publicUrl, start, demo, auth, mqttPort: deviceBroker.port, mqttUrl: deviceBroker.url, simulation, readiness, stop };
   } catch (error) {
     await simulation?.stop().catch(() => undefined);
     await broker?.close().catch(() => undefined);
