@@ -68,6 +68,18 @@ export interface BuildAppOptions {
   readiness?: Readiness;
 }
 
+/**
+ * A client's or proxy's X-Request-Id is kept when it is a sane token (so one id follows a request
+ * through the reverse proxy and our logs); anything else, e.g. too long or with characters that
+ * could forge log lines, is replaced by a new one.
+ */
+export const REQUEST_ID_HEADER = 'x-request-id';
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+export function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && SANE_REQUEST_ID.test(header) ? header : randomUUID();
+}
+
 function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
@@ -79,6 +91,13 @@ export async function buildApp({ config, database, auth, mail, logger = true, up
     logger: logger === false ? false : { level: config.logLevel, ...(logger === true ? {} : { stream: logger }) },
     // A line per request drowns what matters at info level; debug and trace bring them back.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    // Checked by requestIdOf rather than taken as it comes (Fastify's requestIdHeader would).
+    requestIdHeader: false,
+    genReqId: (request) => requestIdOf(request.headers[REQUEST_ID_HEADER]),
+  });
+  // Every answer, errors and 404s included, says which request it was (request.log's reqId).
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
   });
 
   await app.register(securityHeadersPlugin);
