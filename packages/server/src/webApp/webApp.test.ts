@@ -102,4 +102,29 @@ describe('webAppPlugin', () => {
       else expect([400, 403, 404], path).toContain(status);
     }
   });
+
+  it('answers paths for programs with a JSON 404 whatever they accept, never with the app', async () => {
+    for (const path of ['/metrics', '/metrics/x', '/api/nope', '/api/v2/rooms']) {
+      for (const accept of ['text/html', '*/*', 'text/plain;version=0.0.4']) {
+        const response = await fetch(`${url}${path}`, { headers: { accept } });
+        expect(response.status, `${path} ${accept}`).toBe(404);
+        expect(response.headers.get('content-type'), path).toBe('application/json; charset=utf-8');
+        expect(await response.json()).toMatchObject({ code: 'not-found' });
+      }
+    }
+  });
+
+  it('falls back only for the app\'s own pages: an unknown path is a 404, HTML for a browser and JSON otherwise', async () => {
+    for (const path of ['/', '/login', '/room/abc/sleep', '/room/abc', '/agency/partner/p1', '/master/domain/d1/', '/sso/x']) {
+      expect((await fetch(`${url}${path}`, { headers: { accept: '*/*' } })).status, path).toBe(200);
+    }
+    const browser = await fetch(`${url}/no-such-page`, { headers: { accept: 'text/html' } });
+    expect(browser.status).toBe(404);
+    expect(await browser.text()).toBe(TEST_INDEX_HTML);
+    for (const path of ['/no-such-page', '/room/abc/sleep/extra', '/wp-login.php']) {
+      const response = await fetch(`${url}${path}`, { headers: { accept: '*/*' } });
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('content-type'), path).toBe('application/json; charset=utf-8');
+    }
+  });
 });
