@@ -34,6 +34,10 @@ export interface DeviceBroker {
   close(): Promise<void>;
 }
 
+/** Backoff of a message whose device lookup or write failed (external broker). */
+const RETRY_FIRST_MS = 500;
+const RETRY_LAST_MS = 10_000;
+
 /** Not authorized (MQTT 3.1.1 CONNACK return code 5). */
 const NOT_AUTHORIZED = 5;
 
@@ -194,18 +198,27 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
    * and sends the PUBACK when handleMessage calls back; waiting there for the commit would let one
    * message in per database write. So handleMessage takes the message synchronously and calls back
    * with an error marker, which makes mqtt.js move on without acknowledging, and the PUBACK is sent
-   * here once the frames are committed (in arrival order, as MQTT 3.1.1 section 4.6 requires, since
-   * commits complete in order).
+   * here once the frames are committed (in arrival order, as MQTT 3.1.1 section 4.6 asks, since
+   * commits complete in order; a message tried again after a failure is acknowledged when stored,
+   * which brokers accept).
    */
   interface PacketSender {
     _sendPacket(packet: { cmd: 'puback'; messageId: number }): void;
   }
+  const sendPuback = (client: MqttClient, messageId: number): void => {
+    // mqtt.js has no public API for a deferred PUBACK: its internal sender, typed as much as we use.
+    (client as unknown as PacketSender)._sendPacket({ cmd: 'puback', messageId });
+  };
+  let closing = false;
+  // An outage fails every message in flight: one line every few seconds says so.
+  let failureLoggedAt = 0;
+  const logFailure = (object: object, message: string): void => {
+    const now = Date.now();
+    if (now - failureLoggedAt < 5000) return;
+    failureLoggedAt = now;
+    log.error({ ...object, retriedMessages: pipeline.stats.retriedMessages }, message);
+  };
   const takeFrames = (client: MqttClient, routes: IngestRoutes): void => {
-    const sendPuback = (messageId: number | undefined): void => {
-      if (messageId === undefined) return;
-      // mqtt.js has no public API for a deferred PUBACK: its internal sender, typed as much as we use.
-      (client as unknown as PacketSender)._sendPacket({ cmd: 'puback', messageId });
-    };
     const DEFERRED = new Error('acknowledged later');
     client.handleMessage = (packet: IPublishPacket, callback: (error?: Error) => void): void => {
       const serial = FRAMES_TOPIC.exec(packet.topic)?.[1];
@@ -213,7 +226,6 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
         callback();
         return;
       }
-      const ack = packet.qos === 1 ? () => sendPuback(packet.messageId) : () => undefined;
       const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
       // The broker's max_packet_size should have refused it; if it is not set, such a message is
       // still not for the pipeline. Acknowledged, so that it is not delivered again.
@@ -223,10 +235,30 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
         log.warn({ serial, bytes: payload.byteLength, max: MQTT_LIMITS.maxPacketBytes }, 'MQTT message above the packet size limit dropped (set the broker\'s max_packet_size)');
         return;
       }
-      // Unknown serials are dropped; the lookup is cached, so this is rarely a query.
-      const known = pipeline.registry.find(serial);
       callback(packet.qos === 1 ? DEFERRED : undefined);
-      known.then(
+      deliver(client, serial, payload, routes, packet.qos === 1 ? packet.messageId : undefined);
+    };
+  };
+
+  /**
+   * Looks the device up and stores the message, then acknowledges it. A failure (the database is
+   * down) is not the message's fault: it is tried again with backoff until stored, and acknowledged
+   * then, so that no message stays without PUBACK and fills the broker's in-flight window for good.
+   * The PUBACK goes only to the connection the message came on: after a reconnection a persistent
+   * session gets the message again from the broker, so this attempt gives up (the broker's copy is
+   * stored instead); a clean session's broker has forgotten it, so this attempt goes on until stored.
+   */
+  const deliver = (client: MqttClient, serial: string, payload: Buffer, routes: IngestRoutes, messageId: number | undefined): void => {
+    const stream = client.stream;
+    const onSameConnection = (): boolean => client.stream === stream && client.connected;
+    const ack = (): void => {
+      if (messageId !== undefined && onSameConnection()) sendPuback(client, messageId);
+    };
+    let delayMs = RETRY_FIRST_MS;
+    let seenLive = false;
+    const attempt = (): void => {
+      // Unknown serials are dropped; the lookup is cached, so this is rarely a query.
+      pipeline.registry.find(serial).then(
         (device) => {
           if (device === null || device.status === 'retired') {
             const now = Date.now();
@@ -236,19 +268,33 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
             }
             return ack();
           }
+          let durable: Promise<void>;
           try {
-            pipeline.ingest(device, payload, Date.now(), routes).durable.then(ack, () => {
-              // Not stored, so not acknowledged: MQTT 3.1.1 redelivers only on reconnection.
-              if (persistent) client.stream.destroy();
-            });
+            // A retried message was shown live the first time: now it is only stored.
+            durable = pipeline.ingest(device, payload, Date.now(), seenLive ? { live: false, allDevices: false, store: routes.store ?? true } : routes).durable;
+            seenLive = true;
           } catch (error) {
-            if (error instanceof ParseError) ack();
-            else log.error({ serial, err: error }, 'MQTT message could not be ingested');
+            if (error instanceof ParseError) return ack();
+            logFailure({ serial, err: error }, 'MQTT message could not be ingested: it is tried again');
+            return retry();
           }
+          durable.then(ack, retry);
         },
-        (error: unknown) => log.error({ serial, err: error }, 'device lookup failed'),
+        (error: unknown) => {
+          logFailure({ serial, err: error }, 'device lookup failed: the message is tried again');
+          retry();
+        },
       );
     };
+    const retry = (): void => {
+      // A live-only copy (QoS 0, shared subscriptions) is not worth keeping.
+      if (routes.store === false) return;
+      if (closing || (persistent && messageId !== undefined && !onSameConnection())) return;
+      pipeline.stats.retriedMessages++;
+      setTimeout(attempt, delayMs).unref();
+      delayMs = Math.min(delayMs * 2, RETRY_LAST_MS);
+    };
+    attempt();
   };
 
   // Without a shared subscription one client takes every device's frames, for storage and live. With
@@ -286,6 +332,7 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
     port: null,
     url,
     async close() {
+      closing = true;
       pipeline.hub.onWatch = undefined;
       await watching?.endAsync();
       await storing.endAsync();

@@ -3,6 +3,12 @@
  * from the `documents` table by path (the ingest acts for no user), cached briefly so that HTTP
  * batches and reconnect storms do not cost a query each. Checks device secrets against the record's
  * `credentialHash` (devices/deviceSecret.ts).
+ *
+ * While the database does not answer, a device read within the last LAST_KNOWN_GOOD_MS is answered
+ * from its last good read (docs/device-protocol.md, "Guarantees"), so that devices reconnecting
+ * during a database outage are not refused. The record is re-read every CACHE_MS while the database
+ * answers, and `forget` (a new credential, a re-registration) drops the last good read too, so an
+ * outage never revives a credential that was replaced while the database could be read.
  */
 import type { Database } from '../database/database.ts';
 import { verifyDeviceSecret } from '../devices/deviceSecret.ts';
@@ -20,18 +26,51 @@ export interface KnownDevice {
 export const SERIAL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
 const CACHE_MS = 10_000;
+/** How old a last good read may be to stand in for the database during an outage. */
+export const LAST_KNOWN_GOOD_MS = 24 * 3_600_000;
+/**
+ * A lookup that has not answered by then is answered from the last good read, if there is one:
+ * a database that does not refuse but hangs must not hold devices past their CONNECT timeout.
+ */
+const LOOKUP_PATIENCE_MS = 3000;
+/** After a failed read, the last good read answers without asking the database again for this long. */
+const RETRY_AFTER_FAILURE_MS = 1000;
+
+interface CachedDevice {
+  device: KnownDevice | null;
+  /** Fresh until then: answered without a query. */
+  until: number;
+  /** When the database last answered for this serial. */
+  readAt: number;
+}
+
+export interface DeviceRegistryOptions {
+  /** LAST_KNOWN_GOOD_MS unless given (tests). */
+  lastKnownGoodMs?: number;
+  /** LOOKUP_PATIENCE_MS unless given (tests). */
+  lookupPatienceMs?: number;
+}
 
 export class DeviceRegistry {
   readonly #database: Database;
-  readonly #cache = new Map<string, { device: KnownDevice | null; until: number }>();
+  readonly #cache = new Map<string, CachedDevice>();
+  readonly #lastKnownGoodMs: number;
+  readonly #lookupPatienceMs: number;
+  /** Answers given from a last good read because the database failed (for logs and health). */
+  staleAnswers = 0;
   /** Lookups under way: concurrent callers share one, so answers come back in call order. */
   readonly #reading = new Map<string, Promise<KnownDevice | null>>();
 
-  constructor(database: Database) {
+  constructor(database: Database, options: DeviceRegistryOptions = {}) {
     this.#database = database;
+    this.#lastKnownGoodMs = options.lastKnownGoodMs ?? LAST_KNOWN_GOOD_MS;
+    this.#lookupPatienceMs = options.lookupPatienceMs ?? LOOKUP_PATIENCE_MS;
   }
 
-  /** The device record, or null for an unknown (or malformed) serial. */
+  /**
+   * The device record, or null for an unknown (or malformed) serial. Rejects when the database
+   * fails and no good read of the device is recent enough to stand in for it.
+   */
   async find(serial: string, nowMs = Date.now()): Promise<KnownDevice | null> {
     if (!SERIAL_PATTERN.test(serial)) return null;
     const cached = this.#cache.get(serial);
@@ -41,7 +80,26 @@ export class DeviceRegistry {
       reading = this.#read(serial, nowMs).finally(() => this.#reading.delete(serial));
       this.#reading.set(serial, reading);
     }
-    return reading;
+    const lastGood = cached !== undefined && cached.device !== null && nowMs - cached.readAt <= this.#lastKnownGoodMs ? cached : undefined;
+    if (lastGood === undefined) return reading;
+    let patience: NodeJS.Timeout | undefined;
+    const slow = new Promise<'slow'>((resolve) => {
+      patience = setTimeout(() => resolve('slow'), this.#lookupPatienceMs);
+      patience.unref();
+    });
+    try {
+      const answer = await Promise.race([reading, slow]);
+      if (answer !== 'slow') return answer;
+    } catch {
+      // Falls through to the last good read.
+    } finally {
+      clearTimeout(patience);
+    }
+    // Unless forgotten meanwhile (a new credential): then the database must answer.
+    if (this.#cache.get(serial) !== lastGood) return reading;
+    this.staleAnswers++;
+    lastGood.until = Date.now() + RETRY_AFTER_FAILURE_MS;
+    return lastGood.device;
   }
 
   async #read(serial: string, nowMs: number): Promise<KnownDevice | null> {
@@ -62,7 +120,7 @@ export class DeviceRegistry {
           };
     if (this.#cache.size > 100_000) this.#cache.clear();
     // An unknown serial is re-read sooner: the device may be registered any moment.
-    this.#cache.set(serial, { device, until: nowMs + (device === null ? 2000 : CACHE_MS) });
+    this.#cache.set(serial, { device, until: nowMs + (device === null ? 2000 : CACHE_MS), readAt: nowMs });
     return device;
   }
 

@@ -45,6 +45,8 @@ export interface IngestStats {
   rejectedMessages: number;
   /** Messages whose staging write failed (they were not acknowledged). */
   storageErrors: number;
+  /** Attempts again at a message whose device lookup or write had failed (external broker). */
+  retriedMessages: number;
 }
 
 /**
@@ -83,7 +85,7 @@ export class IngestPipeline {
   readonly hub = new LiveHub();
   readonly store: SignalStore;
   readonly status: DeviceStatusTracker;
-  readonly stats: IngestStats = { messages: 0, frames: 0, bytes: 0, rejectedMessages: 0, storageErrors: 0 };
+  readonly stats: IngestStats = { messages: 0, frames: 0, bytes: 0, rejectedMessages: 0, storageErrors: 0, retriedMessages: 0 };
   readonly #log: PipelineLogger;
   readonly #retentionDays: number;
   readonly #compactEveryMs: number;

@@ -5,14 +5,84 @@
  * still taking the message once the database is back.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer, connect as connectTcp, type Server, type Socket } from 'node:net';
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import { loadParser } from '@nemuri/parser/node';
 import { openPostgres } from '../database/postgresql.ts';
 import type { Database } from '../database/database.ts';
-import { TEST_DATABASE_URL, createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
-import { registerDevice, startIngestServer, uniqueSerial, type IngestTestServer } from './testing.ts';
+import { SKIP_POSTGRES, TEST_DATABASE_URL, createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
+import { DeviceRegistry } from './deviceRegistry.ts';
+import { MOSQUITTO, SKIP_MQTT, registerDevice, requireMosquitto, signedInClient, startIngestServer, uniqueSerial, type IngestTestServer } from './testing.ts';
+
+const STAFF = 'staff@example.com';
+
+/**
+ * A TCP relay to PostgreSQL that the test can cut: every connection through it ends at once and new
+ * ones are refused until it is restored. An outage of the database as this server sees it, without
+ * stopping the PostgreSQL that other tests share.
+ */
+class DatabaseLink {
+  readonly #server: Server;
+  readonly #sockets = new Set<Socket>();
+  #up = true;
+
+  private constructor(server: Server) {
+    this.#server = server;
+  }
+
+  static async open(targetUrl: string): Promise<DatabaseLink> {
+    const target = new URL(targetUrl);
+    const server = createServer();
+    const link = new DatabaseLink(server);
+    server.on('connection', (socket) => {
+      if (!link.#up) return socket.destroy();
+      const upstream = connectTcp({ host: target.hostname, port: Number(target.port || 5432) });
+      for (const end of [socket, upstream]) {
+        link.#sockets.add(end);
+        end.on('error', () => undefined);
+        end.on('close', () => {
+          link.#sockets.delete(end);
+          socket.destroy();
+          upstream.destroy();
+        });
+      }
+      socket.pipe(upstream).pipe(socket);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return link;
+  }
+
+  /** `url` (a PostgreSQL URL) through this link. */
+  through(url: string): string {
+    const parsed = new URL(url);
+    parsed.hostname = '127.0.0.1';
+    parsed.port = String((this.#server.address() as { port: number }).port);
+    return parsed.toString();
+  }
+
+  cut(): void {
+    this.#up = false;
+    for (const socket of this.#sockets) socket.destroy();
+  }
+
+  restore(): void {
+    this.#up = true;
+  }
+
+  close(): Promise<void> {
+    this.cut();
+    return new Promise((resolve) => this.#server.close(() => resolve()));
+  }
+}
+
+async function readSignals(base: IngestTestServer, cookie: string, serial: string, channel: string, fromMs: number, toMs: number): Promise<Buffer> {
+  const url = `${base.server.url}/api/devices/${serial}/signals?channel=${channel}&from=${new Date(fromMs).toISOString()}&to=${new Date(toMs).toISOString()}`;
+  const response = await fetch(url, { headers: { cookie } });
+  if (response.status !== 200) throw new Error(`signals of ${serial} answered ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
+}
 
 async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -132,4 +202,143 @@ describePostgres('PostgreSQL connections terminated under the server', () => {
       await device.endAsync(true);
     }
   });
+});
+
+describe.skipIf(SKIP_POSTGRES)('device credentials during a database outage', () => {
+  let schema: TestSchema;
+  let link: DatabaseLink;
+  beforeAll(async () => {
+    schema = await createTestSchema();
+    link = await DatabaseLink.open(TEST_DATABASE_URL);
+  });
+  afterAll(async () => {
+    await link?.close();
+    await schema?.drop();
+  });
+
+  it('answers from the last good read for a bounded time, and never for a forgotten credential', async () => {
+    const serial = uniqueSerial('lkg');
+    const database = await openPostgres({ url: link.through(TEST_DATABASE_URL), searchPath: schema.schema });
+    try {
+      await database.exec('create table documents (path text primary key, data jsonb not null, domain_id text, root_domain_id text)');
+      await database.query('insert into documents (path, data) values ($1, $2)', [`devices/${serial}`, { credentialHash: 'h', status: 'in_use' }]);
+      const registry = new DeviceRegistry(database);
+      const shortLived = new DeviceRegistry(database, { lastKnownGoodMs: 1000 });
+      const now = Date.now();
+      expect(await registry.find(serial, now)).toMatchObject({ serial, credentialHash: 'h' });
+      expect(await shortLived.find(serial, now)).toMatchObject({ serial });
+      link.cut();
+      // Past the 10 s cache: the database is asked, fails, and the last good read answers.
+      expect(await registry.find(serial, now + 11_000)).toMatchObject({ serial, credentialHash: 'h' });
+      expect(registry.staleAnswers).toBe(1);
+      
+      await expect(shortLived.find(serial, now + 11_000)).rejects.toThrow();
+      // Unknown serials are not made up.
+      await expect(registry.find(`${serial}-other`)).rejects.toThrow();
+      registry.forget(serial);
+      await expect(registry.find(serial)).rejects.toThrow();
+      link.restore();
+      expect(await registry.find(serial)).toMatchObject({ serial });
+    } finally {
+      link.restore();
+      await database.close();
+    }
+  });
+});
+
+describe.skipIf(SKIP_POSTGRES)('the embedded broker during a database outage', () => {
+  it('lets a known device reconnect while the database is down, and stores its frames once it is back', { timeout: 60_000 }, async () => {
+    const schema = await createTestSchema();
+    const link = await DatabaseLink.open(TEST_DATABASE_URL);
+    const base = await startIngestServer({ DATABASE_URL: link.through(schema.url) });
+    try {
+      const serial = uniqueSerial('embout');
+      await registerDevice(base.server, serial, 'out-secret', DEMO_DOMAINS.facilityA);
+      const parser = await loadParser();
+      const startMs = pastMinute();
+      const frames = [0, 1].map((sequence) => Buffer.from(parser.encodeSmfFrame({ channel: 'respiHr', format: 'float32', sampleRate: 1, sequence, startTimeUs: (startMs + sequence * 1000) * 1000, values: [14, 60] })));
+      const options = { username: serial, password: 'out-secret', clientId: serial, protocolVersion: 4 as const, reconnectPeriod: 0 };
+      let device = await mqtt.connectAsync(base.server.mqttUrl, options, false);
+      await device.publishAsync(`devices/${serial}/frames`, frames[0]!, { qos: 1 });
+      await device.endAsync(true);
+
+      link.cut();
+      // Past the registry's 10 s cache, so that the database is asked (and fails): the last good read answers.
+      await new Promise((resolve) => setTimeout(resolve, 10_500));
+      device = await mqtt.connectAsync(base.server.mqttUrl, options, false);
+      expect(device.connected).toBe(true);
+      // A device the server never read is not let in on a guess: "server unavailable", to retry.
+      const stranger = uniqueSerial('stranger');
+      await expect(mqtt.connectAsync(base.server.mqttUrl, { ...options, username: stranger, clientId: stranger }, false)).rejects.toThrow();
+
+      link.restore();
+      const started = Date.now();
+      await device.publishAsync(`devices/${serial}/frames`, frames[1]!, { qos: 1 });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await device.endAsync(true);
+      const browser = await signedInClient(base.server, STAFF);
+      expect((await readSignals(base, browser.cookieHeader, serial, 'respiHr', startMs, startMs + 60_000)).equals(Buffer.concat(frames))).toBe(true);
+    } finally {
+      link.restore();
+      await base.stop();
+      await base.remove();
+      await link.close();
+      await schema.drop();
+    }
+  });
+});
+
+describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)(`an external broker (${MOSQUITTO.url}) during a database outage`, () => {
+  for (const session of ['persistent', 'clean'] as const) {
+    it(`acknowledges and stores every message once the database is back (${session} session)`, { timeout: 60_000 }, async () => {
+      await requireMosquitto();
+      const schema = await createTestSchema();
+      const link = await DatabaseLink.open(TEST_DATABASE_URL);
+      const clientId = uniqueSerial('server');
+      const env: Record<string, string> = { MQTT_URL: MOSQUITTO.url, DATABASE_URL: link.through(schema.url), ...(session === 'persistent' ? { MQTT_CLIENT_ID: clientId } : {}) };
+      const base = await startIngestServer(env);
+      try {
+        const parser = await loadParser();
+        const startMs = pastMinute();
+        const frame = (sequence: number): Buffer =>
+          Buffer.from(parser.encodeSmfFrame({ channel: 'respiHr', format: 'float32', sampleRate: 1, sequence, startTimeUs: (startMs + sequence * 1000) * 1000, values: [14, 60 + sequence] }));
+        // `known` sent before the outage (the server has read it), `unread` only during it.
+        const known = uniqueSerial('known');
+        const unread = uniqueSerial('unread');
+        await registerDevice(base.server, known, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
+        await registerDevice(base.server, unread, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
+        const devices = await Promise.all([known, unread].map((serial) => mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 })));
+        const [knownDevice, unreadDevice] = devices as [mqtt.MqttClient, mqtt.MqttClient];
+        const browser = await signedInClient(base.server, STAFF);
+        await knownDevice.publishAsync(`devices/${known}/frames`, frame(0), { qos: 1 });
+        await eventually(async () => (await readSignals(base, browser.cookieHeader, known, 'respiHr', startMs, startMs + 60_000)).byteLength > 0 || undefined, 'the first frame stored');
+
+        link.cut();
+        for (let sequence = 1; sequence <= 5; sequence++) await knownDevice.publishAsync(`devices/${known}/frames`, frame(sequence), { qos: 1 });
+        for (let sequence = 0; sequence <= 4; sequence++) await unreadDevice.publishAsync(`devices/${unread}/frames`, frame(sequence), { qos: 1 });
+        await eventually(() => (base.server.app.ingest.stats.retriedMessages > 0 ? true : undefined), 'a message tried again');
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        link.restore();
+        const restoredAt = Date.now();
+        const expected = (sequences: number[]): Buffer => Buffer.concat(sequences.map(frame));
+        await eventually(async () => {
+          const stored = await Promise.all([known, unread].map((serial) => readSignals(base, browser.cookieHeader, serial, 'respiHr', startMs, startMs + 60_000)));
+          return (stored[0]!.equals(expected([0, 1, 2, 3, 4, 5])) && stored[1]!.equals(expected([0, 1, 2, 3, 4]))) || undefined;
+        }, 'every message stored after the outage', 20_000);
+        // Within 10 s of the database coming back (the backoff's longest wait).
+        expect(Date.now() - restoredAt).toBeLessThan(11_000);
+        await Promise.all(devices.map((device) => device.endAsync()));
+      } finally {
+        link.restore();
+        await base.stop();
+        await base.remove();
+        await link.close();
+        await schema.drop();
+        if (session === 'persistent') {
+          const cleaner = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId, clean: true, reconnectPeriod: 0 });
+          await cleaner.endAsync();
+        }
+      }
+    });
+  }
 });
