@@ -1,5 +1,59 @@
-import { defineConfig } from 'vite';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** Text files worth compressing: the server sends `<file>.br` or `<file>.gz` when the browser accepts it. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|webmanifest|wasm|txt)$/;
+const MIN_BYTES = 1024;
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+}
+
+/**
+ * Brotli (best quality) and gzip copies of the built files, made once at build time so the server
+ * never compresses a static file per request (@fastify/static `preCompressed`). Last, after the
+ * service worker is written, so that sw.js is compressed too; the copies' extensions keep them out
+ * of the worker's precache list.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'nemuri-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        let before = 0;
+        let after = 0;
+        for (const file of await filesUnder(outDir)) {
+          if (!COMPRESSIBLE.test(file)) continue;
+          const content = await readFile(file);
+          if (content.length < MIN_BYTES) continue;
+          const [br, gz] = await Promise.all([
+            brotli(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+            gzipped(content, { level: 9 }),
+          ]);
+          await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+          before += content.length;
+          after += br.length;
+        }
+        this.info(`precompressed ${Math.round(before / 1024)} kB of text files to ${Math.round(after / 1024)} kB (brotli)`);
+      },
+    },
+  };
+}
 
 // Vendor code changes rarely; keeping it in its own chunks lets browsers cache it across releases
 // and keeps the first screen's JavaScript small (every route is lazy on top of this).
@@ -38,6 +92,7 @@ export default defineConfig({
         cleanupOutdatedCaches: true,
       },
     }),
+    precompress(),
   ],
   build: {
     target: 'es2022',

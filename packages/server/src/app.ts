@@ -2,6 +2,7 @@
  * The HTTP application: every plugin is registered here, in one place. Building it touches no
  * network; `startServer` (server.ts) opens the database, listens and then completes sign-in.
  */
+import fastifyCompress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,9 @@ export interface BuildAppOptions {
  * through the reverse proxy and our logs); anything else, e.g. too long or with characters that
  * could forge log lines, is replaced by a new one.
  */
+/** Content types worth compressing per request: text, JSON, XML, JavaScript, SVG; not binary. */
+const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|[/+]json(?:;|$)|[/+]xml(?:;|$)|^application\/javascript|^image\/svg\+xml/;
+
 export const REQUEST_ID_HEADER = 'x-request-id';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
@@ -100,6 +104,19 @@ export async function buildApp({ config, database, auth, mail, logger = true, up
     reply.header(REQUEST_ID_HEADER, request.id);
   });
 
+  // API answers above 1 kB, compressed per request (the web app's files come compressed from the
+  // build). Only text types: signal frames (application/octet-stream, which the plugin would take by
+  // default) are dense already and read as they stream, and WebSocket frames never pass through a
+  // reply. Request bodies are not inflated: a small compressed upload must not become a large one
+  // behind the body limits.
+  await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'], customTypes: COMPRESSIBLE_TYPES, globalDecompression: false });
+  // mime-db calls application/octet-stream compressible, and the plugin falls back to it for types
+  // the list above leaves out; its only per-answer opt-out is the client's x-no-compression header.
+  // App-level onSend hooks run before the plugin's route-level one.
+  app.addHook('onSend', async (request, reply) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && !COMPRESSIBLE_TYPES.test(type)) request.headers['x-no-compression'] = '1';
+  });
   await app.register(securityHeadersPlugin);
   await app.register(errorsPlugin);
   // Before every plugin: each one's JSON bodies, URL parameters and queries pass the same guard.

@@ -1,6 +1,9 @@
 /** The web app plugin on its own (no database needed), over a real socket. */
-import { get } from 'node:http';
+import { writeFile } from 'node:fs/promises';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorsPlugin } from '../http/errors.ts';
@@ -126,5 +129,68 @@ describe('webAppPlugin', () => {
       expect(response.status, path).toBe(404);
       expect(response.headers.get('content-type'), path).toBe('application/json; charset=utf-8');
     }
+  });
+});
+
+describe('precompressed files', () => {
+  let dist: TempDir;
+  let app: FastifyInstance;
+  let url: string;
+  const big = `console.log(${JSON.stringify('nemuri '.repeat(400))});\n`;
+
+  beforeAll(async () => {
+    dist = await makeTestWebDist();
+    await writeFile(join(dist.path, 'assets', 'big.js'), big);
+    await writeFile(join(dist.path, 'assets', 'big.js.br'), brotliCompressSync(big));
+    await writeFile(join(dist.path, 'assets', 'big.js.gz'), gzipSync(big));
+    await writeFile(join(dist.path, 'index.html.br'), brotliCompressSync(TEST_INDEX_HTML));
+    app = Fastify({ logger: false });
+    await app.register(errorsPlugin);
+    await app.register(webAppPlugin, { webDist: dist.path });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await dist?.remove();
+  });
+
+  function raw(path: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      get(`${url}${path}`, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+  }
+
+  it('sends the brotli copy to a browser that accepts it, with its type, Vary and the asset cache rule', async () => {
+    const response = await raw('/assets/big.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe(IMMUTABLE);
+    expect(brotliDecompressSync(response.body).toString()).toBe(big);
+  });
+
+  it('sends the gzip copy when brotli is not accepted, and the file itself when nothing is', async () => {
+    const gz = await raw('/assets/big.js', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(big);
+    const plain = await raw('/assets/big.js', {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    expect(plain.body.toString()).toBe(big);
+  });
+
+  it('sends the compressed index.html for a page route as well', async () => {
+    const response = await raw('/room/abc/sleep', { accept: 'text/html', 'accept-encoding': 'br' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe(REVALIDATE);
+    expect(brotliDecompressSync(response.body).toString()).toBe(TEST_INDEX_HTML);
   });
 });

@@ -10,7 +10,9 @@
  *   the app draws its not-found screen, and the status stays honest;
  * - /api and /metrics (paths for programs, never pages), files that do not exist and other
  *   unmatched requests get a JSON 404, so a monitor or script never mistakes the app for an answer;
- * - when the app is not built, non-API GETs answer 503 saying how to build it.
+ * - when the app is not built, non-API GETs answer 503 saying how to build it;
+ * - a file's brotli or gzip copy made at build time (`<file>.br`, `<file>.gz`, packages/web/vite.config.ts)
+ *   is sent instead when the browser accepts it, with Content-Encoding and Vary: Accept-Encoding.
  */
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -75,6 +77,7 @@ export const webAppPlugin = appWide<WebAppOptions>(async (app, { webDist }) => {
     // Not built yet is a normal state in development: reported above and answered with 503.
     suppressWarning: true,
     cacheControl: false,
+    preCompressed: true,
     setHeaders: (reply, filePath) => {
       reply.header('cache-control', cacheControlFor(relative(webDist, filePath)));
     },
