@@ -88,6 +88,7 @@ interface SimulatedDevice {
   simulator: DeviceSimulator;
   sequences: SequenceCounters;
   client: MqttClient | undefined;
+  stopRetrying?: () => void;
   topic: string;
   offline: boolean;
 }
@@ -97,6 +98,49 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 export function serialsFor(count: number, prefix = 'NM-'): string[] {
   return Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(4, '0')}`);
+}
+
+/** Waits before trying again after a refused CONNACK: doubling from the first to the last, with jitter. */
+export const REFUSED_RETRY_FIRST_MS = 1000;
+export const REFUSED_RETRY_LAST_MS = 30_000;
+
+/**
+ * Keeps a device trying after the broker refused it (a CONNACK with a return code: "server
+ * unavailable" while the server's database is down, "not authorized" while a credential is being
+ * replaced). mqtt.js reconnects by itself after a lost connection, but not after a refusal, and a
+ * device that stops there sends nothing until someone restarts it. So a refusal is retried here, with
+ * a doubling wait (jittered, so that many devices refused at once do not come back at once), reset
+ * by the next accepted connection. `wanted` says whether the device should be connected now (not
+ * during an offline episode or after the run). Returns a function that stops retrying.
+ */
+export function retryRefusedConnections(client: MqttClient, wanted: () => boolean, onRetry?: (delayMs: number, error: Error) => void): () => void {
+  let delayMs = REFUSED_RETRY_FIRST_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const onConnect = (): void => {
+    delayMs = REFUSED_RETRY_FIRST_MS;
+  };
+  const onError = (error: Error): void => {
+    // A CONNACK refusal carries its return code as a number; socket errors carry a string code and
+    // are retried by mqtt.js itself.
+    if (typeof (error as { code?: unknown }).code !== 'number' || timer !== undefined) return;
+    const wait = Math.round(delayMs * (0.5 + Math.random() / 2));
+    delayMs = Math.min(delayMs * 2, REFUSED_RETRY_LAST_MS);
+    onRetry?.(wait, error);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (!wanted() || client.connected) return;
+      // The stores kept: publishes not yet acknowledged are sent again once connected.
+      client.reconnect({ incomingStore: client.incomingStore, outgoingStore: client.outgoingStore });
+    }, wait);
+    timer.unref();
+  };
+  client.on('connect', onConnect);
+  client.on('error', onError);
+  return () => {
+    clearTimeout(timer);
+    client.off('connect', onConnect);
+    client.off('error', onError);
+  };
 }
 
 async function connect(broker: string, serial: string, secret: string): Promise<MqttClient> {
@@ -157,8 +201,10 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
       for (let i = 0; i < devices.length; i += 100) {
         await Promise.all(
           devices.slice(i, i + 100).map(async (device) => {
-            device.client = await connect(broker, device.simulator.serial, secretFor(device.simulator.serial));
-            device.client.on('error', (error) => onError(new Error(`${device.simulator.serial}: ${error.message}`)));
+            const client = await connect(broker, device.simulator.serial, secretFor(device.simulator.serial));
+            device.client = client;
+            client.on('error', (error) => onError(new Error(`${device.simulator.serial}: ${error.message}`)));
+            device.stopRetrying = retryRefusedConnections(client, () => running && !device.offline);
           }),
         );
       }
@@ -308,6 +354,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
   const close = (): Promise<void> =>
     (closed ??= (async () => {
       await waitForAcks(5000);
+      for (const device of devices) device.stopRetrying?.();
       await Promise.all(devices.map((device) => (device.client && !device.offline ? device.client.endAsync() : undefined)));
       for (const device of devices) if (device.client && device.offline) device.client.end(true);
     })());

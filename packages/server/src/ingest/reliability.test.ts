@@ -10,6 +10,7 @@ import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import { loadParser } from '@nemuri/parser/node';
+import { startSimulation } from '@nemuri/simulator/index';
 import { openPostgres } from '../database/postgresql.ts';
 import type { Database } from '../database/database.ts';
 import { SKIP_POSTGRES, TEST_DATABASE_URL, createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
@@ -341,4 +342,53 @@ describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)(`an external broker (${MOSQUITTO.url
       }
     });
   }
+});
+
+describe.skipIf(SKIP_POSTGRES)('the simulator refused during a database outage', () => {
+  it('tries again with backoff after a refused CONNACK, and publishes again once the database is back', { timeout: 60_000 }, async () => {
+    const schema = await createTestSchema();
+    const link = await DatabaseLink.open(TEST_DATABASE_URL);
+    const base = await startIngestServer({ DATABASE_URL: link.through(schema.url) });
+    const serial = uniqueSerial('simrefused');
+    const errors: string[] = [];
+    try {
+      await registerDevice(base.server, serial, 'sim-secret', DEMO_DOMAINS.facilityA);
+      const simulation = await startSimulation({
+        serials: [serial],
+        broker: base.server.mqttUrl,
+        secretFor: () => 'sim-secret',
+        seed: 'refused',
+        speed: 1,
+        durationSeconds: 40,
+        startTime: pastMinute(),
+        channels: ['respiHr'],
+        onError: (error) => errors.push(error.message),
+      });
+      try {
+        await eventually(() => (simulation.stats.framesPublished > 0 ? true : undefined), 'the first frames acknowledged');
+        // A second connection under the device's id takes over (and drops) the simulator's; while
+        // the database is down and the device's record was forgotten, its reconnection is refused.
+        const intruder = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: 'sim-secret', clientId: serial, protocolVersion: 4, reconnectPeriod: 0 }, false);
+        link.cut();
+        base.server.app.ingest.registry.forget(serial);
+        await intruder.endAsync(true);
+        await eventually(() => (errors.some((message) => /refused|unavailable/i.test(message)) ? true : undefined), 'a refused reconnection');
+        const before = simulation.stats.framesPublished;
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        link.restore();
+        const restoredAt = Date.now();
+        await eventually(() => (simulation.stats.framesPublished > before ? true : undefined), 'frames acknowledged after the outage', 15_000);
+        // The backoff (jittered doubling from 1 s) was at 4 s at most here.
+        expect(Date.now() - restoredAt).toBeLessThan(10_000);
+      } finally {
+        await simulation.stop();
+      }
+    } finally {
+      link.restore();
+      await base.stop();
+      await base.remove();
+      await link.close();
+      await schema.drop();
+    }
+  });
 });
