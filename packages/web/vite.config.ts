@@ -20,8 +20,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 /**
  * Brotli (best quality) and gzip copies of the built files, made once at build time so the server
  * never compresses a static file per request (@fastify/static `preCompressed`). Last, after the
- * service worker is written, so that sw.js is compressed too; the copies' extensions keep them out
- * of the worker's precache list.
+ * service worker is written; the copies' extensions keep them out of the worker's precache list.
  */
 function precompress(): Plugin {
   let outDir = 'dist';
@@ -38,7 +37,9 @@ function precompress(): Plugin {
         let before = 0;
         let after = 0;
         for (const file of await filesUnder(outDir)) {
-          if (!COMPRESSIBLE.test(file)) continue;
+          // sw.js is what browsers compare byte for byte to find a new release: it is sent as it
+          // is on disk (compressed per request), so a copy can never be older than the file.
+          if (!COMPRESSIBLE.test(file) || file === join(outDir, 'sw.js')) continue;
           const content = await readFile(file);
           if (content.length < MIN_BYTES) continue;
           const [br, gz] = await Promise.all([
@@ -88,7 +89,8 @@ export default defineConfig({
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,webmanifest,wasm}'],
         navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//],
+        // Paths for programs, never pages (the server answers them with a JSON 404 when unknown).
+        navigateFallbackDenylist: [/^\/api\//, /^\/metrics(?:\/|$)/],
         cleanupOutdatedCaches: true,
       },
     }),
