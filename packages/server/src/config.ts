@@ -2,6 +2,7 @@
  * Server configuration, read once from the environment and validated. Every problem is reported
  * at once, each naming the variable, the value given and what is accepted.
  */
+import { hostname } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -88,7 +89,8 @@ export interface Config {
   /**
    * MQTT_CLIENT_ID: with MQTT_URL, the server's client id, with a persistent session (clean session
    * off), so that the broker keeps the frames it has not yet had acknowledged while the server restarts.
-   * One per server process. null: a random id and a clean session.
+   * One per server process. Unset, with MQTT_URL: `nemuri-server-<host>-<port>` (mqttClientIdOf).
+   * null: a random id and a clean session (MQTT_PERSISTENT_SESSION=0, PORT=0, or no MQTT_URL).
    */
   mqttClientId: string | null;
   /** SIGNAL_RETENTION_DAYS: stored raw signals older than this are deleted (hourly). Default 30. */
@@ -163,7 +165,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     mqttPort,
     mqttPortExplicit: value('MQTT_PORT') !== undefined,
     mqttSharedGroup: parseSharedGroup(value('MQTT_SHARED_GROUP'), problems),
-    mqttClientId: parseClientId(value('MQTT_CLIENT_ID'), problems),
+    mqttClientId: mqttClientIdOf(value('MQTT_URL') !== undefined, parseClientId(value('MQTT_CLIENT_ID'), problems), value('MQTT_PERSISTENT_SESSION'), port, problems),
     signalRetentionDays: parseRetentionDays(value('SIGNAL_RETENTION_DAYS'), problems),
     signalStoredChannels: parseStoredChannels(value('SIGNAL_STORED_CHANNELS'), problems),
     simulate: parseSimulate(value('SIMULATE'), problems),
@@ -192,6 +194,28 @@ function parseSharedGroup(raw: string | undefined, problems: string[]): string |
   if (/^[A-Za-z0-9_-]{1,64}$/.test(raw)) return raw;
   problems.push(`MQTT_SHARED_GROUP must be 1 to 64 letters, digits, _ or -, got "${raw}"`);
   return null;
+}
+
+/**
+ * With MQTT_URL the server keeps a persistent session unless MQTT_PERSISTENT_SESSION=0: under
+ * MQTT_CLIENT_ID, or else under an id of this host and HTTP port (`nemuri-server-<host>-<port>`),
+ * which stays the same across restarts and differs between processes on one host. With PORT=0 there
+ * is no such id: null, a clean session (ingest/broker.ts warns).
+ */
+function mqttClientIdOf(external: boolean, clientId: string | null, persistentRaw: string | undefined, port: number, problems: string[]): string | null {
+  const lower = persistentRaw?.toLowerCase();
+  if (lower !== undefined && !['0', '1', 'true', 'false', 'on', 'off'].includes(lower)) {
+    problems.push(`MQTT_PERSISTENT_SESSION must be 1 or 0, got "${persistentRaw}"`);
+  }
+  if (!external || clientId !== null) return clientId;
+  if (lower === '0' || lower === 'false' || lower === 'off' || port === 0) return null;
+  return defaultMqttClientId(hostname(), port);
+}
+
+/** `nemuri-server-<host>-<port>`, within MQTT_CLIENT_ID's characters and 64 characters. */
+export function defaultMqttClientId(host: string, port: number): string {
+  const safeHost = host.replace(/[^A-Za-z0-9_.:-]/g, '-').slice(0, 40) || 'host';
+  return `nemuri-server-${safeHost}-${port}`;
 }
 
 function parseClientId(raw: string | undefined, problems: string[]): string | null {

@@ -182,7 +182,7 @@ export interface ExternalBrokerOptions {
   url: string;
   /** MQTT_SHARED_GROUP: subscribe through `$share/<group>/…` (MQTT 5 shared subscriptions, which Mosquitto and EMQX also offer to 3.1.1 clients). */
   sharedGroup: string | null;
-  /** MQTT_CLIENT_ID: a persistent session under this id; null: a random id and a clean session. */
+  /** A persistent session under this id (MQTT_CLIENT_ID, or derived from the host: config.ts); null: a random id and a clean session. */
   clientId?: string | null;
 }
 
@@ -190,6 +190,13 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
   // With a persistent session the broker keeps what the server has not acknowledged (a failed write, a
   // restart) and delivers it again on reconnection; with a clean session that is lost.
   const persistent = clientId !== null;
+  if (!persistent) {
+    log.warn(
+      { url: redact(url) },
+      '!!! MQTT: a clean session (MQTT_PERSISTENT_SESSION=0, or PORT=0 so that no stable client id could be derived): ' +
+        'frames devices send while this server is down or restarting are LOST. Set MQTT_CLIENT_ID (one per server process) to keep them.',
+    );
+  }
   const unknownLogged = new Map<string, number>();
   const shared = sharedGroup !== null;
 

@@ -5,12 +5,14 @@
  * still taking the message once the database is back.
  */
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { createServer, connect as connectTcp, type Server, type Socket } from 'node:net';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import { loadParser } from '@nemuri/parser/node';
 import { startSimulation } from '@nemuri/simulator/index';
+import { ConfigError, defaultMqttClientId, loadConfig } from '../config.ts';
 import { openPostgres } from '../database/postgresql.ts';
 import type { Database } from '../database/database.ts';
 import { SKIP_POSTGRES, TEST_DATABASE_URL, createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
@@ -296,7 +298,7 @@ describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)(`an external broker (${MOSQUITTO.url
       const schema = await createTestSchema();
       const link = await DatabaseLink.open(TEST_DATABASE_URL);
       const clientId = uniqueSerial('server');
-      const env: Record<string, string> = { MQTT_URL: MOSQUITTO.url, DATABASE_URL: link.through(schema.url), ...(session === 'persistent' ? { MQTT_CLIENT_ID: clientId } : {}) };
+      const env: Record<string, string> = { MQTT_URL: MOSQUITTO.url, DATABASE_URL: link.through(schema.url), ...(session === 'persistent' ? { MQTT_CLIENT_ID: clientId } : { MQTT_PERSISTENT_SESSION: '0' }) };
       const base = await startIngestServer(env);
       try {
         const parser = await loadParser();
@@ -389,6 +391,36 @@ describe.skipIf(SKIP_POSTGRES)('the simulator refused during a database outage',
       await base.remove();
       await link.close();
       await schema.drop();
+    }
+  });
+});
+
+describe('a persistent session on the external broker by default', () => {
+  const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: '/srv/nemuri/data', ...env }, '/srv/nemuri');
+
+  it('takes a client id of the host and HTTP port when MQTT_URL is set without MQTT_CLIENT_ID', () => {
+    expect(load({ MQTT_URL: 'mqtt://broker:1883', PORT: '3001' }).mqttClientId).toBe(defaultMqttClientId(hostname(), 3001));
+    expect(defaultMqttClientId('ward-3.example.jp', 3000)).toBe('nemuri-server-ward-3.example.jp-3000');
+    expect(defaultMqttClientId('a host/with*odd+chars', 80)).toMatch(/^nemuri-server-[A-Za-z0-9_.:-]+-80$/);
+    expect(defaultMqttClientId('x'.repeat(200), 65535).length).toBeLessThanOrEqual(64);
+    expect(load({ MQTT_URL: 'mqtt://broker:1883', MQTT_CLIENT_ID: 'nemuri-1' }).mqttClientId).toBe('nemuri-1');
+  });
+
+  it('uses a clean session only when asked, or when no stable id exists (PORT=0), and the embedded broker needs none', () => {
+    expect(load({ MQTT_URL: 'mqtt://broker:1883', MQTT_PERSISTENT_SESSION: '0' }).mqttClientId).toBeNull();
+    expect(load({ MQTT_URL: 'mqtt://broker:1883', PORT: '0' }).mqttClientId).toBeNull();
+    expect(load({}).mqttClientId).toBeNull();
+    expect(() => load({ MQTT_URL: 'mqtt://broker:1883', MQTT_PERSISTENT_SESSION: 'maybe' })).toThrow(ConfigError);
+  });
+
+  it.skipIf(SKIP_MQTT)('warns loudly when it runs on a clean session', { timeout: 30_000 }, async () => {
+    await requireMosquitto();
+    const base = await startIngestServer({ MQTT_URL: MOSQUITTO.url, DATABASE_URL: '' });
+    try {
+      expect(base.logLines.some((line) => line.includes('"level":40') && line.includes('frames devices send while this server is down or restarting are LOST'))).toBe(true);
+    } finally {
+      await base.stop();
+      await base.remove();
     }
   });
 });
