@@ -47,6 +47,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   const clientConfig: pg.ClientConfig = {
     connectionString: url,
     types: TYPES,
+    // A connection whose peer vanished without closing it (a host or network outage) is found
+    // within a minute or so instead of the system's default two hours, and fails like a closed one.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     // The URL's own `options` first: the limits and the search path given here win over it.
     options: [urlOptions, limitOptions(), options.searchPath === undefined ? '' : `-c search_path=${options.searchPath}`].filter((part) => part !== '').join(' '),
   };
