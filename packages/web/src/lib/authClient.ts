@@ -37,6 +37,7 @@ export type AuthErrorCode =
   | 'reportLinkExpired'
   | 'reportLinkForViewers'
   | 'tooManyRequests'
+  | 'starting'
   | 'network'
   | 'unknown';
 
@@ -104,6 +105,8 @@ async function callAuth(path: string, init: RequestInit): Promise<unknown> {
   if (response.ok) return response.json().catch(() => null);
   const payload = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
   if (response.status === 429) throw new AuthError('tooManyRequests', payload.message ?? 'too many requests');
+  // The server answers 503 at once while it completes its start (migrations, demo data).
+  if (response.status === 503) throw new AuthError('starting', payload.message ?? 'the server is starting');
   const known = payload.code ? SERVER_CODES[payload.code] : undefined;
   const code = known ?? (response.status === 401 ? 'invalidCredentials' : 'unknown');
   throw new AuthError(code, payload.message ?? `${path} answered ${response.status}`);
