@@ -72,8 +72,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
     broker = config.mqttUrl
       ? await connectExternalBroker({ pipeline, log: app.log, url: config.mqttUrl, sharedGroup: config.mqttSharedGroup, clientId: config.mqttClientId })
       : await startEmbeddedBroker({ pipeline, log: app.log, host: config.host, port: config.mqttPort, portExplicit: config.mqttPortExplicit });
-    // Both kinds reconnect on their own or fail the start: once here, the broker is up.
-    readiness.watchBroker(() => true);
+    // Ready only while frames can arrive: the embedded broker listens, the external one is connected.
+    const watched = broker;
+    readiness.watchBroker(() => watched.connected);
     pipeline.start();
     const { port } = app.server.address() as AddressInfo;
     const url = `http://${displayHost(config.host)}:${port}`;

@@ -11,6 +11,8 @@ import type { Database } from '../database/database.ts';
 import { migrate } from '../database/migrate.ts';
 import { openPglite } from '../database/pglite.ts';
 import { startServer, type RunningServer } from '../server.ts';
+import { MOSQUITTO, requireMosquitto, SKIP_MQTT } from '../ingest/testing.ts';
+import { TcpLink } from '../testing/tcpLink.ts';
 import { makeTestWebDist, type TempDir } from '../testing/webDist.ts';
 import { Readiness, RETRY_AFTER_SECONDS, START_STEPS, STARTING_MESSAGE } from './readiness.ts';
 
@@ -123,4 +125,40 @@ describe('a started server', () => {
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ status: 'error', reasons: expect.arrayContaining(['the server is shutting down']) });
   });
+});
+
+describe.skipIf(SKIP_MQTT)('a server on an external broker (Mosquitto)', () => {
+  let server: RunningServer;
+  let link: TcpLink;
+  beforeAll(async () => {
+    await requireMosquitto();
+    link = await TcpLink.open(MOSQUITTO.url);
+    server = await startServer(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', MQTT_URL: link.through(MOSQUITTO.url), MQTT_PERSISTENT_SESSION: '0', DATABASE_URL: 'memory://', WEB_DIST: webDist.path, DATA_DIR: join(webDist.path, 'data-external'), SIMULATE: '0' }),
+      { logger: false },
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await link?.close();
+  });
+
+  const ready = async () => (await fetch(`${server.url}/api/health/ready`)).status;
+  const until = async (status: number) => {
+    const deadline = Date.now() + 20_000;
+    while ((await ready()) !== status) {
+      if (Date.now() > deadline) throw new Error(`readiness did not become ${status}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  it('is not ready while the broker connection is lost, and ready again once it is back', async () => {
+    expect(await ready()).toBe(200);
+    link.cut();
+    await until(503);
+    const down = (await (await fetch(`${server.url}/api/health/ready`)).json()) as { checks: Record<string, string> };
+    expect(down.checks.broker).toBe('down');
+    link.restore();
+    await until(200);
+  }, 60_000);
 });

@@ -31,6 +31,8 @@ export interface DeviceBroker {
   readonly port: number | null;
   /** What the simulator and devices connect to, e.g. `mqtt://127.0.0.1:1883`. */
   readonly url: string;
+  /** Whether devices' frames can arrive now: the embedded broker listens, or the external one is connected (readiness). */
+  readonly connected: boolean;
   close(): Promise<void>;
 }
 
@@ -152,6 +154,9 @@ export async function startEmbeddedBroker({ pipeline, log, host, port, portExpli
   return {
     port: actual,
     url: `mqtt://${urlHost}:${actual}`,
+    get connected() {
+      return server.listening;
+    },
     guard,
     async close() {
       await closeBroker(broker);
@@ -338,6 +343,9 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
   return {
     port: null,
     url,
+    get connected() {
+      return storing.connected;
+    },
     async close() {
       closing = true;
       pipeline.hub.onWatch = undefined;

@@ -6,7 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createServer, connect as connectTcp, type Server, type Socket } from 'node:net';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
@@ -17,68 +16,10 @@ import { openPostgres } from '../database/postgresql.ts';
 import type { Database } from '../database/database.ts';
 import { SKIP_POSTGRES, TEST_DATABASE_URL, createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
 import { DeviceRegistry } from './deviceRegistry.ts';
+import { TcpLink } from '../testing/tcpLink.ts';
 import { MOSQUITTO, SKIP_MQTT, registerDevice, requireMosquitto, signedInClient, startIngestServer, uniqueSerial, type IngestTestServer } from './testing.ts';
 
 const STAFF = 'staff@example.com';
-
-/**
- * A TCP relay to PostgreSQL that the test can cut: every connection through it ends at once and new
- * ones are refused until it is restored. An outage of the database as this server sees it, without
- * stopping the PostgreSQL that other tests share.
- */
-class DatabaseLink {
-  readonly #server: Server;
-  readonly #sockets = new Set<Socket>();
-  #up = true;
-
-  private constructor(server: Server) {
-    this.#server = server;
-  }
-
-  static async open(targetUrl: string): Promise<DatabaseLink> {
-    const target = new URL(targetUrl);
-    const server = createServer();
-    const link = new DatabaseLink(server);
-    server.on('connection', (socket) => {
-      if (!link.#up) return socket.destroy();
-      const upstream = connectTcp({ host: target.hostname, port: Number(target.port || 5432) });
-      for (const end of [socket, upstream]) {
-        link.#sockets.add(end);
-        end.on('error', () => undefined);
-        end.on('close', () => {
-          link.#sockets.delete(end);
-          socket.destroy();
-          upstream.destroy();
-        });
-      }
-      socket.pipe(upstream).pipe(socket);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return link;
-  }
-
-  /** `url` (a PostgreSQL URL) through this link. */
-  through(url: string): string {
-    const parsed = new URL(url);
-    parsed.hostname = '127.0.0.1';
-    parsed.port = String((this.#server.address() as { port: number }).port);
-    return parsed.toString();
-  }
-
-  cut(): void {
-    this.#up = false;
-    for (const socket of this.#sockets) socket.destroy();
-  }
-
-  restore(): void {
-    this.#up = true;
-  }
-
-  close(): Promise<void> {
-    this.cut();
-    return new Promise((resolve) => this.#server.close(() => resolve()));
-  }
-}
 
 async function readSignals(base: IngestTestServer, cookie: string, serial: string, channel: string, fromMs: number, toMs: number): Promise<Buffer> {
   const url = `${base.server.url}/api/devices/${serial}/signals?channel=${channel}&from=${new Date(fromMs).toISOString()}&to=${new Date(toMs).toISOString()}`;
@@ -209,10 +150,10 @@ describePostgres('PostgreSQL connections terminated under the server', () => {
 
 describe.skipIf(SKIP_POSTGRES)('device credentials during a database outage', () => {
   let schema: TestSchema;
-  let link: DatabaseLink;
+  let link: TcpLink;
   beforeAll(async () => {
     schema = await createTestSchema();
-    link = await DatabaseLink.open(TEST_DATABASE_URL);
+    link = await TcpLink.open(TEST_DATABASE_URL);
   });
   afterAll(async () => {
     await link?.close();
@@ -252,7 +193,7 @@ describe.skipIf(SKIP_POSTGRES)('device credentials during a database outage', ()
 describe.skipIf(SKIP_POSTGRES)('the embedded broker during a database outage', () => {
   it('lets a known device reconnect while the database is down, and stores its frames once it is back', { timeout: 60_000 }, async () => {
     const schema = await createTestSchema();
-    const link = await DatabaseLink.open(TEST_DATABASE_URL);
+    const link = await TcpLink.open(TEST_DATABASE_URL);
     const base = await startIngestServer({ DATABASE_URL: link.through(schema.url) });
     try {
       const serial = uniqueSerial('embout');
@@ -296,7 +237,7 @@ describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)(`an external broker (${MOSQUITTO.url
     it(`acknowledges and stores every message once the database is back (${session} session)`, { timeout: 60_000 }, async () => {
       await requireMosquitto();
       const schema = await createTestSchema();
-      const link = await DatabaseLink.open(TEST_DATABASE_URL);
+      const link = await TcpLink.open(TEST_DATABASE_URL);
       const clientId = uniqueSerial('server');
       const env: Record<string, string> = { MQTT_URL: MOSQUITTO.url, DATABASE_URL: link.through(schema.url), ...(session === 'persistent' ? { MQTT_CLIENT_ID: clientId } : { MQTT_PERSISTENT_SESSION: '0' }) };
       const base = await startIngestServer(env);
@@ -349,7 +290,7 @@ describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)(`an external broker (${MOSQUITTO.url
 describe.skipIf(SKIP_POSTGRES)('the simulator refused during a database outage', () => {
   it('tries again with backoff after a refused CONNACK, and publishes again once the database is back', { timeout: 60_000 }, async () => {
     const schema = await createTestSchema();
-    const link = await DatabaseLink.open(TEST_DATABASE_URL);
+    const link = await TcpLink.open(TEST_DATABASE_URL);
     const base = await startIngestServer({ DATABASE_URL: link.through(schema.url) });
     const serial = uniqueSerial('simrefused');
     const errors: string[] = [];
