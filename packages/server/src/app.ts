@@ -28,6 +28,7 @@ import { fairSharePlugin } from './http/fairShare.ts';
 import { jsonGuardPlugin } from './http/jsonGuard.ts';
 import { securityHeadersPlugin } from './http/securityHeaders.ts';
 import { livePlugin } from './live/livePlugin.ts';
+import { metricsPlugin } from './metrics/metricsPlugin.ts';
 import { socketRuntimePlugin } from './live/socketRuntime.ts';
 import type { Mailer } from './mail/mail.ts';
 import { outboxPlugin } from './mail/outbox.ts';
@@ -52,7 +53,7 @@ declare module 'fastify' {
 }
 
 export interface BuildAppOptions {
-  config: Pick<Config, 'webDist' | 'logLevel'> & Partial<Pick<Config, 'oauthProviders' | 'signalRetentionDays' | 'trustProxy'>>;
+  config: Pick<Config, 'webDist' | 'logLevel'> & Partial<Pick<Config, 'oauthProviders' | 'signalRetentionDays' | 'trustProxy' | 'metricsToken'>>;
   database: Database;
   /**
    * Sign-in (auth.ts). A promise while the server does not know its port yet (PORT=0): requests
@@ -160,6 +161,8 @@ export async function buildApp({ config, database, auth, mail, logger = true, up
   await app.register(importsPlugin, { database, ...(uploadDir === undefined ? { uploadDir: join(tmpdir(), `nemuri-uploads-${randomUUID()}`), temporary: true } : { uploadDir }) });
   // Sleep reports: the /report data, PDF and CSV downloads, report links (reports/reportsPlugin.ts).
   await app.register(reportsPlugin, { database });
+  // GET /metrics (metrics/metricsPlugin.ts): after the plugins whose figures it reads, before the web app's fallback.
+  await app.register(metricsPlugin, { auth, database, token: config.metricsToken ?? null });
   // Last: it answers everything the plugins above do not.
   await app.register(webAppPlugin, { webDist: config.webDist });
   return app;

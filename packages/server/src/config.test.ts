@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       host: 'localhost',
       publicUrl: null,
       authSecret: null,
+      metricsToken: null,
       authRateLimitMax: null,
       authAccountLock: { failures: 5, seconds: 900 },
       oauthProviders: [],
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
         HOST: '0.0.0.0',
         PUBLIC_URL: 'https://nemuri.example/',
         AUTH_SECRET: 'a'.repeat(32),
+        METRICS_TOKEN: 'm'.repeat(32),
         AUTH_RATE_LIMIT_MAX: '500',
         AUTH_ACCOUNT_LOCK_FAILURES: '3',
         AUTH_ACCOUNT_LOCK_SECONDS: '60',
@@ -81,6 +83,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       publicUrl: 'https://nemuri.example',
       authSecret: 'a'.repeat(32),
+      metricsToken: 'm'.repeat(32),
       authRateLimitMax: 500,
       authAccountLock: { failures: 3, seconds: 60 },
       oauthProviders: [
@@ -163,6 +166,12 @@ describe('loadConfig', () => {
   it('rejects a short AUTH_SECRET without repeating it', () => {
     const problems = problemsOf({ AUTH_SECRET: 'hunter2-hunter2' });
     expect(problems).toEqual(['AUTH_SECRET must be at least 32 characters (for example from `openssl rand -base64 32`), got 15']);
+  });
+
+  it('rejects a short or unprintable METRICS_TOKEN without repeating it', () => {
+    const message = (length: number): string => `METRICS_TOKEN must be at least 32 printable characters without spaces (for example from \`openssl rand -hex 32\`), got ${length} characters`;
+    expect(problemsOf({ METRICS_TOKEN: 'scrape-me' })).toEqual([message(9)]);
+    expect(problemsOf({ METRICS_TOKEN: `${'x'.repeat(20)} ${'y'.repeat(20)}` })).toEqual([message(41)]);
   });
 
   it.each(['0', '-5', 'many', '1.5'])('rejects AUTH_RATE_LIMIT_MAX=%s', (value) => {

@@ -44,6 +44,11 @@ export interface Config {
   /** AUTH_SECRET: signs session cookies. null: a random one generated once and kept in the database. */
   authSecret: string | null;
   /**
+   * METRICS_TOKEN: a bearer token that lets a scraper (Prometheus) read GET /metrics without a
+   * session (metrics/metricsPlugin.ts). null: only a signed-in system administrator can.
+   */
+  metricsToken: string | null;
+  /**
    * AUTH_RATE_LIMIT_MAX: requests per client and minute on every sign-in endpoint instead of the
    * defaults (auth/rateLimit.ts), for test setups where every client shares one address. null: the defaults.
    */
@@ -151,6 +156,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     host,
     publicUrl: parsePublicUrl(value('PUBLIC_URL'), problems),
     authSecret: parseAuthSecret(value('AUTH_SECRET'), problems),
+    metricsToken: parseMetricsToken(value('METRICS_TOKEN'), problems),
     authRateLimitMax: parseRateLimitMax(value('AUTH_RATE_LIMIT_MAX'), problems),
     authAccountLock: {
       failures: parseWholeNumber('AUTH_ACCOUNT_LOCK_FAILURES', value('AUTH_ACCOUNT_LOCK_FAILURES'), 5, 'failed sign-ins', problems),
@@ -287,6 +293,20 @@ function parseAuthSecret(raw: string | undefined, problems: string[]): string | 
   if (raw.length < MIN_AUTH_SECRET_LENGTH) {
     // Never echo the secret itself.
     problems.push(`AUTH_SECRET must be at least ${MIN_AUTH_SECRET_LENGTH} characters (for example from \`openssl rand -base64 32\`), got ${raw.length}`);
+    return null;
+  }
+  return raw;
+}
+
+/** As long as AUTH_SECRET: a guessable token would open the server's figures to anyone. */
+export const MIN_METRICS_TOKEN_LENGTH = 32;
+
+function parseMetricsToken(raw: string | undefined, problems: string[]): string | null {
+  if (raw === undefined) return null;
+  // A bearer token travels in an HTTP header: printable ASCII without spaces (RFC 6750 b64token and more).
+  if (raw.length < MIN_METRICS_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(raw)) {
+    // Never echo the token itself.
+    problems.push(`METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} printable characters without spaces (for example from \`openssl rand -hex 32\`), got ${raw.length} characters`);
     return null;
   }
   return raw;

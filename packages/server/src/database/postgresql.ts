@@ -111,6 +111,17 @@ function queryable(target: pg.Pool | pg.PoolClient, isOpen: () => boolean = () =
   };
 }
 
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** The pool's figures when `database` is PostgreSQL; null for PGlite, which has one connection and no pool. */
+export function poolStatsOf(database: Database): PoolStats | null {
+  return database instanceof PostgresDatabase ? database.poolStats : null;
+}
+
 class PostgresDatabase implements Database {
   readonly kind = 'postgresql';
   readonly #pool: pg.Pool;
@@ -125,6 +136,11 @@ class PostgresDatabase implements Database {
     this.#pool = pool;
     this.#direct = queryable(pool);
     this.#clientConfig = clientConfig;
+  }
+
+  /** The pool's connections (open, idle) and the checkouts waiting for one, for /metrics. */
+  get poolStats(): PoolStats {
+    return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount };
   }
 
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {

@@ -101,6 +101,8 @@ export class SocketConnection {
   readonly principal: Principal | null;
   /** Better Auth's session token of the upgrade, to check it again; null when signed out. */
   readonly sessionToken: string | null;
+  /** The channel's name (LiveChannel.name), for the per-channel figures of /metrics. */
+  readonly channel: string;
   readonly socket: WebSocket;
   readonly log: Log;
   /** Subscriptions this socket holds against the limits. */
@@ -116,6 +118,7 @@ export class SocketConnection {
     this.socket = socket;
     this.principal = principal;
     this.sessionToken = sessionToken;
+    this.channel = channel.name;
     this.log = log;
     this.#maxBuffered = channel.maxBufferedBytes;
     this.#closeWhenBehind = channel.whenBehind === 'close';
@@ -275,6 +278,18 @@ export class SocketRuntime {
     let subscriptions = 0;
     for (const count of this.#userSubscriptions.values()) subscriptions += count;
     return { sockets: this.#connections.size, users: this.#byUser.size, subscriptions };
+  }
+
+  /** Open sockets and the subscriptions they hold, per channel name (/metrics). */
+  get channelStats(): Map<string, { sockets: number; subscriptions: number }> {
+    const byChannel = new Map<string, { sockets: number; subscriptions: number }>();
+    for (const connection of this.#connections) {
+      let figures = byChannel.get(connection.channel);
+      if (figures === undefined) byChannel.set(connection.channel, (figures = { sockets: 0, subscriptions: 0 }));
+      figures.sockets++;
+      figures.subscriptions += connection.subscriptions;
+    }
+    return byChannel;
   }
 
   /**

@@ -1,0 +1,160 @@
+/**
+ * GET /metrics: the server's figures in Prometheus' text format (prom-client), for a scraper or an
+ * operator. Every figure is read when scraped from counts the server keeps anyway (the ingest
+ * pipeline's stats, the live sockets, the room states, the PostgreSQL pool): nothing is added to
+ * the per-frame work. Each app has a registry of its own, so several servers in one process (tests)
+ * do not share or collide.
+ *
+ * Who may read it: a request with `Authorization: Bearer <METRICS_TOKEN>` (compared in constant
+ * time), or a signed-in user at the system administrator level (200). Anyone else gets the same
+ * JSON 404 as an unknown path, so that the endpoint's existence is not advertised (docs/security.md).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import { ROOM_STATE_NAMES } from '@nemuri/shared/monitoring';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { Auth } from '../auth/auth.ts';
+import { sessionOf } from '../auth/principal.ts';
+import { secondFactorPolicyOf } from '../auth/secondFactorPolicy.ts';
+import { principalOf } from '../auth/signedInUser.ts';
+import type { Database } from '../database/database.ts';
+import { poolStatsOf } from '../database/postgresql.ts';
+import { sendNotFound } from '../http/errors.ts';
+import type { FastifyInstance } from 'fastify';
+
+export interface MetricsPluginOptions {
+  auth: Auth | Promise<Auth>;
+  database: Database;
+  /** METRICS_TOKEN; null or absent: only a signed-in system administrator reads the figures. */
+  token?: string | null;
+}
+
+export const METRICS_PATH = '/metrics';
+
+/**
+ * Whether `presented` is the token. Both sides are hashed first, so that the comparison takes the
+ * same time whatever the lengths and wherever the first difference is (no prefix or length oracle).
+ */
+export function tokenMatches(presented: string, token: string): boolean {
+  const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(presented), digest(token));
+}
+
+/** The token of `Authorization: Bearer <token>`, or null. */
+function bearerOf(request: FastifyRequest): string | null {
+  const match = /^Bearer ([\x21-\x7e]+)$/i.exec(request.headers.authorization ?? '');
+  return match?.[1] ?? null;
+}
+
+/** The app's registry with every metric; `collect` callbacks read the live figures at each scrape. */
+export function metricsRegistry(app: FastifyInstance, database: Database): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service: 'nemuri-monitor' });
+  // CPU, memory, heap, handles, GC and event-loop delay (nodejs_eventloop_lag_* from perf_hooks).
+  collectDefaultMetrics({ register: registry });
+
+  const ingestCounter = (name: string, help: string, read: () => number): void => {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  };
+  const stats = app.ingest.stats;
+  ingestCounter('nemuri_ingest_messages_total', 'Device messages received (MQTT and HTTP).', () => stats.messages);
+  ingestCounter('nemuri_ingest_frames_total', 'Frames of accepted messages kept (ring buffer, live, storage).', () => stats.frames);
+  ingestCounter('nemuri_ingest_bytes_total', 'Bytes of accepted device messages.', () => stats.bytes);
+  ingestCounter('nemuri_ingest_rejected_messages_total', 'Device messages the parser rejected (dropped as a whole).', () => stats.rejectedMessages);
+  ingestCounter('nemuri_ingest_storage_errors_total', 'Device messages whose frames could not be stored (not acknowledged).', () => stats.storageErrors);
+  ingestCounter('nemuri_ingest_retried_messages_total', 'Device messages tried again after a failed lookup or write.', () => stats.retriedMessages);
+
+  new Gauge({
+    name: 'nemuri_live_sockets',
+    help: 'Open live WebSockets, per channel.',
+    labelNames: ['channel'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [channel, figures] of app.liveSockets.channelStats) this.set({ channel }, figures.sockets);
+    },
+  });
+  new Gauge({
+    name: 'nemuri_live_subscriptions',
+    help: 'Live subscriptions held by the open WebSockets, per channel.',
+    labelNames: ['channel'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [channel, figures] of app.liveSockets.channelStats) this.set({ channel }, figures.subscriptions);
+    },
+  });
+  new Gauge({
+    name: 'nemuri_live_users',
+    help: 'Signed-in users with at least one open live WebSocket.',
+    registers: [registry],
+    collect() {
+      this.set(app.liveSockets.stats.users);
+    },
+  });
+
+  new Gauge({
+    name: 'nemuri_rooms',
+    help: 'Monitored rooms, per live state.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const counts = new Map<string, number>(ROOM_STATE_NAMES.map((state) => [state, 0]));
+      for (const room of app.monitoring.states) counts.set(room.state, (counts.get(room.state) ?? 0) + 1);
+      for (const [state, count] of counts) this.set({ state }, count);
+    },
+  });
+
+  // PGlite has one connection and no pool: these three are only there on PostgreSQL.
+  if (poolStatsOf(database) !== null) {
+    const poolGauge = (name: string, help: string, read: (pool: { total: number; idle: number; waiting: number }) => number): void => {
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          const pool = poolStatsOf(database);
+          if (pool !== null) this.set(read(pool));
+        },
+      });
+    };
+    poolGauge('nemuri_db_pool_connections', 'PostgreSQL pool connections open.', (pool) => pool.total);
+    poolGauge('nemuri_db_pool_idle', 'PostgreSQL pool connections idle.', (pool) => pool.idle);
+    poolGauge('nemuri_db_pool_waiting', 'Queries waiting for a PostgreSQL pool connection.', (pool) => pool.waiting);
+  }
+  return registry;
+}
+
+/**
+ * Registered after the plugins whose figures it reads (ingest, live sockets, monitoring) and before
+ * the web app's fallback, which would otherwise answer /metrics with its JSON 404.
+ */
+export async function metricsPlugin(app: FastifyInstance, { auth, database, token = null }: MetricsPluginOptions): Promise<void> {
+  const registry = metricsRegistry(app, database);
+  const secondFactor = secondFactorPolicyOf(database);
+
+  /** The token, or a session at the system administrator level; a second factor the domain requires counts (principalOf). */
+  async function allowed(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const presented = bearerOf(request);
+    if (token !== null && presented !== null && tokenMatches(presented, token)) return true;
+    const session = await sessionOf(auth, request, reply);
+    if (session === null) return false;
+    const principal = principalOf(session, await secondFactor.requires(session.user.domainId));
+    return principal.accessLevel >= ROLE_LEVELS.systemAdmin;
+  }
+
+  app.get(METRICS_PATH, async (request, reply) => {
+    if (!(await allowed(request, reply))) return sendNotFound(request, reply);
+    const body = await registry.metrics();
+    return reply.header('cache-control', 'no-store').type(registry.contentType).send(body);
+  });
+}
