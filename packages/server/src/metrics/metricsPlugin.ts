@@ -139,7 +139,9 @@ export function metricsRegistry(app: FastifyInstance, database: Database): Regis
  * the web app's fallback, which would otherwise answer /metrics with its JSON 404.
  */
 export async function metricsPlugin(app: FastifyInstance, { auth, database, token = null }: MetricsPluginOptions): Promise<void> {
-  const registry = metricsRegistry(app, database);
+  // Made at the first allowed scrape: the default metrics start an event-loop monitor and a GC
+  // observer that live as long as the process, which a server never scraped (tests) need not pay for.
+  let registry: Registry | null = null;
   const secondFactor = secondFactorPolicyOf(database);
 
   /** The token, or a session at the system administrator level; a second factor the domain requires counts (principalOf). */
@@ -154,6 +156,7 @@ export async function metricsPlugin(app: FastifyInstance, { auth, database, toke
 
   app.get(METRICS_PATH, async (request, reply) => {
     if (!(await allowed(request, reply))) return sendNotFound(request, reply);
+    registry ??= metricsRegistry(app, database);
     const body = await registry.metrics();
     return reply.header('cache-control', 'no-store').type(registry.contentType).send(body);
   });
