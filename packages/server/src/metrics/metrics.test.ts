@@ -4,7 +4,9 @@
  * exposition format with the figures docs/operations.md lists.
  */
 import { join } from 'node:path';
+import { MONITORING_LIVE_PATH } from '@nemuri/shared/monitoring';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { loadConfig } from '../config.ts';
 import { signedIn } from '../documents/testing.ts';
 import { startServer, type RunningServer } from '../server.ts';
@@ -116,6 +118,27 @@ function metricsHold(choice: 'pglite' | 'postgresql'): void {
     const reply = await anonymous.get('/metrics', { authorization: `Bearer ${TOKEN}` });
     expect(reply.status).toBe(200);
     expect(metricNames(reply.text)).toContain('nemuri_ingest_frames_total');
+  });
+
+  it('counts an open live socket under its channel, and no longer once it is closed', async () => {
+    const scrape = async (): Promise<string> => (await anonymous.get('/metrics', { authorization: `Bearer ${TOKEN}` })).text;
+    const staff = await signedIn(server, 'staff@example.com');
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}${MONITORING_LIVE_PATH}`, { headers: { cookie: staff.cookieHeader, origin: server.url } });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    try {
+      const text = await scrape();
+      expect(text).toMatch(/^nemuri_live_sockets\{channel="monitoring",service="nemuri-monitor"\} 1$/m);
+      expect(text).toMatch(/^nemuri_live_users\{service="nemuri-monitor"\} 1$/m);
+    } finally {
+      await new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        socket.close();
+      });
+    }
+    await expect.poll(scrape, { timeout: 5000 }).not.toMatch(/^nemuri_live_sockets\{channel="monitoring"/m);
   });
 
   it('refuses a wrong, partial or misplaced token as an unknown path (attack)', async () => {
