@@ -35,10 +35,24 @@ function agencyOfPath(path: unknown): string {
 
 const notFound = (id: string) => new AgencyError(404, 'not-found', 'domain-not-found', `No domain ${id} that can become a partner`);
 
-/** Whether another agency has the customer as an accepted partner (one agency serves a customer). */
+/**
+ * The agencies serving each customer, from the active partner records: those are what give an
+ * agency its scope, whether they came from an accepted request or were made before requests existed.
+ */
+async function servingAgencies(store: DocumentStore, customerIds: readonly string[] | null): Promise<Map<string, string[]>> {
+  const { rows } = await store.database.query<{ path: string; id: string }>(
+    `select path, id from documents where collection_group = 'partners' and coalesce(data ->> 'status', 'active') = 'active'${customerIds === null ? '' : ' and id = any($1::text[])'}`,
+    customerIds === null ? [] : [customerIds],
+  );
+  const serving = new Map<string, string[]>();
+  for (const row of rows) serving.set(row.id, [...(serving.get(row.id) ?? []), agencyOfPath(row.path)]);
+  return serving;
+}
+
+/** Whether another agency serves the customer (one agency serves a customer). */
 async function servedByAnother(store: DocumentStore, customerId: string, agencyId: string): Promise<boolean> {
-  const accepted = await store.query(SYSTEM_PRINCIPAL, { collection: 'partnerRequests', collectionGroup: true, where: [['customerDomainId', '==', customerId], ['status', '==', 'accepted']], limit: LIMIT });
-  return accepted.some((request) => agencyOfPath(request.documentPath) !== agencyId);
+  const agencies = (await servingAgencies(store, [customerId])).get(customerId) ?? [];
+  return agencies.some((id) => id !== agencyId);
 }
 
 /** The customer's root domain if the agency may ask it, else 404 (missing and ineligible answer alike). */
@@ -50,13 +64,14 @@ async function askableRoot(store: DocumentStore, agencyId: string, customerId: s
 
 /** Root domains the agency may ask: eligible, not its partner, not asked and waiting, not served by another agency. */
 export async function partnerCandidates(store: DocumentStore, claims: Claims, agencyId: string): Promise<{ id: string; name: string; kind: string }[]> {
-  const [domains, partners, requests, accepted] = await Promise.all([
+  const [domains, partners, requests, serving] = await Promise.all([
     store.query(SYSTEM_PRINCIPAL, { collection: 'domains', where: [['kind', 'in', PARTNER_KINDS]], limit: LIMIT }),
     store.query(claims, { collection: `domains/${agencyId}/partners`, limit: LIMIT }),
     store.query(claims, { collection: `domains/${agencyId}/partnerRequests`, where: [['status', '==', 'requested']], limit: LIMIT }),
-    store.query(SYSTEM_PRINCIPAL, { collection: 'partnerRequests', collectionGroup: true, where: [['status', '==', 'accepted']], limit: LIMIT }),
+    servingAgencies(store, null),
   ]);
-  const taken = new Set([...partners.map(idOf), ...requests.map(idOf), ...accepted.filter((request) => agencyOfPath(request.documentPath) !== agencyId).map(idOf)]);
+  const servedElsewhere = [...serving].filter(([, agencies]) => agencies.some((id) => id !== agencyId)).map(([customerId]) => customerId);
+  const taken = new Set([...partners.map(idOf), ...requests.map(idOf), ...servedElsewhere]);
   return domains
     .filter((domain) => eligible(domain, agencyId) && !taken.has(idOf(domain)))
     .map((domain) => ({ id: idOf(domain), name: text(domain.name) ?? idOf(domain), kind: String(domain.kind) }))
@@ -181,7 +196,10 @@ async function commitOne(store: DocumentStore, claims: Claims, path: string, ver
 
 /** The agencies whose partner the customer is (partner records are named by the customer's root). */
 async function partnerAgencies(store: DocumentStore, customerId: string): Promise<Map<string, Data>> {
-  const { rows } = await store.database.query<{ path: string; data: Data }>("select path, data from documents where collection_group = 'partners' and id = $1", [customerId]);
+  const { rows } = await store.database.query<{ path: string; data: Data }>(
+    "select path, data from documents where collection_group = 'partners' and id = $1 and coalesce(data ->> 'status', 'active') = 'active'",
+    [customerId],
+  );
   return new Map(rows.map((row) => [agencyOfPath(row.path), row.data]));
 }
 

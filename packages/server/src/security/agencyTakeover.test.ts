@@ -167,6 +167,22 @@ function agencyTakeoverHolds(choice: DatabaseChoice): void {
     expect((await agencyAdmin.post('/api/auth/registration/invitations', { email: 'colleague@example.com', accessLevel: ROLE_LEVELS.generalStaff, domainId: AGENCY })).status).toBe(200);
   });
 
+  it('a customer served by another agency (also through a partnership made before requests) cannot be asked or accepted', async () => {
+    await put('domains/other-agency', { name: '別の代理店', kind: 'agency', rootDomainId: 'other-agency' });
+    await put('domains/served-corp', { name: '他社の顧客法人', kind: 'corporation', rootDomainId: 'served-corp' });
+    // A partnership of the other agency from before partner requests existed: a partner record, no request.
+    await put('domains/other-agency/partners/served-corp', { name: '他社の顧客法人', status: 'active' });
+    const candidates = await agencyAdmin.get(`/api/agency/${AGENCY}/partner-candidates`);
+    expect(candidates.status).toBe(200);
+    const ids = (candidates.body as { domains: { id: string }[] }).domains.map((domain) => domain.id);
+    expect(ids).not.toContain('served-corp');
+    const asked = await ask(agencyAdmin, 'served-corp');
+    expect(asked.status, asked.text).toBe(404);
+    // Once that partnership has ended, the customer can be asked.
+    await put('domains/other-agency/partners/served-corp', { name: '他社の顧客法人', status: 'ended' });
+    expect((await ask(agencyAdmin, 'served-corp')).status).toBe(200);
+  });
+
   it('the customer ends the partnership: the agency loses the customer at once and cannot bring it back', async () => {
     const ended = await customer(owner, `/${AGENCY}/end`, {});
     expect(ended.status, ended.text).toBe(200);
