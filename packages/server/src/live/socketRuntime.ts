@@ -44,6 +44,12 @@ declare module 'fastify' {
 export interface SocketLimits {
   /** Open sockets of one signed-in user, over the three channels. */
   socketsPerUser: number;
+  /**
+   * Open signed-out sockets from one client address (trustProxy applied): they can do nothing but
+   * be told to sign in, so pages before sign-in need a few (several people behind one address more),
+   * and a flood of them is refused.
+   */
+  signedOutSocketsPerAddress: number;
   /** Live subscriptions of one user over all their sockets (a record, query or count; a device; the room states). */
   subscriptionsPerUser: number;
   /** Live subscriptions of all users of one tenant (root domain) together. */
@@ -58,6 +64,7 @@ export interface SocketLimits {
  */
 export const SOCKET_LIMITS: Readonly<SocketLimits> = {
   socketsPerUser: 8,
+  signedOutSocketsPerAddress: 32,
   subscriptionsPerUser: 200,
   subscriptionsPerTenant: 2_000,
 };
@@ -229,6 +236,7 @@ export class SocketRuntime {
   readonly #log: Log;
   readonly #connections = new Set<SocketConnection>();
   readonly #byUser = new Map<string, Set<SocketConnection>>();
+  readonly #signedOutByAddress = new Map<string, Set<SocketConnection>>();
   readonly #byToken = new Map<string, Set<SocketConnection>>();
   readonly #userSubscriptions = new Map<string, number>();
   readonly #tenantSubscriptions = new Map<string, number>();
@@ -376,9 +384,16 @@ export class SocketRuntime {
       socket.close(POLICY_CLOSE_CODE, `at most ${this.limits.socketsPerUser} live connections per user`);
       return;
     }
+    const address = request.ip;
+    if (principal === null && (this.#signedOutByAddress.get(address)?.size ?? 0) >= this.limits.signedOutSocketsPerAddress) {
+      log.info({ address, channel: channel.name }, 'live socket refused: too many signed-out sockets from the address');
+      socket.close(POLICY_CLOSE_CODE, `at most ${this.limits.signedOutSocketsPerAddress} signed-out live connections per address`);
+      return;
+    }
     const connection = new SocketConnection(this, socket, principal, token, channel, log);
     this.#connections.add(connection);
     if (principal !== null) addTo(this.#byUser, principal.uid, connection);
+    else addTo(this.#signedOutByAddress, address, connection);
     if (token !== null) addTo(this.#byToken, token, connection);
     const handlers = channel.open(connection, request);
     socket.on('pong', () => {
@@ -404,6 +419,7 @@ export class SocketRuntime {
     socket.on('close', () => {
       this.#connections.delete(connection);
       if (principal !== null) removeFrom(this.#byUser, principal.uid, connection);
+      else removeFrom(this.#signedOutByAddress, address, connection);
       if (token !== null) removeFrom(this.#byToken, token, connection);
       this.release(principal, connection.subscriptions);
       connection.subscriptions = 0;

@@ -13,7 +13,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { APIError, createAuthEndpoint, getSessionFromCtx, sendVerificationEmailFn } from 'better-auth/api';
 import { setSessionCookie } from 'better-auth/cookies';
 import type { BetterAuthPlugin } from '@better-auth/core';
-import { guardAllowsWrite, type Claims } from '@nemuri/shared/documents/access';
+import { guardAllowsWrite, isAgencyLevel, type Claims } from '@nemuri/shared/documents/access';
 import { collectionByName } from '@nemuri/shared/documents/collections';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import {
@@ -76,9 +76,8 @@ const NOT_YOUR_DOMAIN = 'you may not invite to this domain';
  * device and room status, not for its people.
  */
 function refuseAgencyInvitation(claims: Claims, domainId: string): void {
-  const level = claims.accessLevel;
-  if (level < ROLE_LEVELS.agency || level >= ROLE_LEVELS.developer) return;
-  if (level < ROLE_LEVELS.agencyAdmin) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'an agency account (level 50) cannot invite');
+  if (!isAgencyLevel(claims)) return;
+  if (claims.accessLevel < ROLE_LEVELS.agencyAdmin) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'an agency account (level 50) cannot invite');
   if (domainId !== claims.domainId) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, NOT_YOUR_DOMAIN);
 }
 

@@ -228,6 +228,28 @@ function socketsAreSafe(choice: DatabaseChoice): void {
     await new Promise((resolve) => setTimeout(resolve, 300));
   });
 
+  it('limits the signed-out sockets of one address; a signed-in user is unaffected', async () => {
+    const openSignedOut = async (path: Channel) => {
+      const probe = await Probe.open(url, path, {});
+      if (!(probe instanceof Probe)) throw new Error(`${path}: upgrade refused with ${probe.refused}`);
+      return probe;
+    };
+    const held: Probe[] = [];
+    for (let index = 0; index < SOCKET_LIMITS.signedOutSocketsPerAddress; index++) held.push(await openSignedOut(CHANNELS[index % CHANNELS.length]!));
+    track(held);
+    for (const path of CHANNELS) {
+      const refused = track([await openSignedOut(path)])[0]!;
+      expect([path, await refused.closedWithin(3_000)]).toEqual([path, POLICY_CLOSE_CODE]);
+      expect((await refused.closed).reason).toMatch(/signed-out live connections per address/);
+    }
+    const member = await signedIn(test.server, 'developer@example.com');
+    const fine = track([await Probe.opened(url, LIVE_PATH, member.cookieHeader)])[0]!;
+    fine.send({ type: 'subscribe', id: 1, target: { document: 'rooms/none' } });
+    expect(await fine.until((message) => message.id === 1)).toMatchObject({ type: 'snapshot', document: null });
+    for (const probe of [...held, fine]) probe.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
+
   it('limits the subscriptions of one user across sockets and channels; another user is unaffected', async () => {
     const [hog, other] = await Promise.all([signedIn(test.server, 'super@example.com'), signedIn(test.server, 'sysadmin@example.com')]);
     const [first, second, signals, monitoring] = track(

@@ -14,7 +14,7 @@
  * partners' staff but reset nobody's outside their own agency domain.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { guardAllowsWrite, type Claims } from '@nemuri/shared/documents/access';
+import { guardAllowsWrite, isAgencyLevel, type Claims } from '@nemuri/shared/documents/access';
 import { collectionByName } from '@nemuri/shared/documents/collections';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
@@ -63,7 +63,7 @@ export const staffPlugin: FastifyPluginAsync<StaffPluginOptions> = async (app, {
     const { domainId, uid } = request.params;
     const record = await staffRecord(claims, domainId, uid);
     // An agency sees its partners' staff lists, but manages only its own people.
-    if (claims.accessLevel >= ROLE_LEVELS.agency && claims.accessLevel < ROLE_LEVELS.developer && domainId !== claims.domainId) {
+    if (isAgencyLevel(claims) && domainId !== claims.domainId) {
       throw new ApiError(403, 'permission-denied', 'An agency account manages the staff of its own agency only');
     }
     if (uid === claims.uid) throw new ApiError(400, 'invalid-argument', 'Remove your own second factor on the account page');
