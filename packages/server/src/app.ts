@@ -70,14 +70,14 @@ export interface BuildAppOptions {
   readiness?: Readiness;
 }
 
+/** Content types worth compressing per request: text, JSON, XML, JavaScript, SVG; not binary. */
+const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|[/+]json(?:;|$)|[/+]xml(?:;|$)|^application\/javascript|^image\/svg\+xml/;
+
 /**
  * A client's or proxy's X-Request-Id is kept when it is a sane token (so one id follows a request
  * through the reverse proxy and our logs); anything else, e.g. too long or with characters that
  * could forge log lines, is replaced by a new one.
  */
-/** Content types worth compressing per request: text, JSON, XML, JavaScript, SVG; not binary. */
-const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|[/+]json(?:;|$)|[/+]xml(?:;|$)|^application\/javascript|^image\/svg\+xml/;
-
 export const REQUEST_ID_HEADER = 'x-request-id';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 

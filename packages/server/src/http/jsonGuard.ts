@@ -13,19 +13,18 @@
  * a preValidation hook. URL parameters and query strings get the string check too.
  * Sockets parse their messages with `parseGuardedJson` for the same rules.
  */
+import { FORBIDDEN_KEYS, MAX_DEPTH } from '@nemuri/shared/documents/safeData';
 import type { FastifyRequest } from 'fastify';
 import { appWide } from './appWide.ts';
 import { ApiError } from './errors.ts';
 
 export const JSON_LIMITS = {
-  /** Deepest nesting of objects and arrays in a request body (the deepest product document is < 10). */
-  maxDepth: 32,
+  /** Deepest nesting of objects and arrays in a request body: the document engine's (the deepest product document is < 10). */
+  maxDepth: MAX_DEPTH,
 } as const;
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Why a string is refused, or null when it is fine. */
 export function badStringReason(text: string): string | null {
