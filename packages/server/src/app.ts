@@ -162,7 +162,7 @@ export async function buildApp({ config, database, auth, mail, logger = true, up
   // Sleep reports: the /report data, PDF and CSV downloads, report links (reports/reportsPlugin.ts).
   await app.register(reportsPlugin, { database });
   // GET /metrics (metrics/metricsPlugin.ts): after the plugins whose figures it reads, before the web app's fallback.
-  await app.register(metricsPlugin, { auth, database, token: config.metricsToken ?? null });
+  await app.register(metricsPlugin, { database, token: config.metricsToken ?? null });
   // Last: it answers everything the plugins above do not.
   await app.register(webAppPlugin, { webDist: config.webDist });
   return app;

@@ -48,6 +48,8 @@ async function readSession(auth: Auth | Promise<Auth>, request: FastifyRequest, 
 }
 
 export function needsPrincipal(url: string): boolean {
+  // /metrics too: a system administrator's session may read it (metrics/metricsPlugin.ts).
+  if (/^\/metrics(?:[?]|$)/.test(url)) return true;
   return url.startsWith('/api/') && !url.startsWith(`${AUTH_BASE_PATH}/`) && !/^\/api\/health(?:[/?]|$)/.test(url);
 }
 

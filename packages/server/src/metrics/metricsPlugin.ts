@@ -12,19 +12,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { ROOM_STATE_NAMES } from '@nemuri/shared/monitoring';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { Auth } from '../auth/auth.ts';
-import { sessionOf } from '../auth/principal.ts';
-import { secondFactorPolicyOf } from '../auth/secondFactorPolicy.ts';
-import { principalOf } from '../auth/signedInUser.ts';
 import type { Database } from '../database/database.ts';
 import { poolStatsOf } from '../database/postgresql.ts';
 import { sendNotFound } from '../http/errors.ts';
 import type { FastifyInstance } from 'fastify';
 
 export interface MetricsPluginOptions {
-  auth: Auth | Promise<Auth>;
   database: Database;
   /** METRICS_TOKEN; null or absent: only a signed-in system administrator reads the figures. */
   token?: string | null;
@@ -138,24 +133,19 @@ export function metricsRegistry(app: FastifyInstance, database: Database): Regis
  * Registered after the plugins whose figures it reads (ingest, live sockets, monitoring) and before
  * the web app's fallback, which would otherwise answer /metrics with its JSON 404.
  */
-export async function metricsPlugin(app: FastifyInstance, { auth, database, token = null }: MetricsPluginOptions): Promise<void> {
+export async function metricsPlugin(app: FastifyInstance, { database, token = null }: MetricsPluginOptions): Promise<void> {
   // Made at the first allowed scrape: the default metrics start an event-loop monitor and a GC
   // observer that live as long as the process, which a server never scraped (tests) need not pay for.
   let registry: Registry | null = null;
-  const secondFactor = secondFactorPolicyOf(database);
-
-  /** The token, or a session at the system administrator level; a second factor the domain requires counts (principalOf). */
-  async function allowed(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  /** The token, or a signed-in system administrator (`request.principal`, as on /api: a second factor the domain requires counts). */
+  function allowed(request: FastifyRequest): boolean {
     const presented = bearerOf(request);
     if (token !== null && presented !== null && tokenMatches(presented, token)) return true;
-    const session = await sessionOf(auth, request, reply);
-    if (session === null) return false;
-    const principal = principalOf(session, await secondFactor.requires(session.user.domainId));
-    return principal.accessLevel >= ROLE_LEVELS.systemAdmin;
+    return (request.principal?.accessLevel ?? 0) >= ROLE_LEVELS.systemAdmin;
   }
 
   app.get(METRICS_PATH, async (request, reply) => {
-    if (!(await allowed(request, reply))) return sendNotFound(request, reply);
+    if (!allowed(request)) return sendNotFound(request, reply);
     registry ??= metricsRegistry(app, database);
     const body = await registry.metrics();
     return reply.header('cache-control', 'no-store').type(registry.contentType).send(body);
