@@ -141,13 +141,23 @@ export function seesServerOnly(claims: Claims): boolean {
   return SERVER_ONLY_GRANTS.has(claims) || (claims.uid === 'system' && claims.domainId === null && claims.rootDomainId === null);
 }
 
+/** Claims made by serverIdentity: only server code can make them, as for SERVER_ONLY_GRANTS. */
+const SERVER_IDENTITIES = new WeakSet<Claims>();
+
 /**
- * The server's own identities (ingest's `system`, the room-state service's `monitoring`): the
- * highest level and no domain, which no signed-in user has (every user at the maker's levels
- * belongs to the maker's domain). Their writes come from data the server already checked.
+ * A service's own identity (the room-state service's `monitoring`): its writes come from data the
+ * server already checked, so they skip the reference checks and the cap on writes per commit. Marked,
+ * not recognised by shape: claims of a signed-in user never are, whatever their level and domain.
  */
+export function serverIdentity(uid: string): Claims {
+  const claims: Claims = { uid, accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
+  SERVER_IDENTITIES.add(claims);
+  return claims;
+}
+
+/** The server's own identities: ingest's and the demo seed's `system` (seesServerOnly), and serverIdentity's. */
 function isServerIdentity(claims: Claims): boolean {
-  return seesServerOnly(claims) || (claims.accessLevel >= ROLE_LEVELS.systemAdmin && claims.domainId === null && claims.rootDomainId === null);
+  return seesServerOnly(claims) || SERVER_IDENTITIES.has(claims);
 }
 
 function serverOnlyDenied(field: string): DocumentError {

@@ -26,10 +26,9 @@ import { AlertTracker, alertDocument, sameAlertNumbers, type AlertEvent, type Al
 import { RoomStateEstimator, type RoomState } from '@nemuri/analysis/roomState';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { ALERT_SEVERITY, LATE_TOLERANCE_SEC, type AlertSeverity, type LiveRoomState } from '@nemuri/shared/monitoring';
-import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database } from '../database/database.ts';
 import { changeFeedOf, type ChangeBatch } from '../documents/changeFeed.ts';
-import { DocumentStore } from '../documents/store.ts';
+import { DocumentStore, serverIdentity } from '../documents/store.ts';
 import type { LiveHub } from '../signals/liveHub.ts';
 import { inNight } from './nightWindow.ts';
 import { RoomDirectory, type MonitoredRoom } from './roomDirectory.ts';
@@ -66,7 +65,7 @@ const SEVERITY: Readonly<Record<AlertType, AlertSeverity>> = ALERT_SEVERITY;
 const ESTIMATOR_OFFLINE_MS = 10_000;
 
 /** The monitoring's writes act for no user; the audit log names it. */
-const MONITORING: Claims = { uid: 'monitoring', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
+const MONITORING: Claims = serverIdentity('monitoring');
 
 interface RoomWatch {
   estimator: RoomStateEstimator;

@@ -135,6 +135,15 @@ export function documentEngineHolds(choice: DatabaseChoice): void {
     expect((await store.get(SYSTEM_PRINCIPAL, 'rooms/room-a'))?.document.floor).toBe('1F');
   });
 
+  it('gives the server identities’ exemptions to no caller by the shape of its claims', async () => {
+    // A signed-in user at the highest level without a domain has the claims' shape of a server identity.
+    const lookalike = { uid: 'someone', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
+    await expect(store.update(lookalike, 'rooms/room-victim', { deviceSerial: 'dev-a' })).rejects.toMatchObject({ code: 'invalid-argument' });
+    const max = maxWritesPerCommit(test.server.database.kind);
+    const writes = Array.from({ length: max + 1 }, () => ({ op: 'update', path: 'rooms/room-victim', data: { floor: '3F' } }));
+    await expect(store.commit(lookalike, { reads: [], writes })).rejects.toMatchObject({ code: 'invalid-argument', message: `A transaction may write at most ${max} documents` });
+  });
+
   it('answers NUL, lone surrogates and deep nesting with 400, not 500', async () => {
     const bodies: unknown[] = [{ residentNote: 'a\u0000b' }, { residentNote: 'a\uD800b' }, { residentNote: '\uDC00' }, { 'bad\u0000key': 1 }];
     for (const body of bodies) {
