@@ -20,7 +20,7 @@
  * without changing the engine.
  */
 import { randomUUID } from 'node:crypto';
-import { dataScopeOf, factsNeeded, guardAllowsView, guardAllowsWrite, inScope, isAgencyLevel, levelAllows, type Claims, type DataScope, type RecordTenant } from '@nemuri/shared/documents/access';
+import { dataScopeOf, factsNeeded, guardAllowsView, guardAllowsWrite, inScope, isAgencyLevel, levelAllows, readsWhole, type Claims, type DataScope, type RecordTenant } from '@nemuri/shared/documents/access';
 import type { CollectionSpec, Operation } from '@nemuri/shared/documents/collections';
 import { collectionByGroup, collectionByName } from '@nemuri/shared/documents/collections';
 import { DocumentError, MESSAGES } from '@nemuri/shared/documents/errors';
@@ -295,7 +295,7 @@ export class DocumentStore {
 
   #visible(spec: CollectionSpec, claims: Claims, scope: DataScope, row: Row): boolean {
     // Writes share one scope across collections: what an agency may not read of a customer is kept out here too.
-    if (spec.agencyView === 'none' && isAgencyLevel(claims) && row.domain_id !== claims.domainId) return false;
+    if (spec.agencyView === 'none' && !readsWhole(claims, row.domain_id)) return false;
     return (spec.tenancy.kind === 'global' || inScope(scope, tenantOf(row))) && guardAllowsView(spec, claims, row.data);
   }
 
@@ -314,7 +314,7 @@ export class DocumentStore {
    * does not own the room) sees CollectionSpec.reportViewerView.
    */
   #viewOf(spec: CollectionSpec, claims: Claims, row: Pick<Row, 'domain_id' | 'data'>): readonly string[] | null {
-    if (isAgencyLevel(claims) && Array.isArray(spec.agencyView) && row.domain_id !== claims.domainId) return spec.agencyView;
+    if (Array.isArray(spec.agencyView) && !readsWhole(claims, row.domain_id)) return spec.agencyView;
     if (claims.accessLevel === ROLE_LEVELS.individualUser && spec.reportViewerView !== undefined) {
       const owners = row.data.ownerUids;
       if (!(Array.isArray(owners) && owners.includes(claims.uid))) return spec.reportViewerView;

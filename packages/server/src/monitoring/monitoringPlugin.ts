@@ -7,7 +7,7 @@
  * The service runs while the server does (started when it is ready, stopped when it closes). Origin,
  * heartbeat, session re-checks and limits of the socket are the socket runtime's (live/socketRuntime.ts).
  */
-import { inScope, isAgencyLevel, levelAllows, type Claims, type DataScope } from '@nemuri/shared/documents/access';
+import { inScope, isAgencyLevel, levelAllows, readsWhole, type Claims, type DataScope } from '@nemuri/shared/documents/access';
 import { collectionByName } from '@nemuri/shared/documents/collections';
 import { MONITORING_LIVE_PATH, MONITORING_ROOMS_PATH, withoutVitals, type LiveRoomState, type MonitoringServerMessage } from '@nemuri/shared/monitoring';
 import type { Database } from '../database/database.ts';
@@ -52,7 +52,7 @@ const MAX_MESSAGE_BYTES = 1024;
  */
 function roomsIn(claims: Claims, scope: DataScope, states: readonly LiveRoomState[]): LiveRoomState[] {
   const rooms = states.filter((state) => inScope(scope, { domainId: state.domainId, rootDomainId: state.rootDomainId, roomId: state.roomId }));
-  return isAgencyLevel(claims) ? rooms.map((state) => (state.domainId === claims.domainId ? state : withoutVitals(state))) : rooms;
+  return isAgencyLevel(claims) ? rooms.map((state) => (readsWhole(claims, state.domainId) ? state : withoutVitals(state))) : rooms;
 }
 
 // App-wide so that `app.monitoring` is the server's (tests and server.ts reach the service through it).

@@ -12,7 +12,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { SMF_CHANNELS, type SmfSampleChannel } from '@nemuri/parser/smf';
-import { isAgencyLevel, type Claims } from '@nemuri/shared/documents/access';
+import { readsWhole, type Claims } from '@nemuri/shared/documents/access';
 import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
 import { isPlainObject } from '@nemuri/shared/documents/update';
 import { sendError } from '../http/errors.ts';
@@ -51,13 +51,16 @@ async function checkDeviceVisible(pipeline: IngestPipeline, principal: Claims | 
   if (!SERIAL_PATTERN.test(serial)) throw new DocumentError('not-found', `No device ${serial}`);
   const found = await pipeline.documents.get(principal, `devices/${serial}`);
   if (found === null) throw new DocumentError('not-found', `No device ${serial}`);
-  if (principal !== null && isAgencyLevel(principal) && !isAgencyOwn(principal, found.document)) throw new DocumentError('not-found', `No device ${serial}`);
+  if (principal !== null && !readsWhole(principal, deviceDomainOf(found.document))) throw new DocumentError('not-found', `No device ${serial}`);
 }
 
-/** A device of the agency's own domain: in its stock (no customer domain), or lent to itself. */
-function isAgencyOwn(principal: Claims, device: Record<string, unknown>): boolean {
-  const domain = typeof device.domainId === 'string' && device.domainId !== '' ? device.domainId : device.ownerAgencyDomainId;
-  return domain === principal.domainId;
+/** The domain a device belongs to, as the registry's tenancy reads it: the one it is lent to, else its agency's. */
+function deviceDomainOf(device: Record<string, unknown>): string | null {
+  for (const field of ['domainId', 'ownerAgencyDomainId']) {
+    const value = device[field];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return null;
 }
 
 function parseTime(raw: unknown): number | null {

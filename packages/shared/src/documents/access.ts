@@ -52,6 +52,16 @@ export function isAgencyLevel(claims: Pick<Claims, 'accessLevel'>): boolean {
   return claims.accessLevel >= ROLE_LEVELS.agency && claims.accessLevel < ROLE_LEVELS.developer;
 }
 
+/**
+ * Whether the caller reads what belongs to this domain whole: everyone does within their scope but
+ * the agency levels, which see their customers' data minimised (CollectionSpec.agencyView, room
+ * states without vitals, no raw signals) and only their own domain's whole. The one rule for the
+ * document engine, monitoring and signals.
+ */
+export function readsWhole(claims: Pick<Claims, 'accessLevel' | 'domainId'>, domainId: string | null): boolean {
+  return !isAgencyLevel(claims) || (domainId !== null && domainId === claims.domainId);
+}
+
 /** Whether the scope needs the partners (levels 50-51) or the owned rooms (level 1) looked up. */
 export function factsNeeded(claims: Claims): { partners: boolean; rooms: boolean } {
   const level = claims.accessLevel;
