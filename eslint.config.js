@@ -2,6 +2,8 @@ import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { featureBoundaries } from './eslint/featureBoundaries.js';
+import { webServerCalls, webInlineQueries } from './eslint/webDataAccess.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/dev-dist/**', 'test-results/**', 'packages/parser/assembly/**'] },
@@ -19,7 +21,9 @@ export default tseslint.config(
   {
     files: ['packages/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
-    plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    plugins: { 'react-hooks': reactHooks, nemuri: { rules: { 'feature-boundaries': featureBoundaries } } },
+    rules: { ...reactHooks.configs.recommended.rules, 'nemuri/feature-boundaries': 'error' },
   },
+  webServerCalls,
+  webInlineQueries,
 );

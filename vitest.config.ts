@@ -49,6 +49,8 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           include: ['packages/web/src/**/*.test.{ts,tsx}'],
+          // Rendering a whole Mantine form in jsdom takes seconds on a busy 2-core machine.
+          testTimeout: 20_000,
           setupFiles: ['packages/web/src/testing/setup.ts'],
         },
       },
@@ -59,7 +61,10 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.ts'],
           globalSetup: ['e2e/support/globalSetup.ts'],
           testTimeout: 60_000,
-          hookTimeout: 90_000,
+          hookTimeout: 150_000,
+          // A page under a loaded machine can take seconds to settle: 1 s (vitest's default) made
+          // polls that wait for a page fail by timing alone. Polls that wait longer say so themselves.
+          expect: { poll: { timeout: 10_000, interval: 100 } },
           // Each file drives its own browser; two at a time suits the 2-core machine.
           maxWorkers: 2,
         },

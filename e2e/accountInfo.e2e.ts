@@ -31,7 +31,10 @@ const me = async (): Promise<Me['user']> => ((await (await context.request.get(`
 describe('/account-info', () => {
   it('renames, sets up and turns off the second factor, and signs out', async () => {
     const email = `account-${Date.now()}@example.com`;
-    const signUp = await context.request.post(`${baseURL}/api/auth/sign-up/email`, { data: { name: '旧 名前', email, password: PASSWORD }, headers: { origin: baseURL } });
+    const signUp = await context.request.post(`${baseURL}/api/auth/sign-up/email`, {
+      data: { name: '旧 名前', email, password: PASSWORD },
+      headers: { origin: baseURL },
+    });
     expect(signUp.ok()).toBe(true);
 
     await page.goto('/account-info');

@@ -54,7 +54,8 @@ interface MeUser {
   displayName: string | null;
   photoURL: string | null;
 }
-const me = async (context: BrowserContext): Promise<MeUser | null> => ((await (await context.request.get(`${baseURL}/api/me`)).json()) as { user: MeUser | null }).user;
+const me = async (context: BrowserContext): Promise<MeUser | null> =>
+  ((await (await context.request.get(`${baseURL}/api/me`)).json()) as { user: MeUser | null }).user;
 
 const signInAnswers = async (email: string, password: string): Promise<number> => {
   const context = await freshContext();
@@ -141,7 +142,11 @@ describe('/account-info, the rest of it', () => {
     await page.reload();
     await expect.poll(() => page.getByRole('region', { name: 'ログイン中の端末' }).locator('[data-testid="account-session"]').count()).toBe(3);
     await page.getByRole('region', { name: 'ログイン中の端末' }).getByRole('button', { name: '他のすべての端末からログアウト' }).click();
-    await page.getByRole('region', { name: 'ログイン中の端末' }).getByRole('status').filter({ hasText: 'この端末以外のすべての端末をログアウトしました' }).waitFor();
+    await page
+      .getByRole('region', { name: 'ログイン中の端末' })
+      .getByRole('status')
+      .filter({ hasText: 'この端末以外のすべての端末をログアウトしました' })
+      .waitFor();
     expect(await me(phone)).toBeNull();
     expect(await me(desk)).toBeNull();
     expect(await me(context)).not.toBeNull();

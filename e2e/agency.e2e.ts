@@ -1,14 +1,15 @@
 /**
  * The agency area in the browser, on the demo data: the agency administrator opens the statistics
- * (figures and charts), the partners, a partner's five tabs, generates this month's bills, issues
- * one after confirming and downloads its PDF invoice; an agency user (level 50) sees the bills but
+ * (figures and charts), the partners, a partner's five tabs, generates this month's bills (a forecast
+ * of the days passed, refused at issue), then a past month's, issues one after confirming and
+ * downloads its PDF invoice (number, due date, legal name); an agency user (level 50) sees the bills but
  * no way to change them; agency A never sees a second agency B's partner or bill (screens and API);
  * a developer picks either agency at the top and sees that agency's data only. Partners come by
  * consent: the agency administrator sends a request to a corporation of this file's own, whose
  * owner accepts it on a phone (ドメイン設定 › 代理店), and later ends the partnership.
  *
- * This month's bills are this file's own (the demo data bills the three months before): they are
- * removed afterwards, so other files see the demo bills as they were.
+ * This month's and the fourth month back's bills are this file's own (the demo data bills the three
+ * months before this one): they are removed afterwards, so other files see the demo bills as they were.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -29,11 +30,17 @@ const CORP = DEMO_DOMAINS.corporation;
 const CORP_NAME = '社会福祉法人さくら会';
 
 /** This month in Japan time, `YYYY-MM`: not billed by the demo data, so generating makes fresh drafts. */
-function thisMonth(): string {
+/** `YYYY-MM` in Japan time, `back` months before this one. */
+function monthBack(back: number): string {
   const jst = new Date(Date.now() + 9 * 3_600_000);
-  return `${jst.getUTCFullYear()}-${String(jst.getUTCMonth() + 1).padStart(2, '0')}`;
+  const index = jst.getUTCFullYear() * 12 + jst.getUTCMonth() - back;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
 }
-const MONTH = thisMonth();
+const MONTH = monthBack(0);
+/** A month that is over and that the demo data does not bill (it bills the three before this one). */
+const PAST_MONTH = monthBack(4);
+/** On the 1st no day of this month has passed: nothing is billed yet. */
+const DAYS_PASSED = new Date(Date.now() + 9 * 3_600_000).getUTCDate() - 1;
 /** A second agency, this file's own, with a partner and a bill that agency A must never see. */
 const stamp = `${Date.now().toString(36)}${process.pid.toString(36)}`;
 const AGENCY_B = `e2e-agency-b-${stamp}`;
@@ -56,14 +63,21 @@ async function signedInContext(email: string): Promise<BrowserContext> {
   return context;
 }
 
-async function thisMonthsBillIds(): Promise<string[]> {
-  const response = await maker.request.post(`${baseURL}/api/documents/query`, { headers: { origin: baseURL }, data: { query: { collection: `domains/${AGENCY}/bills`, where: [['month', '==', MONTH]] } } });
+async function billIdsOf(month: string): Promise<string[]> {
+  const response = await maker.request.post(`${baseURL}/api/documents/query`, {
+    headers: { origin: baseURL },
+    data: { query: { collection: `domains/${AGENCY}/bills`, where: [['month', '==', month]] } },
+  });
   const body = (await response.json()) as { documents?: { documentReferenceId: string }[] };
   return (body.documents ?? []).map((bill) => bill.documentReferenceId);
 }
 
 async function asMaker(method: 'PUT' | 'DELETE', path: string, data?: unknown): Promise<number> {
-  const response = await maker.request.fetch(`${baseURL}/api/documents/${path}`, { method, headers: { origin: baseURL }, ...(data === undefined ? {} : { data: { data } }) });
+  const response = await maker.request.fetch(`${baseURL}/api/documents/${path}`, {
+    method,
+    headers: { origin: baseURL },
+    ...(data === undefined ? {} : { data: { data } }),
+  });
   return response.status();
 }
 
@@ -72,12 +86,23 @@ beforeAll(async () => {
   maker = await signedInContext('developer@example.com');
   expect(await asMaker('PUT', `domains/${AGENCY_B}`, { name: AGENCY_B_NAME, kind: 'agency', rootDomainId: AGENCY_B })).toBe(200);
   expect(await asMaker('PUT', `domains/${AGENCY_B}/partners/${B_PARTNER}`, { name: B_PARTNER_NAME, monthlyUnitPrice: 1000, status: 'active' })).toBe(200);
-  expect(await asMaker('PUT', `domains/${AGENCY_B}/bills/${B_BILL}`, { partnerDomainId: B_PARTNER, partnerName: B_PARTNER_NAME, month: '2026-01', status: 'issued', subtotal: 1000, consumptionTax: 100, total: 1100 })).toBe(200);
+  expect(
+    await asMaker('PUT', `domains/${AGENCY_B}/bills/${B_BILL}`, {
+      partnerDomainId: B_PARTNER,
+      partnerName: B_PARTNER_NAME,
+      month: '2026-01',
+      status: 'issued',
+      subtotal: 1000,
+      consumptionTax: 100,
+      total: 1100,
+    }),
+  ).toBe(200);
 });
 
 afterAll(async () => {
   if (maker !== undefined) {
-    for (const id of await thisMonthsBillIds()) await maker.request.delete(`${baseURL}/api/documents/domains/${AGENCY}/bills/${id}`, { headers: { origin: baseURL } });
+    for (const id of [...(await billIdsOf(MONTH)), ...(await billIdsOf(PAST_MONTH))])
+      await maker.request.delete(`${baseURL}/api/documents/domains/${AGENCY}/bills/${id}`, { headers: { origin: baseURL } });
     await asMaker('DELETE', `domains/${AGENCY_B}/bills/${B_BILL}`);
     await asMaker('DELETE', `domains/${AGENCY_B}/partners/${B_PARTNER}`);
     await asMaker('DELETE', `domains/${AGENCY_B}`);
@@ -91,9 +116,10 @@ afterAll(async () => {
 });
 
 /** A client-side navigation to `/agency/{section}?agency={agencyId}` (a predicate: `?` is special in URL globs). */
-const waitForAgencyPage = (page: Page, section: string, agencyId: string) => page.waitForURL((url) => url.pathname === `/agency/${section}` && url.searchParams.get('agency') === agencyId);
+const waitForAgencyPage = (page: Page, section: string, agencyId: string) =>
+  page.waitForURL((url) => url.pathname === `/agency/${section}` && url.searchParams.get('agency') === agencyId);
 
-const billRow = (page: Page, partnerId: string) => page.locator(`[data-testid="agency-bill-row"][data-bill="${partnerId}-${MONTH}"]`);
+const billRow = (page: Page, partnerId: string, month = MONTH) => page.locator(`[data-testid="agency-bill-row"][data-bill="${partnerId}-${month}"]`);
 
 describe('agency area', () => {
   it('the agency administrator sees statistics and partners, bills a month, issues a bill and downloads its invoice', async () => {
@@ -131,26 +157,47 @@ describe('agency area', () => {
     await page.getByRole('tab', { name: 'スタッフ' }).click();
     await page.getByTestId('partner-staff').getByText('鈴木 管理').waitFor();
 
-    // Bills: this month's drafts for both partners.
+    // Bills: this month's drafts for both partners, counting only the days passed (見込み), not issuable yet.
     await page.goto('/agency/bills');
     await page.getByTestId('invoice-settings').getByLabel('登録番号').waitFor();
     expect(await page.getByTestId('invoice-settings').getByLabel('登録番号').inputValue()).toMatch(/^T\d{13}$/);
-    await page.getByTestId('generate-bills').getByLabel('対象月').click();
-    await page.getByRole('option', { name: MONTH, exact: true }).click();
-    await page.getByRole('button', { name: 'この月の請求を作成' }).click();
-    await billRow(page, CORP).waitFor();
-    await billRow(page, DEMO_DOMAINS.household).waitFor();
-    expect(await billRow(page, CORP).getAttribute('data-status')).toBe('draft');
+    const generate = async (month: string) => {
+      await page.getByTestId('generate-bills').getByLabel('対象月').click();
+      await page.getByRole('option', { name: month, exact: true }).click();
+      await page.getByRole('button', { name: 'この月の請求を作成' }).click();
+    };
+    if (DAYS_PASSED > 0) {
+      await generate(MONTH);
+      await billRow(page, CORP).waitFor();
+      await billRow(page, DEMO_DOMAINS.household).waitFor();
+      expect(await billRow(page, CORP).getAttribute('data-status')).toBe('draft');
+      expect(await billRow(page, CORP).getByTestId('bill-forecast').textContent()).toMatch(/^見込み（\d{4}\/\d\d\/\d\dまで）$/);
+      await page.getByRole('button', { name: `${CORP_NAME} ${MONTH} を発行` }).click();
+      await page.getByRole('dialog', { name: '請求を発行' }).getByRole('button', { name: '発行する' }).click();
+      await page.getByText('まだ終わっていない月の請求は発行できません', { exact: false }).first().waitFor();
+      expect(await billRow(page, CORP).getAttribute('data-status')).toBe('draft');
+      await page.getByRole('dialog', { name: '請求を発行' }).getByRole('button', { name: 'キャンセル' }).click();
+    }
 
-    // Issue one, after confirming; it then offers its PDF invoice.
-    await page.getByRole('button', { name: `${CORP_NAME} ${MONTH} を発行` }).click();
+    // A month that is over: issue one after confirming; it takes the next invoice number and offers its PDF.
+    await generate(PAST_MONTH);
+    await billRow(page, CORP, PAST_MONTH).waitFor();
+    expect(await billRow(page, CORP, PAST_MONTH).getByTestId('bill-forecast').count()).toBe(0);
+    await page.getByRole('button', { name: `${CORP_NAME} ${PAST_MONTH} を発行` }).click();
     const confirm = page.getByRole('dialog', { name: '請求を発行' });
     await confirm.getByRole('button', { name: '発行する' }).click();
     await confirm.waitFor({ state: 'hidden' });
-    await expect.poll(() => billRow(page, CORP).getAttribute('data-status')).toBe('issued');
-    expect(await billRow(page, CORP).getByTestId('bill-status').textContent()).toBe('発行済み');
+    await expect.poll(() => billRow(page, CORP, PAST_MONTH).getAttribute('data-status')).toBe('issued');
+    expect(await billRow(page, CORP, PAST_MONTH).getByTestId('bill-status').textContent()).toBe('発行済み');
+    const number = ((await billRow(page, CORP, PAST_MONTH).getByTestId('bill-number').textContent()) ?? '').replace('No. ', '');
+    expect(number).toMatch(/^\d{6}$/);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), billRow(page, CORP).getByRole('link', { name: `${CORP_NAME} ${MONTH} の請求書PDF` }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      billRow(page, CORP, PAST_MONTH)
+        .getByRole('link', { name: `${CORP_NAME} ${PAST_MONTH} の請求書PDF` })
+        .click(),
+    ]);
     const dir = await mkdtemp(join(tmpdir(), 'nemuri-e2e-invoice-'));
     try {
       const file = join(dir, 'invoice.pdf');
@@ -160,11 +207,14 @@ describe('agency area', () => {
       expect(stdout).toContain('適格請求書');
       expect(stdout).toMatch(/登録番号: T\d{13}/);
       expect(stdout).toContain(`${CORP_NAME} 御中`);
+      expect(stdout).toContain(`請求書番号: ${number}`);
+      expect(stdout).toMatch(/お支払期限: \d{4}年\d{1,2}月\d{1,2}日/);
       expect(stdout).toContain('消費税（10%）');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    expect(pageConsole.errors).toEqual([]);
+    // The one refusal the browser logs is the issue of the month under way (409 month-not-over).
+    expect(pageConsole.errors).toEqual(DAYS_PASSED > 0 ? ['Failed to load resource: the server responded with a status of 409 (Conflict)'] : []);
   });
 
   it('an agency user (level 50) sees the bills but cannot generate, issue or edit', async () => {
@@ -187,7 +237,13 @@ describe('agency area', () => {
     contexts.push(customer);
     const registered = await customer.request.post(`${baseURL}/api/auth/registration/domain`, {
       headers: { origin: baseURL },
-      data: { name: `E2E オーナー ${stamp}`, email: `e2e-customer-${stamp}@example.com`, password: `pw-${stamp}-Long!`, domainName: CUSTOMER_NAME, domainKind: 'corporation' },
+      data: {
+        name: `E2E オーナー ${stamp}`,
+        email: `e2e-customer-${stamp}@example.com`,
+        password: `pw-${stamp}-Long!`,
+        domainName: CUSTOMER_NAME,
+        domainKind: 'corporation',
+      },
     });
     expect(registered.status(), await registered.text()).toBe(200);
     customerId = ((await registered.json()) as { domainId: string }).domainId;
@@ -287,4 +343,135 @@ describe('agency area', () => {
     expect(await page.getByTestId('agency-device-row').count()).toBeGreaterThan(10);
     await page.close();
   });
+});
+
+describe('agency bills, devices, partners and requests, paged', () => {
+  const AGENCY_C = `e2e-agency-c-${stamp}`;
+  const C_PARTNER = `e2e-c-partner-${stamp}`;
+  /** 60 months of bills, 2020-01 … 2024-12: more than one page (50). */
+  /** 55 devices of agency C in stock: more than one page (50). */
+  const SERIALS = Array.from({ length: 55 }, (_, index) => `E2EC${stamp.toUpperCase()}${String(index).padStart(2, '0')}`);
+  /** 51 more partners (52 with C_PARTNER: more than a page of 50), named after C_PARTNER's name so that it sorts first; 21 of them with a request (a page is 20). */
+  const EXTRA_PARTNERS = Array.from({ length: 51 }, (_, index) => `e2e-c-extra-${stamp}-${String(index).padStart(2, '0')}`);
+  const MONTHS = Array.from({ length: 60 }, (_, index) => `${2020 + Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`);
+
+  beforeAll(async () => {
+    expect(await asMaker('PUT', `domains/${AGENCY_C}`, { name: `E2E代理店C ${stamp}`, kind: 'agency', rootDomainId: AGENCY_C })).toBe(200);
+    expect(await asMaker('PUT', `domains/${AGENCY_C}/partners/${C_PARTNER}`, { name: `E2E取引先C ${stamp}`, monthlyUnitPrice: 1000, status: 'active' })).toBe(
+      200,
+    );
+    for (const month of MONTHS)
+      expect(
+        await asMaker('PUT', `domains/${AGENCY_C}/bills/${C_PARTNER}-${month}`, {
+          partnerDomainId: C_PARTNER,
+          month,
+          status: 'paid',
+          subtotal: 1000,
+          consumptionTax: 100,
+          total: 1100,
+        }),
+      ).toBe(200);
+    for (const serial of SERIALS)
+      expect(await asMaker('PUT', `devices/${serial}`, { deviceTypeId: 'nemuri-chest', ownerAgencyDomainId: AGENCY_C, domainId: null, status: 'stock' })).toBe(
+        200,
+      );
+    for (const [index, id] of EXTRA_PARTNERS.entries()) {
+      const name = `E2E取引先C ${stamp} ${String(index).padStart(2, '0')}`;
+      expect(await asMaker('PUT', `domains/${AGENCY_C}/partners/${id}`, { name, monthlyUnitPrice: 1000, status: 'active' })).toBe(200);
+      // The first 21 also have their (accepted) request, a day apart.
+      if (index <= 20) {
+        const requestedAt = new Date(Date.UTC(2026, 0, 1 + index)).toISOString();
+        expect(
+          await asMaker('PUT', `domains/${AGENCY_C}/partnerRequests/${id}`, {
+            customerDomainId: id,
+            customerName: name,
+            agencyName: `E2E代理店C ${stamp}`,
+            status: 'accepted',
+            partnerName: name,
+            monthlyUnitPrice: 1000,
+            requestedBy: 'e2e',
+            requestedAt,
+            answeredAt: requestedAt,
+          }),
+        ).toBe(200);
+      }
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const month of MONTHS) await asMaker('DELETE', `domains/${AGENCY_C}/bills/${C_PARTNER}-${month}`);
+    for (const serial of SERIALS) await asMaker('DELETE', `devices/${serial}`);
+    for (const id of EXTRA_PARTNERS) {
+      await asMaker('DELETE', `domains/${AGENCY_C}/partnerRequests/${id}`);
+      await asMaker('DELETE', `domains/${AGENCY_C}/partners/${id}`);
+    }
+    await asMaker('DELETE', `domains/${AGENCY_C}/partners/${C_PARTNER}`);
+    await asMaker('DELETE', `domains/${AGENCY_C}`);
+  }, 120_000);
+
+  it('the bills list reads a page of 50 from the server, newest first, and pages back and forth', async () => {
+    const page = await maker.newPage();
+    await page.goto(`/agency/bills?agency=${AGENCY_C}`);
+    const rows = page.getByTestId('agency-bill-row');
+    await page.locator(`[data-testid="agency-bill-row"][data-bill="${C_PARTNER}-2024-12"]`).waitFor();
+    expect(await rows.count()).toBe(50);
+    const pager = page.getByTestId('bills-pager');
+    await pager.getByText('1ページ目').waitFor();
+    await pager.getByRole('button', { name: '古い請求書' }).click();
+    await pager.getByText('2ページ目').waitFor();
+    await page.locator(`[data-testid="agency-bill-row"][data-bill="${C_PARTNER}-2020-01"]`).waitFor();
+    expect(await rows.count()).toBe(10);
+    expect(await page.locator(`[data-bill="${C_PARTNER}-2024-12"]`).count()).toBe(0);
+    expect(await pager.getByRole('button', { name: '古い請求書' }).isDisabled()).toBe(true);
+    await pager.getByRole('button', { name: '新しい請求書' }).click();
+    await page.locator(`[data-testid="agency-bill-row"][data-bill="${C_PARTNER}-2024-12"]`).waitFor();
+    // The partner's bills tab pages the same way.
+    await page.goto(`/agency/partner/${C_PARTNER}?agency=${AGENCY_C}&tab=bills`);
+    await page.getByTestId('bills-pager').getByRole('button', { name: '古い請求書' }).waitFor();
+    expect(await rows.count()).toBe(50);
+    await page.close();
+  }, 90_000);
+
+  it('the partners list reads a page of 50 by name and the requests a page of 20 newest first, each with a pager', async () => {
+    const page = await maker.newPage();
+    await page.goto(`/agency/partners?agency=${AGENCY_C}`);
+    const partners = page.getByTestId('agency-partner-row');
+    await page.locator(`[data-testid="agency-partner-row"][data-partner="${C_PARTNER}"]`).waitFor();
+    expect(await partners.count()).toBe(50);
+    const partnersPager = page.getByTestId('agency-partners-pager');
+    await partnersPager.getByRole('button', { name: '次のページ' }).click();
+    await partnersPager.getByText('2ページ目').waitFor();
+    await page.locator(`[data-testid="agency-partner-row"][data-partner="${EXTRA_PARTNERS.at(-1)}"]`).waitFor();
+    await expect.poll(() => partners.count()).toBe(2);
+    expect(await page.locator(`[data-partner="${C_PARTNER}"]`).count()).toBe(0);
+    await partnersPager.getByRole('button', { name: '前のページ' }).click();
+    await page.locator(`[data-testid="agency-partner-row"][data-partner="${C_PARTNER}"]`).waitFor();
+
+    const requests = page.getByTestId('agency-request-row');
+    await page.locator(`[data-testid="agency-request-row"][data-domain="${EXTRA_PARTNERS[20]}"]`).waitFor();
+    expect(await requests.count()).toBe(20);
+    const requestsPager = page.getByTestId('agency-requests-pager');
+    await requestsPager.getByRole('button', { name: '古い申請' }).click();
+    await page.locator(`[data-testid="agency-request-row"][data-domain="${EXTRA_PARTNERS[0]}"]`).waitFor();
+    await expect.poll(() => requests.count()).toBe(1);
+    expect(await requestsPager.getByRole('button', { name: '古い申請' }).isDisabled()).toBe(true);
+    await page.close();
+  }, 90_000);
+
+  it('the devices list reads a page of 50 from the server, pages, and searches on the server', async () => {
+    const page = await maker.newPage();
+    await page.goto(`/agency/devices?agency=${AGENCY_C}`);
+    const rows = page.getByTestId('agency-device-row');
+    await page.locator(`[data-testid="agency-device-row"][data-serial="${SERIALS[0]}"]`).waitFor();
+    expect(await rows.count()).toBe(50);
+    await page.getByText('55台 / 全55台').waitFor();
+    await page.getByTestId('devices-pager').getByRole('button', { name: '2ページ目' }).click();
+    await page.locator(`[data-testid="agency-device-row"][data-serial="${SERIALS[54]}"]`).waitFor();
+    expect(await rows.count()).toBe(5);
+    await page.getByLabel('検索').fill(SERIALS[7] as string);
+    await page.locator(`[data-testid="agency-device-row"][data-serial="${SERIALS[7]}"]`).waitFor();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await page.getByTestId('devices-pager').count()).toBe(0);
+    await page.close();
+  }, 90_000);
 });

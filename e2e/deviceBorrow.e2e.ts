@@ -82,12 +82,16 @@ describe('device lending', () => {
     // A colleague's tab opens the lend dialog for the same device before this tab lends it.
     const other = await maker.newPage();
     await openList(other);
-    await row(other).getByRole('button', { name: `${SERIAL} を貸し出す` }).click();
+    await row(other)
+      .getByRole('button', { name: `${SERIAL} を貸し出す` })
+      .click();
     const late = other.getByRole('dialog', { name: `${SERIAL} を貸し出す` });
     await late.waitFor();
     await chooseDomain(other, late, FACILITY_A);
 
-    await row(page).getByRole('button', { name: `${SERIAL} を貸し出す` }).click();
+    await row(page)
+      .getByRole('button', { name: `${SERIAL} を貸し出す` })
+      .click();
     const dialog = page.getByRole('dialog', { name: `${SERIAL} を貸し出す` });
     await dialog.waitFor();
     await dialog.getByRole('button', { name: '貸し出す' }).click();
@@ -118,7 +122,9 @@ describe('device lending', () => {
     await page.getByPlaceholder('シリアル番号・機種・貸出先で検索').fill(SERIAL);
 
     // Return, after a confirmation.
-    await row(page).getByRole('button', { name: `${SERIAL} を返却` }).click();
+    await row(page)
+      .getByRole('button', { name: `${SERIAL} を返却` })
+      .click();
     const confirm = page.getByRole('dialog', { name: `${SERIAL} の返却` });
     await confirm.getByText(`${FACILITY_B}に貸し出している ${SERIAL} を返却済みにしますか？`).waitFor();
     await confirm.getByRole('button', { name: '返却する' }).click();
@@ -126,12 +132,16 @@ describe('device lending', () => {
     await expect.poll(() => row(page).getByTestId('borrow-status').textContent()).toBe('在庫');
 
     // Lent again after the return; the history keeps both borrows, newest first.
-    await row(page).getByRole('button', { name: `${SERIAL} を貸し出す` }).click();
+    await row(page)
+      .getByRole('button', { name: `${SERIAL} を貸し出す` })
+      .click();
     await chooseDomain(page, dialog, FACILITY_A);
     await dialog.getByRole('button', { name: '貸し出す' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(() => row(page).getByTestId('borrow-holder').textContent()).toBe(FACILITY_A);
-    await row(page).getByRole('button', { name: `${SERIAL} の貸出履歴` }).click();
+    await row(page)
+      .getByRole('button', { name: `${SERIAL} の貸出履歴` })
+      .click();
     const history = page.getByRole('dialog', { name: `${SERIAL} の貸出履歴` });
     const entries = history.getByTestId('borrow-history-row');
     await expect.poll(() => entries.count()).toBe(2);

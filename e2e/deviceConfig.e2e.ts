@@ -39,8 +39,19 @@ async function api(context: BrowserContext, method: 'PUT' | 'POST' | 'DELETE', p
 /** One temperature frame through HTTP ingest with this secret: 202 accepted, 401 refused. */
 async function ingestWith(serial: string, secret: string): Promise<number> {
   const parser = createParserSync();
-  const frame = parser.encodeSmfFrame({ channel: 'temperature', format: 'float32', sampleRate: 1, sequence: 0, startTimeUs: (Date.now() - 5000) * 1000, values: [36.4] });
-  const response = await fetch(`${baseURL}/api/devices/${serial}/frames`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/octet-stream' }, body: new Uint8Array(frame) });
+  const frame = parser.encodeSmfFrame({
+    channel: 'temperature',
+    format: 'float32',
+    sampleRate: 1,
+    sequence: 0,
+    startTimeUs: (Date.now() - 5000) * 1000,
+    values: [36.4],
+  });
+  const response = await fetch(`${baseURL}/api/devices/${serial}/frames`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(frame),
+  });
   return response.status;
 }
 
@@ -50,13 +61,21 @@ let privilege: BrowserContext;
 beforeAll(async () => {
   browser = await launchBrowser();
   maker = (await signedInPage('developer@example.com')).context;
-  const device = (domainId: string) => ({ deviceTypeId: 'nemuri-chest', ownerAgencyDomainId: DEMO_DOMAINS.agency, domainId, status: 'lent', firmwareVersion: '2.0.0' });
+  const device = (domainId: string) => ({
+    deviceTypeId: 'nemuri-chest',
+    ownerAgencyDomainId: DEMO_DOMAINS.agency,
+    domainId,
+    status: 'lent',
+    firmwareVersion: '2.0.0',
+  });
   expect((await api(maker, 'PUT', `/api/documents/devices/${SERIAL.register}`, { data: device(DEMO_DOMAINS.facilityA) })).status).toBe(200);
   expect((await api(maker, 'PUT', `/api/documents/devices/${SERIAL.lookup}`, { data: device(DEMO_DOMAINS.facilityA) })).status).toBe(200);
   expect((await api(maker, 'PUT', `/api/documents/devices/${SERIAL.room}`, { data: device(DEMO_DOMAINS.facilityB) })).status).toBe(200);
   // Facility B (privilege administrator of the corporation): no other browser test counts its rooms.
   privilege = (await signedInPage('privilege@example.com')).context;
-  expect((await api(privilege, 'PUT', `/api/documents/rooms/${ROOM.id}`, { data: { domainId: DEMO_DOMAINS.facilityB, name: ROOM.name, floor: '9F' } })).status).toBe(200);
+  expect(
+    (await api(privilege, 'PUT', `/api/documents/rooms/${ROOM.id}`, { data: { domainId: DEMO_DOMAINS.facilityB, name: ROOM.name, floor: '9F' } })).status,
+  ).toBe(200);
 });
 
 afterAll(async () => {
@@ -88,7 +107,7 @@ async function takeSecret(page: Page, title: string): Promise<string> {
 }
 
 describe('device configuration', () => {
-  it('lists the facility\'s devices in three layouts; registers one by serial with its secret shown once, and rotates it', async () => {
+  it("lists the facility's devices in three layouts; registers one by serial with its secret shown once, and rotates it", async () => {
     const { page } = await signedInPage('admin@example.com');
     const pageConsole = watchConsole(page);
     await page.goto('/device-config');
@@ -105,18 +124,26 @@ describe('device configuration', () => {
     const row = page.locator(`[data-testid="device-row"][data-serial="${SERIAL.register}"]`);
     await row.waitFor();
     expect(await row.textContent()).toContain('2.0.0');
-    await page.locator('label').filter({ hasText: /^小カード$/ }).click();
+    await page
+      .locator('label')
+      .filter({ hasText: /^小カード$/ })
+      .click();
     await page.waitForURL((url) => url.pathname === '/device-config/smallcard');
     await page.getByPlaceholder('シリアル番号・機種・部屋名で検索').fill(SERIAL.register);
     await expect.poll(() => page.getByTestId('device-card').count()).toBe(1);
-    await page.locator('label').filter({ hasText: /^カード$/ }).click();
+    await page
+      .locator('label')
+      .filter({ hasText: /^カード$/ })
+      .click();
     await page.waitForURL((url) => url.pathname === '/device-config/card');
 
     // Register by typing the serial (headless Chromium on Linux has no BarcodeDetector: typed entry, said so).
     await page.getByRole('button', { name: '機器を登録' }).click();
     const register = page.getByRole('dialog', { name: '機器の登録' });
     await register.waitFor();
-    expect((await register.getByTestId('qr-scan-unavailable').count()) + (await register.getByRole('button', { name: 'カメラでQRコードを読み取る' }).count())).toBe(1);
+    expect(
+      (await register.getByTestId('qr-scan-unavailable').count()) + (await register.getByRole('button', { name: 'カメラでQRコードを読み取る' }).count()),
+    ).toBe(1);
     await register.getByRole('button', { name: '登録してシークレットを発行' }).click();
     await register.getByText('シリアル番号を入力してください', { exact: true }).waitFor();
     await register.getByLabel('シリアル番号').fill('NOPE-0000');
@@ -128,7 +155,9 @@ describe('device configuration', () => {
     await expect.poll(() => card(page, SERIAL.register).locator('[data-status]').getAttribute('data-status')).toBe('in_use');
     expect(await ingestWith(SERIAL.register, first)).toBe(202);
     // The frame makes the device online in the list, live.
-    await expect.poll(() => card(page, SERIAL.register).locator('[data-connection]').first().getAttribute('data-connection'), { timeout: 30_000 }).toBe('online');
+    await expect
+      .poll(() => card(page, SERIAL.register).locator('[data-connection]').first().getAttribute('data-connection'), { timeout: 30_000 })
+      .toBe('online');
 
     // Rotation, confirmed: the old secret stops at once, the new one works.
     await openActions(page, SERIAL.register, 'シークレットを再発行');
@@ -170,7 +199,7 @@ describe('device configuration', () => {
     expect(((await after.json()) as { document: { deviceSerial?: string | null } }).document.deviceSerial ?? null).toBeNull();
   });
 
-  it('prints QR labels whose code is the device\'s /sn/ URL', async () => {
+  it("prints QR labels whose code is the device's /sn/ URL", async () => {
     const { page } = await signedInPage('admin@example.com');
     await page.goto('/device-config/card');
     await page.getByPlaceholder('シリアル番号・機種・部屋名で検索').fill(SERIAL.lookup);

@@ -36,7 +36,14 @@ function the(): Facility {
 }
 
 async function invitationsTo(request: APIRequestContext, email: string): Promise<Record<string, unknown>[]> {
-  const query = { collection: 'invitations', where: [['domainId', '==', the().domainId], ['email', '==', email]], limit: 50 };
+  const query = {
+    collection: 'invitations',
+    where: [
+      ['domainId', '==', the().domainId],
+      ['email', '==', email],
+    ],
+    limit: 50,
+  };
   return (await ok<{ documents: Record<string, unknown>[] }>(request.post(`${baseURL}/api/documents/query`, { data: { query }, headers }))).documents;
 }
 
@@ -44,7 +51,12 @@ let own: OwnFacility | undefined;
 const stored = (request: APIRequestContext, path: string) => (own as OwnFacility).stored(request, path);
 
 beforeAll(async () => {
-  own = await registerOwnFacility(shared.browser, baseURL, { ownerEmail: `dc-owner-${stamp}@example.com`, ownerName: '設定 オーナー', domainName: `E2E 施設設定ホーム ${stamp}`, password: PASSWORD });
+  own = await registerOwnFacility(shared.browser, baseURL, {
+    ownerEmail: `dc-owner-${stamp}@example.com`,
+    ownerName: '設定 オーナー',
+    domainName: `E2E 施設設定ホーム ${stamp}`,
+    password: PASSWORD,
+  });
   const admin = await own.invite(`dc-admin-${stamp}@example.com`, ROLE_LEVELS.administrator, '設定 管理者');
   const staff = await own.invite(`dc-staff-${stamp}@example.com`, ROLE_LEVELS.generalStaff, '設定 スタッフ');
   const member = await own.invite(`dc-member-${stamp}@example.com`, ROLE_LEVELS.generalStaff, '設定 メンバー');
@@ -104,23 +116,36 @@ describe('domain configuration', () => {
     await dates.getByLabel(/^夜間の開始時刻/).fill('22:00');
     await dates.getByLabel(/^夜間の終了時刻/).fill('06:30');
     await dates.getByRole('button', { name: '保存' }).click();
-    await expect.poll(async () => (await stored(admin.request, `domains/${domainId}`)).dates, { timeout: 10_000 }).toMatchObject({ nightStart: '22:00', nightEnd: '06:30' });
+    await expect
+      .poll(async () => (await stored(admin.request, `domains/${domainId}`)).dates, { timeout: 10_000 })
+      .toMatchObject({ nightStart: '22:00', nightEnd: '06:30' });
 
     await page.getByRole('tab', { name: '数値' }).click();
     const numbers = page.getByRole('form', { name: '数値' });
-    await numbers.getByText('範囲 60〜200bpm（既定値 110bpm）').waitFor();
+    await numbers.getByText('範囲 60〜200回/分（既定値 110回/分）').waitFor();
     await numbers.getByLabel(/^心拍数の上限/).fill('250');
     await numbers.getByRole('button', { name: '保存' }).click();
-    await numbers.getByText('心拍数の上限は60〜200bpmの範囲で入力してください').waitFor();
+    await numbers.getByText('心拍数の上限は60〜200回/分の範囲で入力してください').waitFor();
     await numbers.getByLabel(/^心拍数の上限/).fill('120');
     await numbers.getByLabel(/^アラートの再通知間隔/).fill('10');
     await numbers.getByRole('button', { name: '保存' }).click();
-    await expect.poll(async () => (await stored(admin.request, `domains/${domainId}`)).numbers, { timeout: 10_000 }).toEqual({ heartRateHigh: 120, alertResoundMin: 10 });
+    await expect
+      .poll(async () => (await stored(admin.request, `domains/${domainId}`)).numbers, { timeout: 10_000 })
+      .toEqual({ heartRateHigh: 120, alertResoundMin: 10 });
 
     // After a reload the screen shows what is stored.
     await page.reload();
     await page.getByRole('tab', { name: '数値' }).click();
-    await expect.poll(() => page.getByRole('form', { name: '数値' }).getByLabel(/^心拍数の上限/).inputValue(), { timeout: 10_000 }).toBe('120');
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('form', { name: '数値' })
+            .getByLabel(/^心拍数の上限/)
+            .inputValue(),
+        { timeout: 10_000 },
+      )
+      .toBe('120');
   });
 
   it('invites a staff member, shows the link state and resends the invitation', async () => {
@@ -144,7 +169,12 @@ describe('domain configuration', () => {
     await page.getByText(`${email} に招待を再送しました`, { exact: false }).waitFor();
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(2);
     await row.getByText('取り消し済み').waitFor();
-    await expect.poll(async () => (await invitationsTo(admin.request, email)).map((invitation) => (typeof invitation.revokedAt === 'string' ? 'revoked' : 'open')).sort(), { timeout: 10_000 }).toEqual(['open', 'revoked']);
+    await expect
+      .poll(
+        async () => (await invitationsTo(admin.request, email)).map((invitation) => (typeof invitation.revokedAt === 'string' ? 'revoked' : 'open')).sort(),
+        { timeout: 10_000 },
+      )
+      .toEqual(['open', 'revoked']);
   });
 
   it('changes a member’s level, and refuses a level above the administrator’s own (screen and API)', async () => {
@@ -155,16 +185,24 @@ describe('domain configuration', () => {
     await level.click();
     await page.getByRole('option', { name: '個人ユーザー（1）' }).click();
     await page.getByText('設定 メンバーさんの権限を「個人ユーザー」に変更しました').waitFor();
-    await expect.poll(async () => (await stored(admin.request, `domains/${domainId}/staff/${memberUid}`)).accessLevel, { timeout: 10_000 }).toBe(ROLE_LEVELS.individualUser);
+    await expect
+      .poll(async () => (await stored(admin.request, `domains/${domainId}/staff/${memberUid}`)).accessLevel, { timeout: 10_000 })
+      .toBe(ROLE_LEVELS.individualUser);
 
     await level.click();
     await page.getByRole('option', { name: '特権管理者（4）' }).click();
     await page.getByText('「特権管理者」は付与できません', { exact: false }).waitFor();
     expect((await stored(admin.request, `domains/${domainId}/staff/${memberUid}`)).accessLevel).toBe(ROLE_LEVELS.individualUser);
 
-    const refused = await admin.request.patch(`${baseURL}/api/documents/domains/${domainId}/staff/${memberUid}`, { data: { data: { accessLevel: ROLE_LEVELS.privilegeAdministrator } }, headers });
+    const refused = await admin.request.patch(`${baseURL}/api/documents/domains/${domainId}/staff/${memberUid}`, {
+      data: { data: { accessLevel: ROLE_LEVELS.privilegeAdministrator } },
+      headers,
+    });
     expect(refused.status()).toBe(403);
-    const invitation = await admin.request.post(`${baseURL}/api/auth/registration/invitations`, { data: { email: `dc-boss-${stamp}@example.com`, accessLevel: ROLE_LEVELS.privilegeAdministrator }, headers });
+    const invitation = await admin.request.post(`${baseURL}/api/auth/registration/invitations`, {
+      data: { email: `dc-boss-${stamp}@example.com`, accessLevel: ROLE_LEVELS.privilegeAdministrator },
+      headers,
+    });
     expect(invitation.status()).toBe(403);
     // The owner's record is administrator information: shown, not editable by an administrator.
     await page.locator('tr').filter({ hasText: '設定 オーナー' }).getByText('変更できません（管理者以上の情報）').waitFor();

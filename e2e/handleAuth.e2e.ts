@@ -15,7 +15,10 @@ const mailTo = (to: string, subject: string) => mailToIn(tab.browser, baseURL, t
 const linkIn = (mail: OutboxMail) => linkInMail(mail, /https?:\/\/\S+\/handleauth\?\S+/);
 
 async function signUp(email: string, password: string): Promise<void> {
-  const response = await tab.context.request.post(`${baseURL}/api/auth/sign-up/email`, { data: { name: 'テスト 利用者', email, password }, headers: { origin: baseURL } });
+  const response = await tab.context.request.post(`${baseURL}/api/auth/sign-up/email`, {
+    data: { name: 'テスト 利用者', email, password },
+    headers: { origin: baseURL },
+  });
   if (!response.ok()) throw new Error(`sign-up answered ${response.status()}`);
 }
 
@@ -42,7 +45,7 @@ describe('/handleauth', () => {
     await tab.page.getByRole('status').waitFor();
     expect(await tab.page.getByRole('status').textContent()).toBe(message);
 
-    const link = linkIn(await mailTo(email, '【Nemuri Monitor】パスワードの再設定'));
+    const link = linkIn(await mailTo(email, '【ねむりモニター】パスワードの再設定'));
     expect(link.searchParams.get('mode')).toBe('resetPassword');
     await tab.page.goto(`${link.pathname}${link.search}`);
     await tab.page.getByLabel(/^新しいパスワード/).fill('the-new-password');
@@ -67,7 +70,7 @@ describe('/handleauth', () => {
   it('verifies the address through the link mailed on sign-up', async () => {
     const email = `verify-${Date.now()}@example.com`;
     await signUp(email, 'a-fine-password');
-    const link = linkIn(await mailTo(email, '【Nemuri Monitor】メールアドレスの確認'));
+    const link = linkIn(await mailTo(email, '【ねむりモニター】メールアドレスの確認'));
     expect(link.searchParams.get('mode')).toBe('verifyEmail');
     await tab.page.goto(`${link.pathname}${link.search}`);
     await tab.page.getByRole('status').filter({ hasText: 'メールアドレスを確認しました。' }).waitFor();
@@ -83,16 +86,19 @@ describe('/handleauth', () => {
     await tab.page.goto('/account-info');
     await tab.page.getByLabel('新しいメールアドレス').fill(newEmail);
     await tab.page.getByRole('button', { name: '確認メールを送信' }).click();
-    await tab.page.getByRole('status').filter({ hasText: `${newEmail} に確認メールを送信しました` }).waitFor();
+    await tab.page
+      .getByRole('status')
+      .filter({ hasText: `${newEmail} に確認メールを送信しました` })
+      .waitFor();
 
-    const change = linkIn(await mailTo(newEmail, '【Nemuri Monitor】メールアドレス変更の確認'));
+    const change = linkIn(await mailTo(newEmail, '【ねむりモニター】メールアドレス変更の確認'));
     expect(change.searchParams.get('mode')).toBe('changeEmail');
     await tab.page.goto(`${change.pathname}${change.search}`);
     await tab.page.getByRole('status').filter({ hasText: 'メールアドレスを変更しました。' }).waitFor();
     const me = async () => ((await (await tab.context.request.get(`${baseURL}/api/me`)).json()) as { user: { email: string } | null }).user;
     expect((await me())?.email).toBe(newEmail);
 
-    const recover = linkIn(await mailTo(oldEmail, '【Nemuri Monitor】メールアドレスが変更されました'));
+    const recover = linkIn(await mailTo(oldEmail, '【ねむりモニター】メールアドレスが変更されました'));
     await tab.page.goto(`${recover.pathname}${recover.search}`);
     await tab.page.getByRole('status').filter({ hasText: '元のメールアドレスに戻し' }).waitFor();
     expect(await me()).toBeNull();

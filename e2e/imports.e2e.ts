@@ -49,11 +49,17 @@ describe('importing recordings', () => {
     await writeSmfRecording(parser, join(dir, `${SERIAL}_night.smf`), { serial: SERIAL, fromMs: night.startMs, minutes: 90 });
     await writeSmfRecording(parser, join(dir, `${BULK_SERIAL}_night.smf`), { serial: BULK_SERIAL, fromMs: night.startMs, minutes: 30, seed: 'bulk' });
     // A facility of this file's own (other files count the demo facility's rooms); its owner imports.
-    facility = await registerOwnFacility(shared.browser, baseURL, { ownerEmail: `import-owner-${stamp}@example.com`, ownerName: '取込 太郎', domainName: `取込テスト苑 ${stamp}`, password: 'import-test-pass-9' });
+    facility = await registerOwnFacility(shared.browser, baseURL, {
+      ownerEmail: `import-owner-${stamp}@example.com`,
+      ownerName: '取込 太郎',
+      domainName: `取込テスト苑 ${stamp}`,
+      password: 'import-test-pass-9',
+    });
     // The rooms' devices, made by the maker and placed in the facility.
     maker = await newContext(shared.browser, baseURL);
     await signInByApi(maker, baseURL, 'developer@example.com');
-    for (const serial of [SERIAL, BULK_SERIAL]) await put(maker, `devices/${serial}`, { deviceTypeId: 'nemuri-pad', domainId: facility.domainId, status: 'in_use' });
+    for (const serial of [SERIAL, BULK_SERIAL])
+      await put(maker, `devices/${serial}`, { deviceTypeId: 'nemuri-pad', domainId: facility.domainId, status: 'in_use' });
     await put(facility.owner, `rooms/${ROOM}`, { domainId: facility.domainId, name: `取込 ${stamp}`, deviceSerial: SERIAL });
     await put(facility.owner, `rooms/${BULK_ROOM}`, { domainId: facility.domainId, name: `一括 ${stamp}`, deviceSerial: BULK_SERIAL });
   }, 120_000);
@@ -74,16 +80,20 @@ describe('importing recordings', () => {
     await smfRow.getByText('SMF 記録').waitFor();
     await smfRow.getByText('長さ: 1時間30分').waitFor();
     await smfRow.getByText(`シリアル番号: ${SERIAL}`).waitFor();
-    await smfRow.getByText(/チャンネル: 心電図、呼吸・加速度、温度/).waitFor();
+    for (const channel of ['ecg', 'respiAxl', 'temperature']) await smfRow.locator(`[data-column="${channel}"][data-column-status="read"]`).waitFor();
     await edfRow.getByText(/睡眠段階 \d+ エポック/).waitFor();
-    await edfRow.getByText('開始: 1989-04-24 16:13:00').waitFor();
+    await edfRow.getByText('開始: 1989/04/24 16:13:00').waitFor();
+    await edfRow.locator('[data-column="EDF Annotations"][data-column-status="read"]').getByText('睡眠段階', { exact: false }).waitFor();
 
     await page.getByRole('button', { name: '2 件を取り込む' }).click();
     for (const row of [smfRow, edfRow]) await row.locator('[data-status="done"]').waitFor({ timeout: 60_000 });
-    await edfRow.getByRole('link', { name: '1989-04-24' }).waitFor();
+    await edfRow.getByRole('link', { name: '1989/04/24' }).waitFor();
+    // The afternoon after the night is no sleep day, and says so.
+    await edfRow.locator('[data-warning="outside-night"]').getByText('1989/04/25: 夜間（18時〜翌10時）の記録が 0 分のため', { exact: false }).waitFor();
+    await edfRow.locator('[data-status="done"][data-warnings="1"]').getByText('完了（警告あり）').waitFor();
 
     // The hypnogram's night shows the stages as scored.
-    await edfRow.getByRole('link', { name: '1989-04-24' }).click();
+    await edfRow.getByRole('link', { name: '1989/04/24' }).click();
     await page.locator('[data-testid="sleep-day"][data-day="1989-04-24"]').waitFor();
     await expect.poll(() => page.locator('[data-stage="N2"]').count()).toBeGreaterThan(10);
     await page.getByText('睡眠段階（判定済み）').waitFor();
@@ -115,7 +125,7 @@ describe('importing recordings', () => {
     await page.getByText('「SC4001EC-Hypnogram.edf」を再処理します').waitFor();
     await row.locator('[data-status="done"]').waitFor({ timeout: 30_000 });
     await row.getByRole('button', { name: '削除' }).click();
-    await page.getByRole('dialog').getByText('「SC4001EC-Hypnogram.edf」と、このファイルから作った睡眠の記録 2 日分を削除します。元に戻せません。').waitFor();
+    await page.getByRole('dialog').getByText('「SC4001EC-Hypnogram.edf」と、このファイルから作った睡眠の記録 1 日分を削除します。元に戻せません。').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: '削除する' }).click();
     await expect.poll(() => row.count()).toBe(0);
     const gone = await facility.owner.request.get(`${baseURL}/api/documents/rooms/${ROOM}/sleeps/1989-04-24`);

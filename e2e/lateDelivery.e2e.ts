@@ -1,9 +1,9 @@
 /**
  * Late and jittered delivery in the browser (issue 18): devices whose frames reach the server 3 s late,
- * 2–8 s late at random, or 14 s late. The nurse-station grid shows the first two rooms' states without
- * a false 通信なし and without flicker, and the third 遅延 (never 通信なし) while its data still flows.
- * The devices send through HTTP ingest with their own secrets, as real devices do; the rooms are three
- * of facility A's that no other browser test streams to.
+ * 8 s late, 2–8 s late at random, or 14 s late. The nurse-station grid shows the first three rooms'
+ * states without a false 通信なし and without flicker, and the last 遅延 (never 通信なし) while its data
+ * still flows. The devices send through HTTP ingest with their own secrets, as real devices do; the
+ * rooms are four of facility A's that no other browser test streams to.
  */
 import { createParserSync } from '@nemuri/parser/node';
 import { DeviceSimulator, demoSecret, encodeSecond, SequenceCounters, type ScenarioState } from '@nemuri/simulator/index';
@@ -43,7 +43,8 @@ function startLateDevice(serial: string, lag: () => number, pastSeconds = 40): L
     const chunks: Uint8Array[] = [];
     while (due <= Date.now()) {
       const second = device.generate(next);
-      if (second !== null) for (const frame of encodeSecond(parser, second, sequences, ['ecg', 'respiAxl', 'impe', 'respiHr', 'temperature', 'button'])) chunks.push(frame.bytes);
+      if (second !== null)
+        for (const frame of encodeSecond(parser, second, sequences, ['ecg', 'respiAxl', 'impe', 'respiHr', 'temperature', 'button'])) chunks.push(frame.bytes);
       next += 1000;
       due = Math.max(due, next + 1000 + lag());
     }
@@ -68,7 +69,7 @@ function startLateDevice(serial: string, lag: () => number, pastSeconds = 40): L
   };
 }
 
-const ROOMS = { late3: 'demo-a-204', jitter: 'demo-a-205', late14: 'demo-a-206' } as const;
+const ROOMS = { late3: 'demo-a-204', late8: 'demo-a-207', jitter: 'demo-a-205', late14: 'demo-a-206' } as const;
 const IN_BED = new Set(['awake', 'asleep']);
 
 describe('late and jittered delivery on the nurse-station grid', () => {
@@ -78,7 +79,7 @@ describe('late and jittered delivery on the nurse-station grid', () => {
     for (const device of devices) expect(device.failures).toEqual([]);
   });
 
-  it('shows 3 s and 2–8 s late rooms without false 通信なし or flicker, and a 14 s late room as 遅延', { timeout: 180_000 }, async () => {
+  it('shows 3 s, 8 s and 2–8 s late rooms without false 通信なし or flicker, and a 14 s late room as 遅延', { timeout: 180_000 }, async () => {
     const { page, context } = tab;
     await signInByApi(context, baseURL, 'admin@example.com');
     await page.goto('/monitoring');
@@ -99,7 +100,8 @@ describe('late and jittered delivery on the nurse-station grid', () => {
       scan();
     }, Object.values(ROOMS));
 
-    const serialOf = async (roomId: string) => ((await (await context.request.get(`${baseURL}/api/documents/rooms/${roomId}`)).json()) as { document: { deviceSerial: string } }).document.deviceSerial;
+    const serialOf = async (roomId: string) =>
+      ((await (await context.request.get(`${baseURL}/api/documents/rooms/${roomId}`)).json()) as { document: { deviceSerial: string } }).document.deviceSerial;
     let random = 18;
     const jitter = () => {
       // A small seeded generator: the same delays on every run.
@@ -107,23 +109,33 @@ describe('late and jittered delivery on the nurse-station grid', () => {
       return 2_000 + (random / 2_147_483_648) * 6_000;
     };
     devices.push(startLateDevice(await serialOf(ROOMS.late3), () => 3_000));
+    devices.push(startLateDevice(await serialOf(ROOMS.late8), () => 8_000));
     devices.push(startLateDevice(await serialOf(ROOMS.jitter), jitter));
     devices.push(startLateDevice(await serialOf(ROOMS.late14), () => 14_000));
 
     const tiles = () => page.evaluate(() => (window as unknown as { __tiles: Record<string, string[]> }).__tiles);
     const roomStates = async () => ((await (await context.request.get(`${baseURL}/api/monitoring/rooms`)).json()) as { rooms: LiveRoomState[] }).rooms;
-    // Settled: the two rooms in bed, the 14 s room late.
-    await expect.poll(async () => IN_BED.has((await tiles())[ROOMS.late3]?.at(-1) ?? '') && IN_BED.has((await tiles())[ROOMS.jitter]?.at(-1) ?? ''), { timeout: 60_000, interval: 500 }).toBe(true);
+    // Settled: the three rooms in bed, the 14 s room late.
+    const inBed = (shown: Record<string, string[]>) => [ROOMS.late3, ROOMS.late8, ROOMS.jitter].every((room) => IN_BED.has(shown[room]?.at(-1) ?? ''));
+    await expect.poll(async () => inBed(await tiles()), { timeout: 60_000, interval: 500 }).toBe(true);
     await expect.poll(async () => (await tiles())[ROOMS.late14]?.at(-1), { timeout: 30_000, interval: 500 }).toBe('late');
     const settled = await tiles();
-    const from = { late3: settled[ROOMS.late3]!.length - 1, jitter: settled[ROOMS.jitter]!.length - 1, late14: settled[ROOMS.late14]!.length - 1 };
+    const from = {
+      late3: settled[ROOMS.late3]!.length - 1,
+      late8: settled[ROOMS.late8]!.length - 1,
+      jitter: settled[ROOMS.jitter]!.length - 1,
+      late14: settled[ROOMS.late14]!.length - 1,
+    };
 
     // A minute of late and jittered delivery.
     await new Promise((resolve) => setTimeout(resolve, 60_000));
     const after = await tiles();
-    for (const key of ['late3', 'jitter'] as const) {
+    for (const key of ['late3', 'late8', 'jitter'] as const) {
       const shown = after[ROOMS[key]]!.slice(from[key]);
-      expect(shown.filter((state) => !IN_BED.has(state)), `${key}: nothing but in-bed states`).toEqual([]);
+      expect(
+        shown.filter((state) => !IN_BED.has(state)),
+        `${key}: nothing but in-bed states`,
+      ).toEqual([]);
       // In bed and still: at most the one change from awake to asleep.
       expect(shown.length, `${key}: ${shown.join(' → ')}`).toBeLessThanOrEqual(2);
     }
@@ -136,6 +148,8 @@ describe('late and jittered delivery on the nurse-station grid', () => {
     const states = new Map((await roomStates()).map((room) => [room.roomId, room]));
     const lagOf = (roomId: string) => (states.get(roomId)?.at ?? 0) - (states.get(roomId)?.dataAt ?? 0);
     expect(lagOf(ROOMS.late3)).toBeLessThan(5_000);
+    expect(lagOf(ROOMS.late8)).toBeGreaterThan(7_000);
+    expect(lagOf(ROOMS.late8)).toBeLessThan(12_000);
     expect(lagOf(ROOMS.late14)).toBeGreaterThan(13_000);
   });
 });

@@ -36,7 +36,12 @@ async function signedInContext(email: string): Promise<BrowserContext> {
   return context;
 }
 
-async function api(context: BrowserContext, method: 'GET' | 'PUT' | 'PATCH' | 'DELETE', path: string, data?: unknown): Promise<{ status: number; body: unknown }> {
+async function api(
+  context: BrowserContext,
+  method: 'GET' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  data?: unknown,
+): Promise<{ status: number; body: unknown }> {
   const response = await context.request.fetch(`${baseURL}${path}`, { method, headers: { origin: baseURL }, ...(data === undefined ? {} : { data }) });
   const text = await response.text();
   return { status: response.status(), body: text === '' ? null : (JSON.parse(text) as unknown) };
@@ -98,7 +103,14 @@ describe('master area', () => {
     const row = page.locator(`[data-testid="parameter-row"][data-key="${PARAMETER}"]`);
     await expect.poll(() => row.getByTestId('parameter-value').textContent()).toBe('5 秒');
     const stored = await api(senior, 'GET', `/api/documents/parameters/${PARAMETER}`);
-    expect((stored.body as { document: Record<string, unknown> }).document).toMatchObject({ key: PARAMETER, type: 'number', value: 5, min: 0, max: 10, unit: '秒' });
+    expect((stored.body as { document: Record<string, unknown> }).document).toMatchObject({
+      key: PARAMETER,
+      type: 'number',
+      value: 5,
+      min: 0,
+      max: 10,
+      unit: '秒',
+    });
 
     // A second parameter with the same key is refused next to the form.
     await page.getByRole('button', { name: 'パラメータを追加' }).click();
@@ -172,6 +184,12 @@ describe('master area', () => {
     const status = page.getByTestId('device-status');
     await status.getByText('ねむりチェスト（胸部センサ）').waitFor();
     await status.getByText('201号室').waitFor();
+    // The device belongs to the devices (機種) area, and its domain and borrows read by name, never by id.
+    const current = page.getByRole('navigation', { name: 'マスターのメニュー' }).locator('[aria-current="page"]');
+    expect(await current.textContent()).toBe('機種');
+    const domainName = status.getByTestId('domain-name').first();
+    await expect.poll(async () => (await domainName.textContent()) ?? '').not.toMatch(/^demo-/);
+    for (const cell of await page.getByTestId('device-borrow-table').getByTestId('domain-name').all()) expect(await cell.textContent()).not.toMatch(/^demo-/);
     const live = page.getByTestId('live-view-link').filter({ hasText: '心電図' });
     expect(await live.getAttribute('href')).toBe('/monitoring-device/raw-ecg?serial=NM-0009');
     await live.click();
@@ -206,7 +224,7 @@ describe('master area', () => {
 
     await page.getByRole('link', { name: '履歴', exact: true }).click();
     await page.waitForURL(`**/master/domain/${FACILITY_B}/history`);
-    await page.locator(`[data-testid="history-log-row"][data-path="domains/${FACILITY_B}"]`).first().waitFor();
+    await page.locator(`[data-testid="audit-log-row"][data-path="domains/${FACILITY_B}"]`).first().waitFor();
     expect(pageConsole.errors).toEqual([]);
   });
 

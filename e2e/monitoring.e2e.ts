@@ -31,18 +31,32 @@ describe('/monitoring', () => {
     // An alert as the monitoring service would store it (a nurse call in 103).
     const id = `e2e-alert-${Date.now()}`;
     const put = await context.request.put(`${baseURL}/api/documents/alerts/${id}`, {
-      data: { data: { domainId: 'demo-facility-a', roomId: 'demo-a-103', deviceSerial: 'NM-0003', type: 'button', startedAt: new Date().toISOString(), endedAt: null } },
+      data: {
+        data: {
+          domainId: 'demo-facility-a',
+          roomId: 'demo-a-103',
+          deviceSerial: 'NM-0003',
+          type: 'button',
+          startedAt: new Date().toISOString(),
+          endedAt: null,
+        },
+      },
       headers: { origin: baseURL },
     });
     expect(put.status()).toBe(200);
     const row = page.locator(`[data-alert="${id}"]`);
     await row.getByText('ナースコール').waitFor({ timeout: 10_000 });
     await row.getByText('103号室').waitFor();
-    await grid.locator('[data-room="demo-a-103"]').getByText(/アラート \d+件/).waitFor();
+    await grid
+      .locator('[data-room="demo-a-103"]')
+      .getByText(/アラート \d+件/)
+      .waitFor();
 
     await row.getByRole('button', { name: '確認' }).click();
     await row.getByText(/に確認済み$/).waitFor({ timeout: 10_000 });
-    const stored = (await (await context.request.get(`${baseURL}/api/documents/alerts/${id}`)).json()) as { document: { acknowledgedAt: string | null; acknowledgedBy: string | null } };
+    const stored = (await (await context.request.get(`${baseURL}/api/documents/alerts/${id}`)).json()) as {
+      document: { acknowledgedAt: string | null; acknowledgedBy: string | null };
+    };
     expect(stored.document.acknowledgedAt).toEqual(expect.any(String));
     expect(stored.document.acknowledgedBy).toEqual(expect.any(String));
   });

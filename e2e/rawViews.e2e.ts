@@ -26,13 +26,16 @@ function stream(serial: string, options: LiveDeviceOptions = {}): void {
 
 /** Pixels of a canvas that are not fully transparent: a drawn trace or image. */
 async function paintedPixels(page: Page, testId: string): Promise<number> {
-  return page.getByTestId(testId).first().evaluate((element) => {
-    const canvas = element as HTMLCanvasElement;
-    const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
-    let painted = 0;
-    if (data) for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) painted++;
-    return painted;
-  });
+  return page
+    .getByTestId(testId)
+    .first()
+    .evaluate((element) => {
+      const canvas = element as HTMLCanvasElement;
+      const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
+      let painted = 0;
+      if (data) for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) painted++;
+      return painted;
+    });
 }
 
 async function canvasSnapshot(page: Page): Promise<string> {
@@ -126,7 +129,10 @@ describe('live raw views', () => {
     await page.goto('/monitoring-room/raw-respi-axl?roomId=demo-a-101');
     await page.getByRole('heading', { name: /呼吸・体動 — 101号室/ }).waitFor({ timeout: 15_000 });
     await expectNumber(page, 'value-respiAxl-2');
-    await page.locator('label').filter({ hasText: /^ボタン$/ }).click();
+    await page
+      .locator('label')
+      .filter({ hasText: /^ボタン$/ })
+      .click();
     await page.waitForURL('**/monitoring-room/raw-button?roomId=demo-a-101');
     await page.getByTestId('button-presses').waitFor();
     await page.goto('/monitoring-room/raw-multi?roomId=no-such-room');

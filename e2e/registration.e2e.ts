@@ -39,7 +39,10 @@ describe('registration', () => {
     expect(owner).toMatchObject({ email: ownerEmail, accessLevel: ROLE_LEVELS.ownerAdministrator });
     expect(owner?.domainId).toBe(owner?.rootDomainId);
 
-    const invited = await tab.context.request.post(`${baseURL}/api/auth/registration/invitations`, { data: { email: staffEmail, accessLevel: ROLE_LEVELS.generalStaff }, headers: { origin: baseURL } });
+    const invited = await tab.context.request.post(`${baseURL}/api/auth/registration/invitations`, {
+      data: { email: staffEmail, accessLevel: ROLE_LEVELS.generalStaff },
+      headers: { origin: baseURL },
+    });
     expect(invited.status()).toBe(200);
     const link = linkIn(await mailTo(tab.browser, baseURL, staffEmail, 'ひまわり苑 への招待'), /https?:\/\/\S+\/registerUser\/\S+/);
 

@@ -40,11 +40,26 @@ async function api(context: BrowserContext, method: 'PUT' | 'DELETE', path: stri
 function night(day: string, totalSleepMin: number) {
   const epochs = [
     ...Array.from({ length: 10 }, () => ({ state: 'awake', respirationRate: 17, heartRate: 66 })),
-    ...Array.from({ length: 400 }, (_, index) => ({ state: 'light', respirationRate: 14, heartRate: 58, ...(index === 100 || index === 200 ? { pauses: 1 } : {}) })),
+    ...Array.from({ length: 400 }, (_, index) => ({
+      state: 'light',
+      respirationRate: 14,
+      heartRate: 58,
+      ...(index === 100 || index === 200 ? { pauses: 1 } : {}),
+    })),
     ...Array.from({ length: 5 }, () => ({ state: 'outOfBed' })),
     ...Array.from({ length: 60 }, () => ({ state: 'deep', respirationRate: 13, heartRate: 55 })),
   ];
-  return { source: 'e2e', epochStart: `${day}T22:00:00+09:00`, bedTime: `${day}T22:00:00+09:00`, epochs, totalSleepMin, sleepEfficiency: 90.5, outOfBedCount: 1, respirationRate: { avg: 14.2, min: 12, max: 18 }, heartRate: { avg: 58.4, min: 52, max: 70 } };
+  return {
+    source: 'e2e',
+    epochStart: `${day}T22:00:00+09:00`,
+    bedTime: `${day}T22:00:00+09:00`,
+    epochs,
+    totalSleepMin,
+    sleepEfficiency: 90.5,
+    outOfBedCount: 1,
+    respirationRate: { avg: 14.2, min: 12, max: 18 },
+    heartRate: { avg: 58.4, min: 52, max: 70 },
+  };
 }
 
 async function showReport(page: Page, roomName: string | null): Promise<void> {
@@ -55,7 +70,7 @@ async function showReport(page: Page, roomName: string | null): Promise<void> {
     await page.keyboard.press('Escape');
   }
   await page.getByLabel('対象月').fill('2026-10');
-  await page.getByTestId('report-range').filter({ hasText: '2026-10-01 〜 2026-10-31' }).waitFor();
+  await page.getByTestId('report-range').filter({ hasText: '2026/10/01 〜 2026/10/31' }).waitFor();
   await page.getByRole('button', { name: 'レポートを表示' }).click();
   await page.getByTestId('report-room').waitFor();
 }
@@ -107,11 +122,42 @@ describe('sleep reports', () => {
     await page.getByRole('option', { name: 'Shift_JIS' }).click();
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'CSVをダウンロード' }).click()]);
     expect(csv.suggestedFilename()).toMatch(/_日別\.csv$/);
-    const lines = iconv.decode(await readFile(await csv.path()), 'Shift_JIS').trimEnd().split('\r\n');
+    const lines = iconv
+      .decode(await readFile(await csv.path()), 'Shift_JIS')
+      .trimEnd()
+      .split('\r\n');
     expect(lines[0]).toMatch(/^部屋,日付,就床時刻,/);
-    expect(lines.find((line) => line.includes(',2026-10-05,'))).toContain(',437,90.5,');
+    expect(lines.find((line) => line.includes(',2026/10/05,'))).toContain(',437,90.5,');
     expect(lines.find((line) => line.includes(',期間平均,'))).toContain(',424.5,');
     expect(console.errors).toEqual([]);
+  });
+
+  it('cancels a report being made: the browser aborts its request (on which the server stops reading, reportThreads.test.ts) and the page is back to its start', async () => {
+    const staff = await signedInContext('staff@example.com');
+    const page = await staff.newPage();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The answer is held back, so that the report is still being made when 中止 is pressed.
+    await page.route('**/api/reports/data?**', async (route) => {
+      await held;
+      await route.continue().catch(() => undefined);
+    });
+    await page.goto('/report');
+    await page.getByRole('combobox', { name: '部屋', exact: true }).click();
+    await page.getByRole('option', { name: ROOM_NAME }).click();
+    await page.keyboard.press('Escape');
+    await page.getByLabel('対象月').fill('2026-10');
+    await page.getByTestId('report-range').filter({ hasText: '2026/10/01 〜 2026/10/31' }).waitFor();
+    const aborted = page.waitForEvent('requestfailed', (request) => request.url().includes('/api/reports/data'));
+    await page.getByRole('button', { name: 'レポートを表示' }).click();
+    await page.getByTestId('report-cancel').getByText('中止').click();
+    expect((await aborted).failure()?.errorText).toContain('ABORTED');
+    release();
+    await page.getByText('部屋と期間を選んで「レポートを表示」を押してください。').waitFor();
+    expect(await page.getByTestId('report-room').count()).toBe(0);
+    await page.close();
   });
 
   it('lets an administrator make a link a visitor reads the report through, and revoke it', async () => {

@@ -41,7 +41,14 @@ async function putRoom(request: APIRequestContext, roomId: string, data: Record<
 }
 
 async function roomsNamed(request: APIRequestContext, prefix: string): Promise<Record<string, unknown>[]> {
-  const query = { collection: 'rooms', where: [['name', '>=', prefix], ['name', '<', `${prefix}\uffff`]], limit: 100 };
+  const query = {
+    collection: 'rooms',
+    where: [
+      ['name', '>=', prefix],
+      ['name', '<', `${prefix}\uffff`],
+    ],
+    limit: 100,
+  };
   return (await ok<{ documents: Record<string, unknown>[] }>(request.post(`${baseURL}/api/documents/query`, { data: { query }, headers }))).documents;
 }
 
@@ -49,13 +56,23 @@ let own: OwnFacility | undefined;
 const stored = (request: APIRequestContext, path: string) => (own as OwnFacility).stored(request, path);
 
 beforeAll(async () => {
-  own = await registerOwnFacility(shared.browser, baseURL, { ownerEmail: `rc-owner-${stamp}@example.com`, ownerName: '部屋 オーナー', domainName: `E2E 部屋設定ホーム ${stamp}`, password: PASSWORD });
+  own = await registerOwnFacility(shared.browser, baseURL, {
+    ownerEmail: `rc-owner-${stamp}@example.com`,
+    ownerName: '部屋 オーナー',
+    domainName: `E2E 部屋設定ホーム ${stamp}`,
+    password: PASSWORD,
+  });
   const admin = await own.invite(`rc-admin-${stamp}@example.com`, ROLE_LEVELS.administrator, '部屋 管理者');
   const staff = await own.invite(`rc-staff-${stamp}@example.com`, ROLE_LEVELS.generalStaff, '部屋 スタッフ');
   const developer = await newContext(shared.browser, baseURL);
   await signInByApi(developer, baseURL, 'developer@example.com');
   for (const serial of SERIALS) {
-    await ok(developer.request.put(`${baseURL}/api/documents/devices/${serial}`, { data: { data: { deviceTypeId: 'nemuri-chest', domainId: own.domainId, roomId: null, status: 'stock' } }, headers }));
+    await ok(
+      developer.request.put(`${baseURL}/api/documents/devices/${serial}`, {
+        data: { data: { deviceTypeId: 'nemuri-chest', domainId: own.domainId, roomId: null, status: 'stock' } },
+        headers,
+      }),
+    );
   }
   facility = { domainId: own.domainId, owner: own.owner, admin: admin.context, staff: staff.context, developer };
 });
@@ -94,12 +111,20 @@ describe('room configuration', () => {
     await card.getByText('機器未割当').waitFor();
     const [created] = await roomsNamed(admin.request, 'E2E 501');
     const roomId = String(created?.documentReferenceId);
-    expect(created).toMatchObject({ name: 'E2E 501号室', floor: '5F', unit: '北ユニット', residentName: '試験 一郎', status: 'active', domainId: the().domainId, sortOrder: 1 });
+    expect(created).toMatchObject({
+      name: 'E2E 501号室',
+      floor: '5F',
+      unit: '北ユニット',
+      residentName: '試験 一郎',
+      status: 'active',
+      domainId: the().domainId,
+      sortOrder: 1,
+    });
 
     // Edit, and assign a free device: room and device point at each other.
     await page.getByRole('button', { name: 'E2E 501号室を編集' }).click();
     await form.getByLabel(/^入居者名/).fill('試験 二郎');
-    await form.getByLabel(/^機器/).click();
+    await form.getByLabel(/^機器\s*\*?$/).click();
     await page.getByRole('option', { name: new RegExp(SERIALS[0] ?? '') }).click();
     await form.getByRole('button', { name: '保存' }).click();
     await form.waitFor({ state: 'detached' });
@@ -111,7 +136,7 @@ describe('room configuration', () => {
     // A serial another room took meanwhile: the engine's unique rule refuses it, said in Japanese.
     await putRoom(admin.request, `e2e-rc-${stamp}-other`, { name: 'E2E 502号室', floor: '5F', unit: '北ユニット' });
     await page.getByRole('button', { name: 'E2E 502号室を編集' }).click();
-    await form.getByLabel(/^機器/).click();
+    await form.getByLabel(/^機器\s*\*?$/).click();
     await page.getByRole('option', { name: new RegExp(SERIALS[1] ?? '') }).click();
     await ok(admin.request.patch(`${baseURL}/api/documents/rooms/${roomId}`, { data: { data: { deviceSerial: SERIALS[1] } }, headers }));
     await form.getByRole('button', { name: '保存' }).click();
@@ -150,7 +175,12 @@ describe('room configuration', () => {
 
     // Move B above A: their sort orders swap, in one transaction.
     await table.getByRole('button', { name: 'E2E 表Bを上へ移動' }).click();
-    await expect.poll(async () => [(await stored(admin.request, `rooms/e2e-rc-${stamp}-a`)).sortOrder, (await stored(admin.request, `rooms/e2e-rc-${stamp}-b`)).sortOrder]).toEqual([2, 1]);
+    await expect
+      .poll(async () => [
+        (await stored(admin.request, `rooms/e2e-rc-${stamp}-a`)).sortOrder,
+        (await stored(admin.request, `rooms/e2e-rc-${stamp}-b`)).sortOrder,
+      ])
+      .toEqual([2, 1]);
     await expect.poll(() => table.getByTestId('room-config-row').first().getAttribute('data-room')).toBe(`e2e-rc-${stamp}-b`);
 
     await table.getByRole('checkbox', { name: 'E2E 表Aを選択' }).check();
@@ -162,7 +192,9 @@ describe('room configuration', () => {
     await dialog.getByLabel(/^フロア/).fill('3F');
     await dialog.getByRole('button', { name: '適用' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(async () => (await roomsNamed(admin.request, 'E2E 表')).map((room) => `${String(room.name)} ${String(room.floor)}`).sort()).toEqual(['E2E 表A 3F', 'E2E 表B 1F', 'E2E 表C 3F']);
+    await expect
+      .poll(async () => (await roomsNamed(admin.request, 'E2E 表')).map((room) => `${String(room.name)} ${String(room.floor)}`).sort())
+      .toEqual(['E2E 表A 3F', 'E2E 表B 1F', 'E2E 表C 3F']);
     await table.locator(`[data-room="e2e-rc-${stamp}-a"]`).getByTestId('room-floor-unit').filter({ hasText: '3F' }).waitFor();
 
     // Delete all three with one confirmation.
@@ -196,7 +228,10 @@ describe('room configuration', () => {
     await page.getByTestId('room-config-bulk').getByRole('button', { name: '状態を設定' }).waitFor();
     expect(await page.getByRole('button', { name: '選択した部屋を削除' }).count()).toBe(0);
 
-    const refused = await staff.request.put(`${baseURL}/api/documents/rooms/e2e-rc-${stamp}-by-staff`, { data: { data: { domainId: the().domainId, name: 'E2E 無断' } }, headers });
+    const refused = await staff.request.put(`${baseURL}/api/documents/rooms/e2e-rc-${stamp}-by-staff`, {
+      data: { data: { domainId: the().domainId, name: 'E2E 無断' } },
+      headers,
+    });
     expect([refused.status(), await refused.json()]).toEqual([403, { code: 'permission-denied', message: 'Missing or insufficient permissions.' }]);
     const deleteRefused = await staff.request.delete(`${baseURL}/api/documents/rooms/e2e-rc-${stamp}-staff`, { headers });
     expect(deleteRefused.status()).toBe(403);

@@ -2,7 +2,8 @@
  * Room sleep and result pages in the browser: staff open a demo room's latest night, see its metrics
  * (the same numbers as the record read over the API) and timeline, step to the previous day, pick a
  * day in the calendar, open a minute's raw signals, and page the 7/30/90-day trends; an individual
- * user sees their own room read-only and not another facility's.
+ * user sees their own room read-only and not another facility's. The breathing-pause lane marks the
+ * pauses the metrics count, and the charts zoom by wheel, drag and pinch, and back to the whole night.
  */
 import { createParserSync } from '@nemuri/parser/node';
 import type { SmfSampleChannel } from '@nemuri/parser/smf';
@@ -27,7 +28,9 @@ interface SleepDay {
 }
 
 async function sleepDays(api: APIRequestContext, roomId: string, limit: number): Promise<SleepDay[]> {
-  const response = await api.post(`${baseURL}/api/documents/query`, { data: { query: { collection: `rooms/${roomId}/sleeps`, orderBy: [['bedTime', 'desc']], limit } } });
+  const response = await api.post(`${baseURL}/api/documents/query`, {
+    data: { query: { collection: `rooms/${roomId}/sleeps`, orderBy: [['bedTime', 'desc']], limit } },
+  });
   expect(response.status(), await response.text()).toBe(200);
   return ((await response.json()) as { documents: SleepDay[] }).documents;
 }
@@ -43,12 +46,17 @@ async function sendMinute(serial: string, startMs: number): Promise<void> {
     if (second === null) continue;
     for (const frame of encodeSecond(parser, second, sequences).filter((item) => (item.channel as SmfSampleChannel) !== 'eit')) chunks.push(frame.bytes);
   }
-  const response = await fetch(`${baseURL}/api/devices/${serial}/frames`, { method: 'POST', headers: { authorization: `Bearer ${demoSecret(serial)}`, 'content-type': 'application/octet-stream' }, body: Buffer.concat(chunks) });
+  const response = await fetch(`${baseURL}/api/devices/${serial}/frames`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${demoSecret(serial)}`, 'content-type': 'application/octet-stream' },
+    body: Buffer.concat(chunks),
+  });
   expect(response.status, await response.text()).toBe(202);
 }
 
 const duration = (minutes: number) => (minutes >= 60 ? `${Math.floor(minutes / 60)}時間${Math.round(minutes % 60)}分` : `${minutes}分`);
-const clock = (iso: string) => new Intl.DateTimeFormat('ja-JP', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(Date.parse(iso));
+const clock = (iso: string) =>
+  new Intl.DateTimeFormat('ja-JP', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(Date.parse(iso));
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 async function expectMetricsOf(record: SleepDay): Promise<void> {
@@ -114,9 +122,14 @@ describe('room sleep and result pages', () => {
     const lastDay = new Date(Date.now() + (9 - 12) * 3_600_000).toISOString().slice(0, 10);
     const inPeriod = records.filter((record) => record.documentReferenceId > addDays(lastDay, -7) && record.documentReferenceId <= lastDay);
     const mean = inPeriod.reduce((sum, record) => sum + (record.totalSleepMin ?? 0), 0) / inPeriod.length;
-    await expect.poll(() => page.locator('[data-testid="result-summary"] [data-metric="totalSleepMin"] [data-average]').getAttribute('data-average')).toBe(String(Math.round(mean * 10) / 10));
+    await expect
+      .poll(() => page.locator('[data-testid="result-summary"] [data-metric="totalSleepMin"] [data-average]').getAttribute('data-average'))
+      .toBe(String(Math.round(mean * 10) / 10));
     for (const days of ['30', '90']) {
-      await page.locator('label').filter({ hasText: new RegExp(`^${days}日間$`) }).click();
+      await page
+        .locator('label')
+        .filter({ hasText: new RegExp(`^${days}日間$`) })
+        .click();
       await page.waitForURL((url) => url.searchParams.get('range') === days);
       await expect.poll(() => page.getByTestId('result-period').getAttribute('data-days')).toBe(days);
       await expect.poll(() => page.getByTestId('result-chart').count(), { timeout: 15_000 }).toBe(8);
@@ -125,7 +138,7 @@ describe('room sleep and result pages', () => {
     await page.getByRole('link', { name: '取り込み履歴' }).waitFor();
   });
 
-  it('shows an individual user their own room read-only, and not another facility\'s', async () => {
+  it("shows an individual user their own room read-only, and not another facility's", async () => {
     const { page, context } = tab;
     await signInByApi(context, baseURL, 'individual@example.com');
     const records = await sleepDays(context.request, 'demo-h-1', 1);
@@ -149,6 +162,86 @@ describe('room sleep and result pages', () => {
     await page.getByText('部屋が見つからないか、表示する権限がありません。').waitFor();
     const denied = await context.request.get(`${baseURL}/api/documents/rooms/demo-a-101/sleeps/${latest.documentReferenceId}`);
     expect([403, 404]).toContain(denied.status());
+  });
+
+  it('marks the breathing pauses the page counts, and zooms by wheel, drag and pinch', async () => {
+    const { page, context } = tab;
+    await signInByApi(context, baseURL, 'staff@example.com');
+    const records = (await sleepDays(context.request, 'demo-a-102', 60)) as (SleepDay & { apneaEvents?: number })[];
+    const night = records.find((record) => (record.apneaEvents ?? 0) >= 2);
+    if (night === undefined) throw new Error('no demo night with breathing pauses');
+    const count = night.apneaEvents ?? 0;
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/room/demo-a-102/sleep?day=${night.documentReferenceId}`);
+    const timeline = page.getByTestId('sleep-timeline');
+    await expect.poll(() => page.locator('[data-metric="apnea"] [data-value]').textContent(), { timeout: 15_000 }).toContain(`${count}回`);
+    // The lane's marks hold exactly the pauses the metrics count.
+    expect(await page.getByTestId('pause-lane-count').getAttribute('data-count')).toBe(String(count));
+    const marked = await timeline.locator('[data-pause]').evaluateAll((marks) => marks.reduce((sum, mark) => sum + Number(mark.getAttribute('data-count')), 0));
+    expect(marked).toBe(count);
+
+    const view = async () => ({ start: Number(await timeline.getAttribute('data-view-start')), end: Number(await timeline.getAttribute('data-view-end')) });
+    const whole = await view();
+    const box = await timeline.boundingBox();
+    if (box === null) throw new Error('the timeline is not drawn');
+    /** Where a fraction of the plot (it spans 64–976 of the chart's 1000 units) is on the page. */
+    const plotX = (fraction: number) => box.x + ((64 + fraction * 912) / 1000) * box.width;
+    const y = box.y + box.height / 2;
+    const reset = page.getByTestId('sleep-zoom-reset');
+    expect(await reset.isDisabled()).toBe(true);
+
+    // The wheel zooms in about the pointer, which stays on the same instant.
+    await page.mouse.move(plotX(0.5), y);
+    await page.mouse.wheel(0, -300);
+    await expect.poll(() => timeline.getAttribute('data-zoomed')).toBe('true');
+    const wheeled = await view();
+    expect(wheeled.end - wheeled.start).toBeLessThan((whole.end - whole.start) * 0.7);
+    expect(Math.abs((wheeled.start + wheeled.end) / 2 - (whole.start + whole.end) / 2)).toBeLessThan(120_000);
+    await reset.click();
+    await expect.poll(() => timeline.getAttribute('data-zoomed')).toBe('false');
+    expect(await view()).toEqual(whole);
+    // The same from the keyboard: 拡大 halves the window about its middle.
+    await page.getByRole('button', { name: '拡大' }).click();
+    await expect
+      .poll(async () => {
+        const now = await view();
+        return now.end - now.start;
+      })
+      .toBe((whole.end - whole.start) / 2);
+    await reset.click();
+    await expect.poll(() => timeline.getAttribute('data-zoomed')).toBe('false');
+
+    // A drag across the charts zooms to the stretch dragged over, and opens no minute.
+    await page.mouse.move(plotX(0.3), y);
+    await page.mouse.down();
+    await page.mouse.move(plotX(0.45), y, { steps: 4 });
+    await page.mouse.move(plotX(0.6), y, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(() => timeline.getAttribute('data-zoomed')).toBe('true');
+    const dragged = await view();
+    const at = (fraction: number) => whole.start + fraction * (whole.end - whole.start);
+    expect(Math.abs(dragged.start - at(0.3))).toBeLessThan(120_000);
+    expect(Math.abs(dragged.end - at(0.6))).toBeLessThan(120_000);
+    expect(new URL(page.url()).searchParams.get('minute')).toBeNull();
+    expect(await page.getByTestId('raw-minute-panel').count()).toBe(0);
+    await reset.click();
+    await expect.poll(() => timeline.getAttribute('data-zoomed')).toBe('false');
+
+    // Two fingers spread apart zoom in (touch input as a tablet sends it).
+    const cdp = await context.newCDPSession(page);
+    const touch = async (type: 'touchStart' | 'touchMove' | 'touchEnd', xs: number[]) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: xs.map((x, id) => ({ x, y, id })) });
+    await touch('touchStart', [plotX(0.45), plotX(0.55)]);
+    for (const spread of [0.1, 0.15, 0.2, 0.25]) await touch('touchMove', [plotX(0.5 - spread), plotX(0.5 + spread)]);
+    await touch('touchEnd', []);
+    await expect.poll(() => timeline.getAttribute('data-zoomed')).toBe('true');
+    const pinched = await view();
+    expect(pinched.end - pinched.start).toBeLessThan((whole.end - whole.start) * 0.5);
+    await cdp.detach();
+
+    // On a phone the zoom bar and the charts fit the width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   });
 
   it('draws the raw signals stored for a minute of the night', async () => {

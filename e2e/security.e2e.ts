@@ -41,7 +41,9 @@ describe('live sockets from another site', () => {
   let attackerUrl: string;
 
   beforeAll(async () => {
-    attacker = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>罠のページ</title><p>こんにちは</p>'));
+    attacker = createServer((_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>罠のページ</title><p>こんにちは</p>'),
+    );
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`;
   });
@@ -87,7 +89,9 @@ describe('another tenant’s data in the browser', () => {
     expect(room.name).toBe('101号室');
     expect(room).not.toHaveProperty('residentName');
     expect(room).not.toHaveProperty('residentNote');
-    const states = (await (await tab.context.request.get(`${baseURL}/api/monitoring/rooms`)).json()) as { rooms: { roomId: string; heartRate: number | null; respirationRate: number | null }[] };
+    const states = (await (await tab.context.request.get(`${baseURL}/api/monitoring/rooms`)).json()) as {
+      rooms: { roomId: string; heartRate: number | null; respirationRate: number | null }[];
+    };
     expect(states.rooms.length).toBeGreaterThan(0);
     expect(states.rooms.filter((state) => state.heartRate !== null || state.respirationRate !== null)).toEqual([]);
     await tab.page.goto(`${baseURL}/monitoring`);

@@ -62,7 +62,7 @@ describe('app shell as a newcomer sees it', () => {
     await tab.page.goto('/login');
     await tab.page.getByRole('heading', { name: 'ログイン' }).waitFor();
     expect(scripts.some((path) => /LoginScreen-[\w-]+\.js$/.test(path))).toBe(true);
-    expect(scripts.some((path) => /MonitoringScreen-[\w-]+\.js$/.test(path))).toBe(false);
+    expect(scripts.some((path) => /MonitoringPage-[\w-]+\.js$/.test(path))).toBe(false);
     expect(scripts.some((path) => /MasterScreen-[\w-]+\.js$/.test(path))).toBe(false);
 
     await tab.page.evaluate(() => {

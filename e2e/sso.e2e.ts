@@ -35,7 +35,12 @@ describe('single sign-on from /sso', () => {
           providerId,
           issuer: `${baseURL}/api/auth/sso/saml2/sp/metadata?providerId=${providerId}`,
           domain: 'sakura.example',
-          samlConfig: { entryPoint: idp.ssoUrl, idpMetadata: { metadata: idp.metadata }, wantAssertionsSigned: true, mapping: { email: 'email', name: 'displayName' } },
+          samlConfig: {
+            entryPoint: idp.ssoUrl,
+            idpMetadata: { metadata: idp.metadata },
+            wantAssertionsSigned: true,
+            mapping: { email: 'email', name: 'displayName' },
+          },
         },
       });
       expect(registered.status(), await registered.text()).toBe(200);

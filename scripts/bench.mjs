@@ -3,6 +3,7 @@
 //  - then the analysis against annotated recordings: QRS detection scored as ANSI/AAMI EC57 and the live
 //    heart rate against the reference beats (packages/analysis/bench/accuracy.bench.ts, `npm run bench:accuracy`);
 //  - initial JavaScript of the first page (what index.html loads before any lazy route), gzip;
+//  - the first page on a throttled tablet profile, CPU ×4 and Fast 3G (e2e/bench/firstPage.bench.ts);
 //  - `npm start` time from process start to the ready line, on a new and on an existing data dir.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,7 +27,9 @@ for (const asset of initial) {
   } else cssGzip += gzipSync(bytes, { level: 9 }).length;
 }
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
-console.log(`initial JavaScript: ${kb(jsRaw)} raw, ${kb(jsGzip)} gzip in ${initial.filter((a) => a.endsWith('.js')).length} files; initial CSS ${kb(cssGzip)} gzip`);
+console.log(
+  `initial JavaScript: ${kb(jsRaw)} raw, ${kb(jsGzip)} gzip in ${initial.filter((a) => a.endsWith('.js')).length} files; initial CSS ${kb(cssGzip)} gzip`,
+);
 
 function timeToReady(dataDir) {
   return new Promise((resolve, reject) => {
@@ -52,6 +55,12 @@ function timeToReady(dataDir) {
     });
   });
 }
+
+// The first page on a throttled tablet (CPU ×4, Fast 3G): e2e/bench/firstPage.bench.ts.
+await new Promise((resolve, reject) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'e2e/bench/firstPage.bench.ts'], { cwd: ROOT, stdio: 'inherit' });
+  child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`first-page bench exited with ${code}`))));
+});
 
 const dataDir = mkdtempSync(join(tmpdir(), 'nemuri-bench-'));
 try {

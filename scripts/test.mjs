@@ -26,7 +26,14 @@ function run(label, command, args, env = {}) {
 
 function vitest(label, projects) {
   const outputFile = join(reportDir, `${label}.json`);
-  const args = ['vitest', 'run', ...projects.flatMap((project) => ['--project', project]), '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`];
+  const args = [
+    'vitest',
+    'run',
+    ...projects.flatMap((project) => ['--project', project]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${outputFile}`,
+  ];
   run(label, 'npx', args);
   if (existsSync(outputFile)) {
     const report = JSON.parse(readFileSync(outputFile, 'utf8'));
@@ -41,7 +48,19 @@ const only = process.argv[2];
 await buildParser();
 if (!only || only === 'static') {
   run('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
-  for (const project of ['packages/shared', 'packages/parser', 'packages/simulator', 'packages/analysis', 'packages/server', 'packages/web', 'tsconfig.tools.json']) {
+  // One format over the whole tree (.prettierrc.json); `npm run format` writes it.
+  run('format', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']);
+  // No block of 16 or more lines written twice outside tests (.jscpd.json).
+  run('copy-paste check', 'npx', ['jscpd', '--silent']);
+  for (const project of [
+    'packages/shared',
+    'packages/parser',
+    'packages/simulator',
+    'packages/analysis',
+    'packages/server',
+    'packages/web',
+    'tsconfig.tools.json',
+  ]) {
     run(`type-check ${project}`, 'npx', ['tsc', '-p', project]);
   }
 }

@@ -6,7 +6,15 @@ import { parserBuildIsStale } from '../packages/parser/scripts/build.mjs';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUILT_INDEX = join(ROOT, 'packages/web/dist/index.html');
-const WEB_INPUTS = ['packages/web/src', 'packages/web/public', 'packages/web/index.html', 'packages/web/vite.config.ts', 'packages/shared/src', 'packages/parser/src', 'packages/parser/assembly'];
+const WEB_INPUTS = [
+  'packages/web/src',
+  'packages/web/public',
+  'packages/web/index.html',
+  'packages/web/vite.config.ts',
+  'packages/shared/src',
+  'packages/parser/src',
+  'packages/parser/assembly',
+];
 
 function newestChange(path) {
   if (!existsSync(path)) return 0;

@@ -37,9 +37,22 @@ export default async function setup(project: TestProject) {
   const google = await startOidcProvider({ emailDomain: 'google.example', cookiePrefix: 'google' });
   const line = await startOidcProvider({ emailDomain: 'line.example', cookiePrefix: 'line' });
   const port = await freePort();
-  const provider = (prefix: string, idp: typeof google) => ({ [`${prefix}_CLIENT_ID`]: idp.clientId, [`${prefix}_CLIENT_SECRET`]: idp.clientSecret, [`${prefix}_DISCOVERY_URL`]: idp.discoveryUrl });
+  const provider = (prefix: string, idp: typeof google) => ({
+    [`${prefix}_CLIENT_ID`]: idp.clientId,
+    [`${prefix}_CLIENT_SECRET`]: idp.clientSecret,
+    [`${prefix}_DISCOVERY_URL`]: idp.discoveryUrl,
+  });
   const server = await startServer({
-    env: { DATABASE_URL: 'memory://', DEMO: '1', NEMURI_DEMO_DATA: '1', AUTH_RATE_LIMIT_MAX: '10000', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...provider('GOOGLE', google), ...provider('LINE', line) },
+    env: {
+      DATABASE_URL: 'memory://',
+      DEMO: '1',
+      NEMURI_DEMO_DATA: '1',
+      AUTH_RATE_LIMIT_MAX: '10000',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...provider('GOOGLE', google),
+      ...provider('LINE', line),
+    },
   });
   project.provide('baseURL', server.url);
   project.provide('googleIssuer', google.issuer);

@@ -1,7 +1,7 @@
 /**
  * A demo device streaming in real time from the test process: every second it generates the second
  * that just ended with the simulator and sends it through HTTP ingest with the device's own secret,
- * as a real device would. `script` overrides what the scenario asks of the signals (out of bed,
+ * as a real device would. `script` says what the signals show over a calm night (out of bed,
  * apnoea, a pressed button…), so a test can drive a room through each state and alert.
  */
 import { createParserSync } from '@nemuri/parser/node';
@@ -17,11 +17,29 @@ export interface LiveDevice {
   stop(): Promise<void>;
 }
 
+/**
+ * Driven by its script alone: the base is a calm night for this person (asleep, resting rates, normal
+ * temperature, no episode), never the demo scenario of the hour, whose fever, tachycardia or flutter
+ * would otherwise leak into whatever the script leaves out, and differ with the time the test runs.
+ */
 class ScriptedDevice extends DeviceSimulator {
   script: Partial<ScenarioState> = {};
 
-  override stateAt(timeMs: number): ScenarioState {
-    return { ...super.stateAt(timeMs), ...this.script };
+  override stateAt(): ScenarioState {
+    const { restingHeartRate, restingRespirationRate, bodyTemperature } = this.timeline;
+    const calm: ScenarioState = {
+      presence: 'asleep',
+      offline: false,
+      apnea: false,
+      moving: false,
+      heartRate: restingHeartRate,
+      respirationRate: restingRespirationRate,
+      bodyTemperature,
+      buttonPressed: false,
+      flutter: false,
+      sittingUp: false,
+    };
+    return { ...calm, ...this.script };
   }
 }
 

@@ -25,19 +25,33 @@ export interface OwnFacility {
   stored(request: APIRequestContext, path: string): Promise<Record<string, unknown>>;
 }
 
-export async function registerOwnFacility(browser: Browser, baseURL: string, options: { ownerEmail: string; ownerName: string; domainName: string; password: string }): Promise<OwnFacility> {
+export async function registerOwnFacility(
+  browser: Browser,
+  baseURL: string,
+  options: { ownerEmail: string; ownerName: string; domainName: string; password: string },
+): Promise<OwnFacility> {
   const headers = { origin: baseURL };
   const owner = await newContext(browser, baseURL);
   const registered = await ok<{ domainId: string }>(
-    owner.request.post(`${baseURL}/api/auth/registration/domain`, { data: { name: options.ownerName, email: options.ownerEmail, password: options.password, domainName: options.domainName, domainKind: 'facility' }, headers }),
+    owner.request.post(`${baseURL}/api/auth/registration/domain`, {
+      data: { name: options.ownerName, email: options.ownerEmail, password: options.password, domainName: options.domainName, domainKind: 'facility' },
+      headers,
+    }),
   );
   return {
     domainId: registered.domainId,
     owner,
     async invite(email, accessLevel, name) {
-      const invitation = await ok<{ id: string }>(owner.request.post(`${baseURL}/api/auth/registration/invitations`, { data: { email, accessLevel }, headers }));
+      const invitation = await ok<{ id: string }>(
+        owner.request.post(`${baseURL}/api/auth/registration/invitations`, { data: { email, accessLevel }, headers }),
+      );
       const context = await newContext(browser, baseURL);
-      const accepted = await ok<{ userId: string }>(context.request.post(`${baseURL}/api/auth/registration/accept`, { data: { invitationId: invitation.id, domainId: registered.domainId, name, password: options.password }, headers }));
+      const accepted = await ok<{ userId: string }>(
+        context.request.post(`${baseURL}/api/auth/registration/accept`, {
+          data: { invitationId: invitation.id, domainId: registered.domainId, name, password: options.password },
+          headers,
+        }),
+      );
       return { context, uid: accepted.userId };
     },
     async stored(request, path) {

@@ -34,7 +34,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not get ready in 60 s:\n${log}`)), 60_000);
+    // A busy shared machine may need longer (E2E_SERVER_READY_SECONDS).
+    const seconds = Number(process.env.E2E_SERVER_READY_SECONDS ?? 60);
+    const timer = setTimeout(() => reject(new Error(`server did not get ready in ${seconds} s:\n${log}`)), seconds * 1000);
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
       const match = /ready at (http:\/\/\S+)/.exec(log);

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { collectionByName } from '@nemuri/shared/documents/collections';
+import { ALERT_SEVERITY } from '@nemuri/shared/monitoring';
 import { AlertTracker, DEFAULT_ALERT_NUMBERS, alertDocument, evaluateAlerts, resolveAlertNumbers, type AlertType } from './alerts.ts';
 import type { TimedRoomState } from './roomState.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 15);
-const base: Omit<TimedRoomState, 'at' | 'since'> = { state: 'asleep', respirationRate: 14, heartRate: 60, movement: 0, temperature: 36.5, lastButtonAt: null, postureChanges: 0 };
+const base: Omit<TimedRoomState, 'at' | 'since'> = {
+  state: 'asleep',
+  respirationRate: 14,
+  heartRate: 60,
+  movement: 0,
+  temperature: 36.5,
+  lastButtonAt: null,
+  postureChanges: 0,
+};
 
 /** Per-second history from [seconds, state overrides] segments; `since` follows state changes. */
 function history(...segments: [number, Partial<TimedRoomState>][]): TimedRoomState[] {
@@ -39,6 +48,18 @@ describe('evaluateAlerts', () => {
     ['respiration unknown (movement) is not low', history([120, { respirationRate: null }]), []],
     ['out of bed 1 min', history([60, {}], [60, { state: 'outOfBed', heartRate: null, respirationRate: null }]), ['outOfBed']],
     ['out of bed 10 min', history([60, {}], [601, { state: 'outOfBed', heartRate: null, respirationRate: null }]), ['longOutOfBed', 'outOfBed']],
+    ['no normal heart rhythm for 3 s', history([60, {}], [3, { heartRate: null, heartRhythmLostSince: T0 + 60_000 }]), []],
+    [
+      'no normal heart rhythm for 5 s: 心拍異常 at once, whatever the heart-rate numbers',
+      history([60, {}], [5, { heartRate: null, heartRhythmLostSince: T0 + 60_000 }]),
+      ['heartRhythm'],
+    ],
+    [
+      'no normal heart rhythm in no breathing',
+      history([60, {}], [25, { state: 'noBreathing', respirationRate: 0, heartRate: null, heartRhythmLostSince: T0 + 60_000 }]),
+      ['noBreathing', 'heartRhythm'],
+    ],
+    ['sitting up for a minute: off by default', history([60, {}], [60, { state: 'sittingUp' }]), []],
     ['fever 37.8 °C for 61 s', history([61, { temperature: 37.8 }]), ['temperatureHigh']],
     ['button pressed 30 s ago', history([60, {}], [30, { lastButtonAt: T0 + 60_000 }]), ['button']],
     ['button pressed 3 min ago', history([60, {}], [180, { lastButtonAt: T0 + 60_000 }]), []],
@@ -55,6 +76,12 @@ describe('evaluateAlerts', () => {
     expect(types(history([60, {}], [11, { state: 'noBreathing' }]), numbers)).toEqual(['noBreathing']);
   });
 
+  it("raises 起きあがり after the domain's seconds of sitting up when it is turned on", () => {
+    const numbers = resolveAlertNumbers({ sittingUpAlertSec: 10 });
+    expect(types(history([60, {}], [9, { state: 'sittingUp' }]), numbers)).toEqual([]);
+    expect(evaluateAlerts(history([60, {}], [12, { state: 'sittingUp' }]), numbers)).toEqual([{ type: 'sittingUp', since: T0 + 70_000 }]);
+  });
+
   it('the defaults are valid domain numbers', () => {
     const domains = collectionByName('domains')!;
     expect(domains.schema.safeParse({ name: 'Test', kind: 'facility', numbers: DEFAULT_ALERT_NUMBERS }).success).toBe(true);
@@ -63,6 +90,13 @@ describe('evaluateAlerts', () => {
   it('dates an alert from when its condition was met', () => {
     const [alert] = evaluateAlerts(history([60, {}], [30, { state: 'noBreathing' }]));
     expect(alert).toEqual({ type: 'noBreathing', since: T0 + 80_000 });
+    const [rhythm] = evaluateAlerts(history([60, {}], [10, { heartRate: null, heartRhythmLostSince: T0 + 60_000 }]));
+    expect(rhythm).toEqual({ type: 'heartRhythm', since: T0 + 64_000 });
+  });
+
+  it('names the heart rhythm alert critical in the shared table, with the other types', () => {
+    expect(ALERT_SEVERITY.heartRhythm).toBe('critical');
+    expect(collectionByName('alerts')!.schema.safeParse(alertDocument({ domainId: 'd1' }, { type: 'heartRhythm', startedAt: T0 })).success).toBe(true);
   });
 });
 
@@ -96,14 +130,19 @@ describe('AlertTracker', () => {
     const alerts = collectionByName('alerts')!;
     const open = alertDocument({ domainId: 'd1', roomId: 'r1', deviceSerial: 'NM-1' }, { type: 'noBreathing', startedAt: T0 });
     expect(alerts.schema.safeParse(open).success).toBe(true);
-    const closed = alertDocument({ domainId: 'd1' }, { type: 'button', startedAt: T0, endedAt: T0 + 60_000, acknowledgedAt: T0 + 5000, acknowledgedBy: 'uid-1' });
+    const closed = alertDocument(
+      { domainId: 'd1' },
+      { type: 'button', startedAt: T0, endedAt: T0 + 60_000, acknowledgedAt: T0 + 5000, acknowledgedBy: 'uid-1' },
+    );
     expect(alerts.schema.safeParse(closed).success).toBe(true);
     expect(closed.endedAt).toBe(new Date(T0 + 60_000).toISOString());
   });
 
   it('re-sounds an unacknowledged alert every interval while it is active, and never after it ended', () => {
     const tracker = new AlertTracker(DEFAULT_ALERT_NUMBERS, { resoundAfterSec: 60 });
-    const events = history([150, { state: 'outOfBed' }], [100, {}]).flatMap((state) => tracker.update(state).map((e) => `${e.kind} ${e.type} ${(e.at - T0) / 1000}`));
+    const events = history([150, { state: 'outOfBed' }], [100, {}]).flatMap((state) =>
+      tracker.update(state).map((e) => `${e.kind} ${e.type} ${(e.at - T0) / 1000}`),
+    );
     expect(events).toEqual(['open outOfBed 0', 'resound outOfBed 60', 'resound outOfBed 120', 'close outOfBed 150']);
   });
 

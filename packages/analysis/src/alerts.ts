@@ -2,21 +2,12 @@
 // evaluateAlerts() is pure: the history and the domain's numbers in, the alerts active now out (at most
 // one per type, PRODUCT.md section 5 `alerts.type`). AlertTracker keeps a short history per room and
 // emits open, close and re-sound events; the server stores them as `alerts` documents.
+import { ALERT_TYPE_NAMES, type AlertTypeName } from '@nemuri/shared/monitoring';
 import type { RoomStateName, TimedRoomState } from './roomState.ts';
 
-export const ALERT_TYPES = [
-  'noBreathing',
-  'heartRateHigh',
-  'heartRateLow',
-  'respirationHigh',
-  'respirationLow',
-  'button',
-  'longOutOfBed',
-  'outOfBed',
-  'temperatureHigh',
-  'deviceOffline',
-] as const;
-export type AlertType = (typeof ALERT_TYPES)[number];
+/** The alert types, from the shared vocabulary (severities and labels live beside it). */
+export const ALERT_TYPES = ALERT_TYPE_NAMES;
+export type AlertType = AlertTypeName;
 
 /** The alert thresholds of a domain (`domains.numbers`). */
 export interface AlertNumbers {
@@ -30,6 +21,8 @@ export interface AlertNumbers {
   deviceOfflineMin: number;
   /** An acknowledged alert whose condition persists sounds again after this many minutes. */
   alertResoundMin: number;
+  /** 起きあがり: an early bed-exit alert after this many seconds sitting up; 0 = off (the default). */
+  sittingUpAlertSec: number;
 }
 
 /** Used for every number a domain leaves unset: adult resting ranges, and the product's defaults. */
@@ -43,6 +36,8 @@ export const DEFAULT_ALERT_NUMBERS: Readonly<AlertNumbers> = {
   temperatureHigh: 37.5,
   deviceOfflineMin: 5,
   alertResoundMin: 5,
+  // Off unless a facility (or a room's settings) asks for it: sitting up is frequent and mostly harmless.
+  sittingUpAlertSec: 0,
 };
 
 /** The domain's numbers as stored (any may be missing or null) completed with the defaults. */
@@ -66,6 +61,8 @@ export interface AlertRuleOptions {
   sustainSec?: number;
   /** A button press keeps its alert active this long (default 120 s), or until pressed again. */
   buttonActiveSec?: number;
+  /** The ECG must show no normal rhythm this long before 心拍異常 (default 4 s). */
+  heartRhythmSec?: number;
 }
 
 export interface ActiveAlert {
@@ -75,8 +72,8 @@ export interface ActiveAlert {
 }
 
 /** States in which the person is in bed and the rates mean something. */
-const IN_BED: ReadonlySet<RoomStateName> = new Set(['awake', 'asleep', 'noBreathing']);
-const BREATHING: ReadonlySet<RoomStateName> = new Set(['awake', 'asleep']);
+const IN_BED: ReadonlySet<RoomStateName> = new Set(['sittingUp', 'awake', 'asleep', 'noBreathing']);
+const BREATHING: ReadonlySet<RoomStateName> = new Set(['sittingUp', 'awake', 'asleep']);
 
 /** A device reports no respiration rate while the person moves (bursts of up to ~20 s): a sustained rate alert outlasts that. */
 const UNKNOWN_TOLERANCE_MS = 30_000;
@@ -134,6 +131,10 @@ export function evaluateAlerts(
   const rate = (value: number | null, test: (v: number) => boolean): boolean | null => (value === null ? null : test(value));
 
   if (now.state === 'noBreathing') add('noBreathing', now.since + numbers.noBreathingAlertSec * 1000);
+  // No normal rhythm in the ECG of a person in bed (flutter, fibrillation, asystole): within seconds,
+  // whatever the domain's numbers, as a bedside monitor's lethal-arrhythmia alarm.
+  if (IN_BED.has(now.state) && typeof now.heartRhythmLostSince === 'number')
+    add('heartRhythm', now.heartRhythmLostSince + (options.heartRhythmSec ?? 4) * 1000);
   sustained('heartRateHigh', (s) => IN_BED.has(s.state) && rate(s.heartRate, (v) => v > numbers.heartRateHigh));
   sustained('heartRateLow', (s) => IN_BED.has(s.state) && rate(s.heartRate, (v) => v < numbers.heartRateLow));
   sustained('respirationHigh', (s) => BREATHING.has(s.state) && rate(s.respirationRate, (v) => v > numbers.respirationRateHigh));
@@ -143,6 +144,7 @@ export function evaluateAlerts(
     add('longOutOfBed', now.since + numbers.outOfBedAlertMin * 60_000);
     add('outOfBed', now.since);
   }
+  if (now.state === 'sittingUp' && numbers.sittingUpAlertSec > 0) add('sittingUp', now.since + numbers.sittingUpAlertSec * 1000);
   sustained('temperatureHigh', (s) => s.state !== 'offline' && rate(s.temperature, (v) => v >= numbers.temperatureHigh));
   if (now.state === 'offline') add('deviceOffline', now.since + numbers.deviceOfflineMin * 60_000);
   return active;
@@ -192,7 +194,13 @@ export class AlertTracker {
   }
 
   get open(): readonly OpenAlert[] {
-    return [...this.#open.values()].map(({ type, startedAt, acknowledgedAt, acknowledgedBy, soundedAt }) => ({ type, startedAt, acknowledgedAt, acknowledgedBy, soundedAt }));
+    return [...this.#open.values()].map(({ type, startedAt, acknowledgedAt, acknowledgedBy, soundedAt }) => ({
+      type,
+      startedAt,
+      acknowledgedAt,
+      acknowledgedBy,
+      soundedAt,
+    }));
   }
 
   acknowledge(type: AlertType, atMs: number, by: string | null = null): boolean {
@@ -259,7 +267,14 @@ export interface AlertOwner {
 /** The fields of an `alerts` document (PRODUCT.md section 5) for an alert, timestamps as ISO 8601. */
 export function alertDocument(
   owner: AlertOwner,
-  alert: { type: AlertType; startedAt: number; endedAt?: number | null; acknowledgedAt?: number | null; acknowledgedBy?: string | null; soundedAt?: number | null },
+  alert: {
+    type: AlertType;
+    startedAt: number;
+    endedAt?: number | null;
+    acknowledgedAt?: number | null;
+    acknowledgedBy?: string | null;
+    soundedAt?: number | null;
+  },
 ) {
   const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
   return {

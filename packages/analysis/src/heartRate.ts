@@ -6,8 +6,10 @@
 // Decisions: P. S. Hamilton, "Open Source ECG Analysis", Computers in Cardiology 29:101–104, 2002 (after
 // Hamilton & Tompkins, IEEE TBME 33(12), 1986) — threshold between the medians of the last 8 QRS and
 // noise peaks, search-back after 1.5 median RR intervals, relearning after 8 s without a beat — with
-// Pan–Tompkins' 200 ms refractory period and T-wave test by slope within 360 ms. The README's "QRS
-// detection" section gives the reasons and the accuracy measured (`npm run bench:accuracy`).
+// Pan–Tompkins' 200 ms refractory period and T-wave test by slope within 360 ms; template matching against
+// artefacts (Hamilton's beat classifier), a backward search after a long gap, and extra-beat removal by the
+// intervals on both sides (Lipponen & Tarvainen 2019). The README's "QRS detection" section gives the
+// reasons and the accuracy measured (`npm run bench:accuracy`).
 import { bandPass, filterZeroPhase, median, medianInPlace } from './filters.ts';
 
 const REFRACTORY_S = 0.2;
@@ -49,6 +51,58 @@ const TEMPLATE_MIN_BEATS = 4;
  * records and on the tests' shrinking and asystole windows.
  */
 const GAP_PROMINENCE = 10;
+/**
+ * A beat is placed on the complex shaped like the running template within a refractory period of the
+ * candidate when the candidate's own shape correlates under this with it (an artefact merged with the QRS
+ * into one integrated hump, MIT-BIH 105), and the other correlates over TEMPLATE_UPDATE_CORRELATION.
+ */
+const RELOCATE_OWN_CORRELATION = 0.5;
+/**
+ * Walking back from the first beat after a long gap, at the rhythm's interval: the walk ends after this
+ * many beat slots in a row show no complex standing out (a lead recovering from saturation regains its QRS
+ * over a few beats, MIT-BIH 116). 0–3 give 17–15 missed beats on 116 and nothing else changes.
+ */
+const BACKWARD_LOST_SLOTS = 3;
+/**
+ * Extra beats (the "extra" class of Lipponen & Tarvainen, J Med Eng Technol 43(3):173–181, 2019, as in
+ * NeuroKit2's signal_fixpeaks): a detection whose intervals to both neighbours are short (< EARLY_RR) and
+ * add up to one regular interval (0.85–1.1 of the median RR) left the rhythm undisturbed, so it did not
+ * depolarise the ventricles: an artefact. A premature beat is followed by a compensatory pause (ventricular)
+ * or resets the sinus rhythm (atrial), so its two intervals add up to well over one RR; an interpolated
+ * ventricular beat delays the next one (concealed conduction), which the 1.1 keeps. Only judged in a
+ * regular rhythm (median absolute deviation of the last 8 RR under 10 % of their median): in atrial
+ * fibrillation short–short pairs are the rhythm itself. Spans of 0.75–0.85 to 1.1–1.2 give the same figures.
+ */
+const EXTRA_SPAN = [0.85, 1.1] as const;
+const EXTRA_MAX_SPREAD = 0.1;
+/**
+ * The backward walk's bar (times the gap's median candidate). Lower than GAP_PROMINENCE: the walk starts
+ * from a beat already found and looks only where the rhythm puts the beats before it. The last beat of
+ * MIT-BIH 116's longest saturation (22:40.33) stands 4.8 times above the gap; 3–4.5 give the same figures,
+ * 5 loses that beat.
+ */
+const BACKWARD_PROMINENCE = 4;
+/**
+ * A late candidate may be an artefact that closely followed the QRS (MIT-BIH 105): candidates closer than
+ * the refractory period are merged in a chain, keeping the larger, so the QRS can be lost to a taller hump
+ * up to 300 ms after it. When the candidate comes later than 1.1 median RR after the last beat, a complex
+ * 150–300 ms before it, where the next beat was due (0.8–1.15 RR after the last), above the threshold and
+ * of the template's shape is the beat instead. Lateness 1.05–1.15, due windows from 0.7–0.9 to 1.15–1.2,
+ * distances 0.15–0.2 to 0.25–0.4 s and any shape bound up to 0.8 give the same figures.
+ */
+const MASKED_LATE_RR = 1.1;
+const MASKED_DUE_RR = [0.8, 1.15] as const;
+const MASKED_DISTANCE_S = [0.15, 0.3] as const;
+/**
+ * A lead entering saturation (the ADC rail, or an amplifier blocked by a step) makes one steep edge that
+ * band-passes like a QRS (MIT-BIH 116 at 16:41.88): it is no candidate when the signal sticks to one value
+ * for 100 ms from within 50 ms of the peak on, which it did not in the 300 ms before. A real beat just
+ * before saturation (116 at 23:10.62 and 23:24.05) reaches the rail 130 ms after its peak; bounds of
+ * 20–120 ms give the same figures.
+ */
+const SATURATION_FLAT_S = 0.1;
+const SATURATION_ONSET_S = 0.05;
+const SATURATION_BEFORE_S = 0.3;
 /** No beat for this long: the levels are learned again from the last seconds. */
 const RELEARN_S = 8;
 
@@ -157,6 +211,31 @@ export function detectQrs(ecg: ArrayLike<number>, sampleRate: number): QrsDetect
     } else if (candidateCount < candidates.length) candidates[candidateCount++] = i;
   }
 
+  // A lead entering saturation is an edge, not a complex: such candidates are dropped before any decision.
+  const flatRun = Math.max(2, Math.round(SATURATION_FLAT_S * sampleRate));
+  const onset = Math.round(SATURATION_ONSET_S * sampleRate);
+  const before = Math.round(SATURATION_BEFORE_S * sampleRate);
+  /** Whether ecg sticks to the value of sample i for flatRun samples. */
+  const flatFrom = (i: number): boolean => {
+    if (i + flatRun > n) return false;
+    const v = ecg[i]!;
+    for (let k = 1; k < flatRun; k++) if (ecg[i + k] !== v) return false;
+    return true;
+  };
+  const entersSaturation = (c: number): boolean => {
+    const r = argMaxAbs(filtered, c - qrsHalf, c + qrsHalf + 1);
+    let found = false;
+    for (let i = Math.max(0, r - onset); i <= r + onset && !found; i++) found = flatFrom(i);
+    if (!found) return false;
+    for (let i = Math.max(0, r - onset - before); i < r - onset; i++) if (flatFrom(i)) return false;
+    return true;
+  };
+  {
+    let kept = 0;
+    for (let k = 0; k < candidateCount; k++) if (!entersSaturation(candidates[k]!)) candidates[kept++] = candidates[k]!;
+    candidateCount = kept;
+  }
+
   // Levels as in Hamilton's detector: the medians of the last 8 QRS peaks and of the last 8 noise peaks.
   // A median, unlike Pan–Tompkins' running means, ignores one tall ectopic beat, so it cannot hold the
   // threshold above the normal beats that follow.
@@ -245,14 +324,108 @@ export function detectQrs(ecg: ArrayLike<number>, sampleRate: number): QrsDetect
    * of the usual shape (supraventricular) or, as a rule, taller (ventricular), so it passes.
    */
   const isArtefact = (c: number): boolean =>
-    templateBeats >= TEMPLATE_MIN_BEATS && rrMedian > 0 && lastMark >= 0 && c - lastMark < EARLY_RR * rrMedian && integrated[c]! < qrsLevel && likeTemplate(rPeak(c)) < TEMPLATE_MIN_CORRELATION;
+    templateBeats >= TEMPLATE_MIN_BEATS &&
+    rrMedian > 0 &&
+    lastMark >= 0 &&
+    c - lastMark < EARLY_RR * rrMedian &&
+    integrated[c]! < qrsLevel &&
+    likeTemplate(rPeak(c)) < TEMPLATE_MIN_CORRELATION;
 
-  const accept = (c: number): void => {
+  /**
+   * Within a refractory period of an accepted candidate, the complex that has the patient's QRS shape
+   * (when the candidate has not): an artefact next to a QRS makes one integrated hump whose maximum may be
+   * the artefact's.
+   */
+  const relocate = (c: number): number => {
+    if (templateBeats < TEMPLATE_MIN_BEATS) return c;
+    const own = likeTemplate(rPeak(c));
+    if (own >= RELOCATE_OWN_CORRELATION) return c;
+    let best = c;
+    let bestLike = TEMPLATE_UPDATE_CORRELATION;
+    const from = Math.max(1, c - refractory, lastMark >= 0 ? lastMark + refractory : 0);
+    for (let m = from; m < Math.min(n - 1, c + refractory); m++) {
+      if (m === c || !(integrated[m]! > integrated[m - 1]! && integrated[m]! >= integrated[m + 1]!)) continue;
+      if (integrated[m]! < SEARCH_BACK_FRACTION * qrsLevel) continue;
+      const like = likeTemplate(rPeak(m));
+      if (like > bestLike) {
+        bestLike = like;
+        best = m;
+      }
+    }
+    return best;
+  };
+  const backHeights = new Float64Array(LEVELS * 8);
+  /**
+   * The first beat after a gap of more than 2 RR intervals: walk back from it at the rhythm's interval and
+   * take, in each slot 0.6–1.5 RR before the beat found, the largest candidate if it stands GAP_PROMINENCE
+   * times above the median candidate of the gap (the same test as prominentInGap, run backwards). The
+   * forward search-back only looks where the next beat was due; a QRS that shrank fiftyfold (an amplifier
+   * recovering from saturation) comes back over several beats before the levels accept one, and the beats
+   * before that one are otherwise lost. Added beats do not feed the levels.
+   */
+  const searchBackward = (c: number): void => {
+    const gapFrom = Math.max(lastMark + refractory, c - relearnAfter);
+    let lo = 0;
+    let hi = candidateCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (candidates[mid]! < gapFrom) lo = mid + 1;
+      else hi = mid;
+    }
+    let count = 0;
+    let end = lo;
+    while (end < candidateCount && candidates[end]! <= c - refractory) {
+      if (count < backHeights.length) backHeights[count++] = integrated[candidates[end]!]!;
+      end++;
+    }
+    // Three candidates suffice here (the lead may sit on the rail for most of the gap, which has none).
+    if (count < 3) return;
+    const typical = medianInPlace(backHeights, count);
+    let next = c;
+    let empty = 0;
+    for (;;) {
+      let best = -1;
+      for (let j = lo; j < end; j++) {
+        const m = candidates[j]!;
+        if (m > next - 0.6 * rrMedian) break;
+        if (m < next - SEARCH_BACK_RR * rrMedian || m < lastMark + refractory) continue;
+        if (best < 0 || integrated[m]! > integrated[best]!) best = m;
+      }
+      if (best < 0 || !(integrated[best]! > BACKWARD_PROMINENCE * typical)) {
+        if (++empty > BACKWARD_LOST_SLOTS || next - rrMedian < lastMark + refractory) return;
+        next -= rrMedian;
+        continue;
+      }
+      empty = 0;
+      if (beats >= peaks.length) return;
+      marks[beats] = best;
+      peaks[beats++] = rPeak(best);
+      next = best;
+    }
+  };
+  /** The complex a late candidate masked, if any (see MASKED_LATE_RR); else the candidate itself. */
+  const masked = (c: number): number => {
+    if (templateBeats < TEMPLATE_MIN_BEATS || lastMark < 0 || rrMedian <= 0 || c - lastMark <= MASKED_LATE_RR * rrMedian) return c;
+    const from = Math.max(1, lastMark + refractory, c - Math.round(MASKED_DISTANCE_S[1] * sampleRate), lastMark + Math.round(MASKED_DUE_RR[0] * rrMedian));
+    const to = Math.min(n - 2, c - Math.round(MASKED_DISTANCE_S[0] * sampleRate), lastMark + Math.round(MASKED_DUE_RR[1] * rrMedian));
+    const bar = threshold();
+    let best = c;
+    for (let m = from; m <= to; m++) {
+      if (!(integrated[m]! > integrated[m - 1]! && integrated[m]! >= integrated[m + 1]!)) continue;
+      if (integrated[m]! <= bar || (best !== c && integrated[m]! <= integrated[best]!)) continue;
+      if (likeTemplate(rPeak(m)) > TEMPLATE_UPDATE_CORRELATION && !isTWave(m)) best = m;
+    }
+    return best;
+  };
+  const accept = (c0: number): void => {
+    const c = relocate(masked(c0));
+    if (lastMark >= 0 && rrMedian > 0 && c - lastMark > 2 * rrMedian) searchBackward(c);
     const r = rPeak(c);
     // The template follows the beats that resemble it (the first beats build it), not ectopic ones.
     if (templateBeats === 0 || likeTemplate(r) > TEMPLATE_UPDATE_CORRELATION) {
       const weight = Math.max(1 / (templateBeats + 1), 1 / LEVELS);
-      for (let i = 0; i < template.length; i++) template[i] = (1 - weight) * template[i]! + weight * filtered[Math.min(n - 1, Math.max(0, r - templateHalf + i))]!;
+      for (let i = 0; i < template.length; i++)
+        template[i] = (1 - weight) * template[i]! + weight * filtered[Math.min(n - 1, Math.max(0, r - templateHalf + i))]!;
       templateBeats++;
     }
     qrsLevels[qrsAt++ % LEVELS] = integrated[c]!;
@@ -327,7 +500,44 @@ export function detectQrs(ecg: ArrayLike<number>, sampleRate: number): QrsDetect
   const background = medianInPlace(copy, n);
   const prominence = beats > 0 && background > 0 ? median(heights) / background : 0;
   // Search-back can add a beat before the one that triggered it: keep the peaks in time order.
-  return { peaks: peaks.slice(0, beats).sort(), prominence };
+  const ordered = peaks.slice(0, beats).sort();
+  return { peaks: withoutExtraBeats(ordered), prominence };
+}
+
+/**
+ * Drops extra beats (see EXTRA_SPAN), judged against the median of the last 8 intervals kept. The gap a
+ * removal leaves must also stay under 1.75 times the median of the detected intervals around it (a halved
+ * rhythm leaves 2): kept
+ * intervals alone could feed on themselves (a window that starts with missed beats would otherwise halve
+ * a regular rhythm).
+ */
+function withoutExtraBeats(peaks: Int32Array): Int32Array {
+  const kept = new Int32Array(peaks.length);
+  const rrs = new Float64Array(LEVELS);
+  const around = new Float64Array(2 * LEVELS);
+  const sorted = new Float64Array(2 * LEVELS);
+  const deviations = new Float64Array(LEVELS);
+  let count = 0;
+  let rrCount = 0;
+  for (let i = 0; i < peaks.length; i++) {
+    const p = peaks[i]!;
+    if (count > 0 && i + 1 < peaks.length && rrCount >= 4) {
+      const m = Math.min(rrCount, LEVELS);
+      const rr = smallMedian(rrs, sorted, m);
+      for (let k = 0; k < m; k++) deviations[k] = Math.abs(rrs[k]! - rr);
+      const spread = smallMedian(deviations, sorted, m) / rr;
+      const before = (p - kept[count - 1]!) / rr;
+      const after = (peaks[i + 1]! - p) / rr;
+      if (spread <= EXTRA_MAX_SPREAD && before < EARLY_RR && after < EARLY_RR && before + after >= EXTRA_SPAN[0] && before + after <= EXTRA_SPAN[1]) {
+        let a = 0;
+        for (let k = Math.max(1, i - LEVELS + 1); k <= Math.min(peaks.length - 1, i + LEVELS); k++) around[a++] = peaks[k]! - peaks[k - 1]!;
+        if (peaks[i + 1]! - kept[count - 1]! < 1.75 * smallMedian(around, sorted, a)) continue;
+      }
+    }
+    if (count > 0) rrs[rrCount++ % LEVELS] = p - kept[count - 1]!;
+    kept[count++] = p;
+  }
+  return kept.slice(0, count);
 }
 
 export interface HeartRateEstimate {

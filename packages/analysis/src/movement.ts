@@ -3,8 +3,22 @@
 // lies below 0.7 Hz), the vector magnitude of the result is averaged over one-second epochs — the
 // "high-pass filtered vector magnitude" activity measure of accelerometry (cf. van Hees et al., PLoS ONE
 // 8(4):e61691, 2013, HFEN). Posture: the per-second mean acceleration is the gravity direction; a change
-// of more than 30° between two still periods counts as a change of posture (turning in bed).
+// of more than 30° between two still periods counts as a change of posture (turning in bed); the trunk
+// within 45° of vertical is sitting up.
 import { highPass, type Biquad } from './filters.ts';
+
+/**
+ * Sitting up (起きあがり): the trunk within this angle of vertical. The chest sensor's y axis runs along the
+ * trunk (head to feet, docs/device-protocol.md), so lying in any position leaves gravity across y and
+ * sitting or standing puts it along y; the trunk's inclination is the angle between gravity and ±y.
+ */
+export const UPRIGHT_DEGREES = 45;
+
+/** Whether a gravity vector (x, y, z in g) says the trunk is upright (sitting or standing). */
+export function trunkUpright(gravity: ArrayLike<number>): boolean {
+  const magnitude = Math.hypot(gravity[0] ?? 0, gravity[1] ?? 0, gravity[2] ?? 0);
+  return magnitude > 0.5 && Math.abs(gravity[1] ?? 0) / magnitude >= Math.cos((UPRIGHT_DEGREES * Math.PI) / 180);
+}
 
 /** Movement above this level (g, one-second mean of the high-passed magnitude) counts as moving. */
 export const MOVING_THRESHOLD_G = 0.01;

@@ -54,7 +54,13 @@ export function breathingSignal(values: ArrayLike<number>, sampleRate: number, s
  * band-passed, then projected on the first principal component of the band-passed axes, which is the
  * direction the chest moves in whatever the posture. The sign of the result is arbitrary.
  */
-export function principalBreathingSignal(interleaved: ArrayLike<number>, width: number, sampleRate: number, band = BREATHING_BAND_HZ, knownDirection?: Float64Array): BreathingSignal {
+export function principalBreathingSignal(
+  interleaved: ArrayLike<number>,
+  width: number,
+  sampleRate: number,
+  band = BREATHING_BAND_HZ,
+  knownDirection?: Float64Array,
+): BreathingSignal {
   const axes: Float64Array[] = [];
   let rate = sampleRate;
   for (let axis = 0; axis < width; axis++) {
@@ -207,7 +213,12 @@ export function estimateRespiration(values: ArrayLike<number>, sampleRate: numbe
 }
 
 /** Respiration rate of interleaved multi-axis acceleration, along its principal breathing direction. */
-export function estimateRespirationFromAcceleration(interleaved: ArrayLike<number>, width: number, sampleRate: number, options: RespirationOptions = {}): RespirationEstimate {
+export function estimateRespirationFromAcceleration(
+  interleaved: ArrayLike<number>,
+  width: number,
+  sampleRate: number,
+  options: RespirationOptions = {},
+): RespirationEstimate {
   return estimateFromBreathingSignal(principalBreathingSignal(interleaved, width, sampleRate, options.band), options);
 }
 

@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DeviceSimulator, stateAt, type ScenarioTimeline } from '@nemuri/simulator/index';
 import { collectionByName } from '@nemuri/shared/documents/collections';
+import { AlertTracker, type AlertEvent } from './alerts.ts';
 import { RoomStateEstimator, type RoomState, type RoomStateName } from './roomState.ts';
-import { EpochRecorder, analyzeSleepDay, type SleepRecord } from './sleep.ts';
+import { EpochRecorder, SCORED_SLEEP, UNSCORED, analyzeSleepDay, scoreSleepWake, type SleepRecord } from './sleep.ts';
 
 /** 2026-11-22 20:00 in Japan (UTC+9): scenario second 0 of the simulated night. */
 const ORIGIN_MS = Date.UTC(2026, 10, 22, 11);
 const timeOf = (second: number): number => ORIGIN_MS + second * 1000;
-const NAMES: readonly RoomStateName[] = ['offline', 'outOfBed', 'awake', 'asleep', 'noBreathing'];
+const NAMES: readonly RoomStateName[] = ['offline', 'outOfBed', 'sittingUp', 'awake', 'asleep', 'noBreathing'];
 
 /** What the scenario says the room is in at second t, in the estimator's terms. */
 function truthAt(timeline: ScenarioTimeline, t: number): RoomStateName {
@@ -15,6 +16,7 @@ function truthAt(timeline: ScenarioTimeline, t: number): RoomStateName {
   if (state.offline) return 'offline';
   if (state.presence === 'out-of-bed') return 'outOfBed';
   if (state.apnea) return 'noBreathing';
+  if (state.sittingUp) return 'sittingUp';
   return state.presence === 'asleep' ? 'asleep' : 'awake';
 }
 
@@ -60,11 +62,14 @@ describe('RoomStateEstimator through a simulated night', () => {
   const withDeviceRates = newRun(from, to - from);
   const computed = newRun(from, to - from);
   const recorder = new EpochRecorder(timeOf(from), Math.ceil((to - from) / 60));
+  // A third device without the accelerometer (ECG, impedance and its own rates): no movement data at all.
+  const withoutMovement = new EpochRecorder(timeOf(from), Math.ceil((to - from) / 60));
   let record: SleepRecord;
 
   beforeAll(() => {
     const usingDevice = new RoomStateEstimator();
     const computing = new RoomStateEstimator();
+    const noAccelerometer = new RoomStateEstimator();
     for (let t = from; t < to; t++) {
       const second = device.generate(timeOf(t));
       if (second) {
@@ -77,15 +82,39 @@ describe('RoomStateEstimator through a simulated night', () => {
           estimator.push('button', at, 10, second.button);
         }
         usingDevice.push('respiHr', at, 1, second.respiHr, 2);
+        noAccelerometer.push('ecg', at, 250, second.ecg);
+        noAccelerometer.push('impe', at, 50, second.impe);
+        noAccelerometer.push('respiHr', at, 1, second.respiHr, 2);
       }
+      withoutMovement.add({ ...noAccelerometer.evaluate(timeOf(t + 1)), at: timeOf(t) });
       const live = usingDevice.evaluate(timeOf(t + 1));
       store(withDeviceRates, t, live);
       recorder.add({ ...live, at: timeOf(t) });
       store(computed, t, computing.evaluate(timeOf(t + 1)));
     }
     recorder.finish();
+    withoutMovement.finish();
     record = analyzeSleepDay(recorder.epochs, 'live');
   }, 180_000);
+
+  it('scores the night from heart rate and breathing without an accelerometer (issue 19), every minute in bed scored', () => {
+    const verdict = scoreSleepWake(withoutMovement.epochs);
+    let agree = 0;
+    let scored = 0;
+    for (let m = 0; m < verdict.length; m++) {
+      const truth = stateAt(timeline, from + m * 60 + 30);
+      if (truth.presence === 'out-of-bed' || truth.offline || verdict[m] === UNSCORED) continue;
+      scored++;
+      if ((verdict[m] === SCORED_SLEEP) === (truth.presence === 'asleep')) agree++;
+    }
+    expect(withoutMovement.epochs.activity.every((activity) => Number.isNaN(activity))).toBe(true);
+    expect(scored).toBeGreaterThan(600);
+    // Measured: 84 % of minutes (the fever's rise reads as wake without movement); 90 % with the accelerometer.
+    expect(agree / scored).toBeGreaterThan(0.8);
+    const night = analyzeSleepDay(withoutMovement.epochs, 'live');
+    expect(Math.abs(night.sleepLatencyMin - (timeline.sleepOnset - timeline.bedTime) / 60)).toBeLessThanOrEqual(10);
+    expect(night.sleepEfficiency).toBeLessThan(95);
+  });
 
   it("turns the live states into the night's sleep record", () => {
     const minuteOf = (iso: string | null): number => (Date.parse(iso ?? '') - ORIGIN_MS) / 60_000;
@@ -126,6 +155,16 @@ describe('RoomStateEstimator through a simulated night', () => {
       }
       const up = reached(run, timeline.getUp, 'outOfBed', 6);
       expect(up - timeline.getUp).toBeLessThanOrEqual(6);
+    });
+
+    it('reports sitting up (起きあがり) within seconds before each time out of bed, from the chest acceleration', () => {
+      for (const sitting of timeline.sittingUp) {
+        const seen = reached(run, sitting.start, 'sittingUp', 5);
+        expect(seen - sitting.start, `sitting up at ${sitting.start}`).toBeLessThanOrEqual(5);
+      }
+      // Nowhere else: lying in any of the night's postures is not sitting up.
+      const sittingSeconds = (t: number): boolean => timeline.sittingUp.some((s) => t >= s.start - 2 && t < s.end + 8);
+      for (let t = from; t < to; t++) if (!sittingSeconds(t)) expect(NAMES[run.states[t - from]!], `second ${t}`).not.toBe('sittingUp');
     });
 
     it('reports no breathing 10 s into the apnea (the AASM duration), dated from its start, and ends it on the first breaths', () => {
@@ -256,5 +295,46 @@ describe('RoomStateEstimator with fewer channels', () => {
     expect(n).toBeGreaterThan(2000);
     // Measured: 0.45 (acceleration), 0.32 (EIT) breaths/min.
     expect(error / n).toBeLessThan(1);
+  });
+});
+
+describe('RoomStateEstimator through the demo scenario of ventricular flutter', () => {
+  // A device whose night has a flutter episode (about one in ten): all channels, with the device's own
+  // rates, as the live service runs it. The device computes no heart rate during the flutter.
+  const device = new DeviceSimulator({ serial: 'NM-RHYTHM-5', seed: 'analysis-tests' });
+  const flutter = device.timeline.flutter!;
+  const from = flutter.start - 600;
+  const to = flutter.end + 120;
+  const run = newRun(from, to - from);
+  const events: AlertEvent[] = [];
+
+  beforeAll(() => {
+    const estimator = new RoomStateEstimator();
+    const tracker = new AlertTracker();
+    for (let t = from; t < to; t++) {
+      const second = device.generate(timeOf(t));
+      if (second) {
+        const at = second.startTimeMs;
+        estimator.push('ecg', at, 250, second.ecg);
+        estimator.push('respiAxl', at, 50, second.respiAxl, 3);
+        estimator.push('impe', at, 50, second.impe);
+        estimator.push('respiHr', at, 1, second.respiHr, 2);
+      }
+      const state = estimator.evaluate(timeOf(t + 1));
+      store(run, t, state);
+      events.push(...tracker.update({ ...state, at: timeOf(t + 1) }));
+    }
+  }, 60_000);
+
+  it('stays in bed through the flutter and raises 心拍異常 within seconds, once', () => {
+    expect(flutter.end - flutter.start).toBeGreaterThanOrEqual(45);
+    for (let t = flutter.start; t < flutter.end; t++) expect(NAMES[run.states[t - from]!], `second ${t}`).not.toBe('outOfBed');
+    const rhythm = events.filter((event) => event.type === 'heartRhythm');
+    expect(rhythm.filter((event) => event.kind === 'open')).toHaveLength(1);
+    const opened = (rhythm[0]!.at - ORIGIN_MS) / 1000 - flutter.start;
+    expect(opened).toBeGreaterThan(0);
+    expect(opened).toBeLessThanOrEqual(8);
+    const closed = rhythm.find((event) => event.kind === 'close');
+    expect((closed!.at - ORIGIN_MS) / 1000 - flutter.end).toBeLessThanOrEqual(15);
   });
 });

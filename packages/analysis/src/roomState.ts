@@ -10,6 +10,8 @@
 // - no breathing: in bed, and the breathing excursion (peak-to-peak of the band-passed respiration signal
 //   over 5 s) below a quarter of its recent baseline, or the device reporting a rate of 0, for
 //   `noBreathingMinSec` (10 s, the AASM apnea duration).
+// - sitting up (起きあがり): in bed and breathing, with the trunk upright for 2 s — the chest sensor's
+//   gravity within 45° of the body's axis (movement.ts trunkUpright) — the posture before leaving the bed.
 // - asleep / awake: actigraphy-style quiet time plus the heart rate against the person's sleeping heart
 //   rate (heart rate falls by several beats/min at sleep onset): asleep after 5 min without movement, or
 //   2 min once the sleeping heart rate is known and the rate is back near it; awake again after 30 s of
@@ -19,12 +21,20 @@
 // 200 Hz is averaged down (to ~125 Hz from 250 Hz) before QRS detection, and the principal direction of
 // the breathing movement is reused for 5 s while the person lies still.
 import { estimateHeartRate } from './heartRate.ts';
+import { CONTACT_ACTIVITY_MV, QRS_PROMINENCE_MIN, RhythmReader, type RhythmReading } from './heartRhythm.ts';
 import { median } from './filters.ts';
-import { MOVING_THRESHOLD_G, MovementMeter, PostureTracker } from './movement.ts';
-import { ApneaDetector, breathingExcursion, breathingSignal, estimateFromBreathingSignal, principalBreathingSignal, type BreathingSignal } from './respiration.ts';
+import { MOVING_THRESHOLD_G, MovementMeter, PostureTracker, trunkUpright } from './movement.ts';
+import {
+  ApneaDetector,
+  breathingExcursion,
+  breathingSignal,
+  estimateFromBreathingSignal,
+  principalBreathingSignal,
+  type BreathingSignal,
+} from './respiration.ts';
 import { SampleRing } from './ringBuffer.ts';
 
-export type RoomStateName = 'offline' | 'outOfBed' | 'awake' | 'asleep' | 'noBreathing';
+export type RoomStateName = 'offline' | 'outOfBed' | 'sittingUp' | 'awake' | 'asleep' | 'noBreathing';
 
 export interface RoomState {
   state: RoomStateName;
@@ -41,6 +51,11 @@ export interface RoomState {
   lastButtonAt: number | null;
   /** Posture changes seen since the estimator started. */
   postureChanges: number;
+  /**
+   * Since when (ms) the ECG of the person in bed has shown no normal rhythm — flutter, fibrillation, or a
+   * flat line with the electrodes on (heartRhythm.ts); null while the rhythm is normal or not judged.
+   */
+  heartRhythmLostSince?: number | null;
 }
 
 /** One evaluated second of a room: its live state at `at` (ms since the epoch), as alerts and sleep epochs take it. */
@@ -67,7 +82,6 @@ export interface RoomStateOptions {
 
 const EXCURSION_WINDOW_SEC = 5;
 const DEVICE_VALUE_FRESH_MS = 3000;
-const ECG_PRESENCE_PROMINENCE = 3;
 /** Shorter ECG windows hold too few beats to tell a heartbeat from noise. */
 const ECG_MIN_SEC = 5;
 /** How long a principal breathing direction is used before it is found again. */
@@ -86,8 +100,21 @@ const HR_SLEEP_MARGIN_BPM = 4;
 /** Time constant (s) of the sleeping heart-rate baseline: follows slow drifts (fever, night) but not steps. */
 const SLEEP_HR_TAU_SEC = 600;
 const HISTORY_SECONDS = 300;
-/** Seconds before breathing stopped in which a movement means the person got up (no cardiac channel). */
+/** Seconds before breathing stopped (or the heartbeat was lost) in which a movement means the person got up. */
 const LEAVING_MOVEMENT_SEC = 15;
+/** ... or this long after (the sensor taken off and put down after the electrodes lost contact). */
+const LEAVING_AFTER_MS = 5000;
+/** A device heart rate outside this range has the ECG read as well (flutter can pass for a fast rate). */
+const DEVICE_NORMAL_HR_MIN = 30;
+const DEVICE_NORMAL_HR_MAX = 150;
+/** Impedance this far (as a fraction) from its in-bed level means the electrodes are off. */
+const IMPEDANCE_OFF_FRACTION = 0.3;
+/** The trunk must stay upright this long to be sitting up (not a turn through the upright). */
+const SITTING_UP_CONFIRM_MS = 2000;
+/** A lost rhythm counts as back after this long of normal beats. */
+const RHYTHM_RECOVERED_MS = 5000;
+/** Time constant (s) of the in-bed impedance level. */
+const IMPEDANCE_TAU_SEC = 60;
 
 /** One channel's live window. */
 interface Track {
@@ -135,6 +162,8 @@ export class RoomStateEstimator {
   #lastMovement = Number.NaN;
   #lastMovementAtMs = Number.NaN;
   #lastMovingMs = Number.NaN;
+  /** Since when the trunk has been upright (the chest sensor's gravity along the body's axis); NaN lying. */
+  #uprightSinceMs = Number.NaN;
   readonly #heartHistory = new Float64Array(30).fill(Number.NaN);
   #heartHistoryAt = 0;
 
@@ -150,6 +179,13 @@ export class RoomStateEstimator {
   #respirationRestartMs = Number.NaN;
   #breathingResumedMs = Number.NaN;
   #inBedExcursion = Number.NaN;
+  /** Last second with a body's signal on a cardiac channel (a normal beat, or fibrillation waves). */
+  #presentAtMs = Number.NaN;
+  /** Thoracic impedance while in bed (slow mean, Ω). */
+  #inBedImpedance = Number.NaN;
+  #rhythmLostSinceMs = Number.NaN;
+  #rhythmNormalSinceMs = Number.NaN;
+  readonly #rhythmReader = new RhythmReader();
   /** What the room was in when the device went offline: a device back online resumes it. */
   #beforeOffline: RoomStateName = 'offline';
 
@@ -257,6 +293,8 @@ export class RoomStateEstimator {
     this.#lastMovement = level;
     this.#lastMovementAtMs = secondStartMs + 1000;
     if (moving) this.#lastMovingMs = secondStartMs + 1000;
+    if (!trunkUpright(gravity)) this.#uprightSinceMs = Number.NaN;
+    else if (Number.isNaN(this.#uprightSinceMs)) this.#uprightSinceMs = secondStartMs;
     this.#posture.update(secondStartMs, gravity, level);
   }
 
@@ -281,7 +319,10 @@ export class RoomStateEstimator {
       if (window.width === 1) return breathingSignal(window.values, window.sampleRate);
       // The chest's direction of motion is found again every few seconds, and at once after a movement
       // (a new posture); in between the last one holds, which spares a principal-component analysis a second.
-      const known = this.#direction !== null && nowMs - this.#direction.atMs < DIRECTION_REFRESH_MS && this.#movingInLast(nowMs, 3) === 0 ? this.#direction.vector : undefined;
+      const known =
+        this.#direction !== null && nowMs - this.#direction.atMs < DIRECTION_REFRESH_MS && this.#movingInLast(nowMs, 3) === 0
+          ? this.#direction.vector
+          : undefined;
       const breathing = principalBreathingSignal(window.values, window.width, window.sampleRate, undefined, known);
       if (known === undefined && breathing.direction) this.#direction = { vector: breathing.direction, atMs: nowMs };
       return breathing;
@@ -313,24 +354,38 @@ export class RoomStateEstimator {
       return this.#result(Number.NaN, Number.NaN, nowMs);
     }
 
-    // Cardiac evidence.
+    // Cardiac evidence: a normal heartbeat, from the device's own heart rate or QRS complexes in the ECG.
+    // Where the device reports no heart rate (or one outside the normal range), the ECG is read as well:
+    // what the electrodes show then (flutter, fibrillation, a flat line with contact, or leads off)
+    // decides between a failing heart and an empty bed.
     const deviceFresh = this.#useDeviceRates && nowMs - this.#deviceRatesAtMs <= DEVICE_VALUE_FRESH_MS;
     let heartRate = Number.NaN;
     let cardiac: boolean | undefined;
-    if (deviceFresh) {
-      cardiac = Number.isFinite(this.#deviceHeartRate) && this.#deviceHeartRate > 0;
-      heartRate = cardiac ? this.#deviceHeartRate : Number.NaN;
+    let rhythm: RhythmReading | null = null;
+    const deviceHeart = deviceFresh && this.#deviceHeartRate >= DEVICE_NORMAL_HR_MIN && this.#deviceHeartRate <= DEVICE_NORMAL_HR_MAX;
+    if (deviceHeart) {
+      cardiac = true;
+      heartRate = this.#deviceHeartRate;
     } else {
       const ecg = this.#latest('ecg', this.#heartWindowSec, ECG_MIN_SEC, nowMs);
-      // An ECG that is there but too short or late to judge (just back online, a delayed frame) leaves
-      // presence undecided rather than falling back to the weaker breathing evidence.
-      if (!ecg && this.#tracks.has('ecg')) cardiac = undefined;
-      else if (ecg) {
+      if (ecg) {
         const estimate = estimateHeartRate(ecg.values, ecg.sampleRate);
         const lastBeatAge = estimate.beats > 0 ? (ecg.values.length - estimate.lastPeak) / ecg.sampleRate : Number.POSITIVE_INFINITY;
-        cardiac = estimate.beats >= 3 && estimate.prominence >= ECG_PRESENCE_PROMINENCE && lastBeatAge <= LAST_BEAT_MAX_AGE_SEC && estimate.rate >= 25 && estimate.rate <= 250;
+        rhythm = this.#rhythmReader.read(ecg.values, ecg.sampleRate, estimate);
+        cardiac =
+          estimate.beats >= 3 &&
+          estimate.prominence >= QRS_PROMINENCE_MIN &&
+          lastBeatAge <= LAST_BEAT_MAX_AGE_SEC &&
+          estimate.rate >= 25 &&
+          estimate.rate <= 250 &&
+          !rhythm.fibrillation;
         heartRate = cardiac ? estimate.rate : Number.NaN;
-      }
+      } else if (deviceFresh) {
+        cardiac = Number.isFinite(this.#deviceHeartRate) && this.#deviceHeartRate > 0;
+        heartRate = cardiac ? this.#deviceHeartRate : Number.NaN;
+      } else if (this.#tracks.has('ecg')) cardiac = undefined;
+      // An ECG that is there but too short or late to judge (just back online, a delayed frame) leaves
+      // presence undecided rather than falling back to the weaker breathing evidence.
     }
     this.#heartHistory[this.#heartHistoryAt++ % this.#heartHistory.length] = heartRate;
 
@@ -352,28 +407,50 @@ export class RoomStateEstimator {
     }
     const noBreathing = Number.isFinite(flatStartMs) && nowMs - flatStartMs >= this.#noBreathingMinMs;
 
+    const impedance = this.#impedanceLevel(nowMs);
+
     // Presence; undecidable without any usable channel yet (just back online): keep the current state.
-    // Without a cardiac channel, breathing is judged against the excursion last seen in bed, which a long
-    // absence does not wear down (the detector's own baseline would drift to the empty bed's noise).
-    const inBedExcursion = this.#inBedExcursion;
-    const breathingSeen = breathing !== null && (Number.isFinite(inBedExcursion) ? excursion >= this.#noBreathingFraction * inBedExcursion : Number.isNaN(this.#apnea.flatSinceMs));
+    const wasInBed = this.#inBed(this.#state);
     const cardiacChannel = deviceFresh || this.#tracks.has('ecg');
-    // Nobody leaves a bed without moving: without a cardiac channel, breathing that stops with no movement
-    // in the seconds before is taken as no breathing in bed, not as an empty bed.
-    const stillWhenStopped = Number.isFinite(flatStartMs) && this.#inBed(this.#state) && this.#movingInLast(flatStartMs + 1000, LEAVING_MOVEMENT_SEC) === 0;
-    const inBed = cardiacChannel ? cardiac : breathing !== null ? breathingSeen || moving || stillWhenStopped : undefined;
+    let inBed: boolean | undefined;
+    if (cardiacChannel) {
+      // In bed while the heart or the electrodes say a body is there: a normal beat, or electrical activity
+      // only a body gives (fibrillation waves).
+      const present = cardiac === undefined ? undefined : cardiac || (rhythm !== null && !rhythm.leadOff && rhythm.activity >= CONTACT_ACTIVITY_MV);
+      if (present === true) this.#presentAtMs = nowMs;
+      // Once in bed, a heart that can no longer be found is not an empty bed: leaving takes the electrodes
+      // coming off or a movement of getting up (issue 19: ventricular flutter was read as 離床 for 86 s).
+      inBed = present === undefined ? undefined : present || (wasInBed && !this.#leftBed(rhythm, impedance, deviceFresh));
+    } else {
+      // Without a cardiac channel, breathing is judged against the excursion last seen in bed, which a long
+      // absence does not wear down (the detector's own baseline would drift to the empty bed's noise).
+      const inBedExcursion = this.#inBedExcursion;
+      const breathingSeen =
+        breathing !== null &&
+        (Number.isFinite(inBedExcursion) ? excursion >= this.#noBreathingFraction * inBedExcursion : Number.isNaN(this.#apnea.flatSinceMs));
+      // Nobody leaves a bed without moving: breathing that stops with no movement in the seconds before is
+      // taken as no breathing in bed, not as an empty bed.
+      const stillWhenStopped = Number.isFinite(flatStartMs) && wasInBed && this.#movingInLast(flatStartMs + 1000, LEAVING_MOVEMENT_SEC) === 0;
+      inBed = breathing !== null ? breathingSeen || moving || stillWhenStopped : undefined;
+    }
     if (inBed === undefined) return this.#result(respirationRate, heartRate, nowMs);
 
     let target: RoomStateName;
     if (!inBed) target = 'outOfBed';
     else if (noBreathing) target = 'noBreathing';
+    else if (this.#sittingUp(nowMs)) target = 'sittingUp';
     else target = this.#sleepOrWake(nowMs);
     this.#transition(target, nowMs, flatStartMs);
 
     if ((this.#state === 'asleep' || this.#state === 'awake') && Number.isFinite(this.#apnea.baseline)) this.#inBedExcursion = this.#apnea.baseline;
+    if (this.#inBed(this.#state) && Number.isFinite(impedance) && !this.#impedanceOff(impedance)) {
+      this.#inBedImpedance = Number.isNaN(this.#inBedImpedance) ? impedance : this.#inBedImpedance + (impedance - this.#inBedImpedance) / IMPEDANCE_TAU_SEC;
+    }
+    this.#followRhythm(nowMs, cardiac === true, rhythm, moving);
     if (this.#state === 'asleep') {
       const recent = median(this.#heartHistory);
-      if (Number.isFinite(recent)) this.#sleepHeartRate = Number.isNaN(this.#sleepHeartRate) ? recent : this.#sleepHeartRate + (recent - this.#sleepHeartRate) / SLEEP_HR_TAU_SEC;
+      if (Number.isFinite(recent))
+        this.#sleepHeartRate = Number.isNaN(this.#sleepHeartRate) ? recent : this.#sleepHeartRate + (recent - this.#sleepHeartRate) / SLEEP_HR_TAU_SEC;
     }
     // The rate computed this second still saw the out-of-bed level: wait for the fresh window. Just
     // after a no-breathing spell the window still holds the pause: wait until it holds breaths only.
@@ -385,6 +462,63 @@ export class RoomStateEstimator {
       heartRate = Number.NaN;
     }
     return this.#result(respirationRate, heartRate, nowMs);
+  }
+
+  /**
+   * Positive evidence that the person left the bed (or took the sensor off), needed once in bed: the ECG
+   * lead flat (electrodes off), the thoracic impedance away from its in-bed level (electrodes off), a
+   * movement in the seconds around the end of the body's signals (getting up), or — for a device that
+   * sends only its own rates — the device reporting neither rate.
+   */
+  #leftBed(rhythm: RhythmReading | null, impedance: number, deviceFresh: boolean): boolean {
+    if (rhythm?.leadOff) return true;
+    if (Number.isFinite(impedance) && this.#impedanceOff(impedance)) return true;
+    if (Number.isFinite(this.#presentAtMs) && this.#movingInLast(this.#presentAtMs + LEAVING_AFTER_MS, LEAVING_MOVEMENT_SEC + LEAVING_AFTER_MS / 1000) > 0)
+      return true;
+    const rawChannels = this.#tracks.has('ecg') || this.#tracks.has('impe') || this.#tracks.has('respiAxl');
+    return deviceFresh && !rawChannels && Number.isNaN(this.#deviceHeartRate) && Number.isNaN(this.#deviceRespirationRate);
+  }
+
+  /** Mean thoracic impedance of the last second (Ω); NaN without a fresh impedance channel. */
+  #impedanceLevel(nowMs: number): number {
+    const window = this.#latest('impe', 1, 1, nowMs);
+    if (!window) return Number.NaN;
+    let sum = 0;
+    for (let i = 0; i < window.values.length; i++) sum += window.values[i]!;
+    return sum / window.values.length;
+  }
+
+  /** Detached electrodes read an open circuit (or a short): far from the impedance of the body in bed. */
+  #impedanceOff(impedance: number): boolean {
+    return Number.isFinite(this.#inBedImpedance) && Math.abs(impedance - this.#inBedImpedance) > IMPEDANCE_OFF_FRACTION * this.#inBedImpedance;
+  }
+
+  /**
+   * Since when the ECG of a person in bed has shown no normal rhythm (flutter, fibrillation or asystole
+   * with the electrodes on). Seconds with movement are not judged (motion artefact); a normal beat ends it.
+   */
+  #followRhythm(nowMs: number, normal: boolean, rhythm: RhythmReading | null, moving: boolean): void {
+    if (!this.#inBed(this.#state) || this.#state === 'offline') {
+      this.#rhythmLostSinceMs = Number.NaN;
+      return;
+    }
+    if (normal) {
+      if (Number.isNaN(this.#rhythmNormalSinceMs)) this.#rhythmNormalSinceMs = nowMs;
+      // A few "beats" in the noise of a flat line (the QRS detector relearning its levels from it) do
+      // not end an asystole: the rhythm is back once it holds for RHYTHM_RECOVERED_MS.
+      if (nowMs - this.#rhythmNormalSinceMs >= RHYTHM_RECOVERED_MS) this.#rhythmLostSinceMs = Number.NaN;
+      return;
+    }
+    this.#rhythmNormalSinceMs = Number.NaN;
+    if (moving || rhythm === null || rhythm.leadOff) return;
+    if ((rhythm.fibrillation || rhythm.asystole) && Number.isNaN(this.#rhythmLostSinceMs)) this.#rhythmLostSinceMs = nowMs;
+  }
+
+  /** In bed with the trunk upright for SITTING_UP_CONFIRM_MS, by acceleration that is still arriving. */
+  #sittingUp(nowMs: number): boolean {
+    return (
+      Number.isFinite(this.#uprightSinceMs) && nowMs - this.#lastMovementAtMs <= 3000 && this.#lastMovementAtMs - this.#uprightSinceMs >= SITTING_UP_CONFIRM_MS
+    );
   }
 
   #sleepOrWake(nowMs: number): 'awake' | 'asleep' {
@@ -407,7 +541,7 @@ export class RoomStateEstimator {
   /** In bed, or offline after being in bed (the person is presumed still there). */
   #inBed(state: RoomStateName): boolean {
     const effective = state === 'offline' ? this.#beforeOffline : state;
-    return effective === 'awake' || effective === 'asleep' || effective === 'noBreathing';
+    return effective === 'sittingUp' || effective === 'awake' || effective === 'asleep' || effective === 'noBreathing';
   }
 
   #transition(target: RoomStateName, nowMs: number, flatStartMs: number): void {
@@ -440,6 +574,8 @@ export class RoomStateEstimator {
       this.#apnea.reset();
     }
     if (target === 'awake' || target === 'asleep') this.#lastInBedState = target;
+    // Sitting up is waking: lying down again is awake until the sleep rules say otherwise.
+    if (target === 'sittingUp') this.#lastInBedState = 'awake';
     if (this.#state === 'noBreathing') this.#breathingResumedMs = nowMs;
     this.#state = target;
     this.#sinceMs = since;
@@ -457,6 +593,7 @@ export class RoomStateEstimator {
       temperature: nowMs - this.#temperatureAtMs <= 60_000 ? this.#temperature : null,
       lastButtonAt: Number.isFinite(this.#lastButtonAtMs) ? this.#lastButtonAtMs : null,
       postureChanges: this.#posture.changes,
+      heartRhythmLostSince: this.#state !== 'offline' && Number.isFinite(this.#rhythmLostSinceMs) ? this.#rhythmLostSinceMs : null,
     };
   }
 }

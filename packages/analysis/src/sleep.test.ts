@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { collectionByName } from '@nemuri/shared/documents/collections';
 import type { TimedRoomState } from './roomState.ts';
-import { EPOCH_MS, EpochRecorder, PRESENCE_IN_BED, PRESENCE_OUT_OF_BED, analyzeSleepDay, createNightEpochs, scoreSleep, type NightEpochs } from './sleep.ts';
+import {
+  EPOCH_MS,
+  EpochRecorder,
+  PRESENCE_IN_BED,
+  PRESENCE_OUT_OF_BED,
+  SCORED_SLEEP,
+  SCORED_WAKE,
+  UNSCORED,
+  analyzeSleepDay,
+  createNightEpochs,
+  scoreSleep,
+  scoreSleepWake,
+  type NightEpochs,
+} from './sleep.ts';
 
 /** 21:00 in Japan. */
 const START = Date.UTC(2026, 10, 22, 12);
@@ -122,6 +135,96 @@ describe('sleep record of a synthetic night', () => {
     const empty = analyzeSleepDay(night({ minutes: 60, presence: OUT }), 'upload-1');
     expect(empty).toMatchObject({ bedTime: null, sleepOnset: null, timeInBedMin: 0, totalSleepMin: 0, sleepEfficiency: 0, apneaIndex: 0 });
     expect(collectionByName('rooms/sleeps')!.schema.safeParse(empty).success).toBe(true);
+  });
+});
+
+/** A night in bed with only the given per-minute columns (the others unknown), `minutes` long. */
+function signalsOnly(
+  minutes: number,
+  columns: { heartRate?: (m: number) => number; respirationRate?: (m: number) => number; variation?: (m: number) => number },
+): NightEpochs {
+  const epochs = createNightEpochs(START, minutes);
+  for (let m = 0; m < minutes; m++) {
+    epochs.presence[m] = IN;
+    if (columns.heartRate) epochs.heartRate[m] = columns.heartRate(m);
+    if (columns.respirationRate) epochs.respirationRate[m] = columns.respirationRate(m);
+    if (columns.variation) epochs.respirationVariation[m] = columns.variation(m);
+  }
+  return epochs;
+}
+
+/** Deterministic jitter of ±1 (minute-to-minute noise of a per-minute heart or respiration rate). */
+const jitter = (m: number): number => Math.sin(m * 12.9898) * 0.9;
+
+describe('sleep/wake from every signal (issue 19)', () => {
+  it('does not call a night of heart rate 85 without an accelerometer 480/480 asleep: nothing in it tells sleep from wake', () => {
+    for (const heartRate of [() => 85, (m: number) => 85 + jitter(m)]) {
+      const record = analyzeSleepDay(signalsOnly(480, { heartRate }), 'import-1');
+      expect(record).toMatchObject({ timeInBedMin: 480, scoredMin: 0, totalSleepMin: 0, sleepEfficiency: 0, sleepLatencyMin: 0 });
+      expect(record.epochs.every((epoch) => epoch.state === 'unknown')).toBe(true);
+      expect(collectionByName('rooms/sleeps')!.schema.safeParse(record).success).toBe(true);
+    }
+  });
+
+  it('scores a heart-rate-only per-minute night: awake at bedtime, at an arousal and in the morning', () => {
+    // 30 min awake in bed at 72, asleep at 56 for 3 h, awake 20 min at 70 (restless, ±4), asleep 3 h, awake 20 min at 74.
+    const segments: [number, (m: number) => number][] = [
+      [30, (m) => 72 + jitter(m)],
+      [180, (m) => 56 + jitter(m)],
+      [20, (m) => 70 + 4 * Math.sin(m * 1.7)],
+      [180, (m) => 57 + jitter(m)],
+      [20, (m) => 74 + jitter(m)],
+    ];
+    const starts = segments.map((_, k) => segments.slice(0, k).reduce((sum, [length]) => sum + length, 0));
+    const heartRate = (m: number): number => {
+      let k = segments.length - 1;
+      while (starts[k]! > m) k--;
+      return segments[k]![1](m);
+    };
+    const epochs = signalsOnly(430, { heartRate });
+    const verdict = scoreSleepWake(epochs);
+    const wakeIn = (from: number, to: number): number => verdict.subarray(from, to).filter((v) => v === SCORED_WAKE).length;
+    expect(verdict.every((v) => v !== UNSCORED)).toBe(true);
+    expect(wakeIn(0, 30)).toBeGreaterThanOrEqual(25);
+    expect(wakeIn(212, 228)).toBeGreaterThanOrEqual(14);
+    expect(wakeIn(412, 430)).toBeGreaterThanOrEqual(15);
+    expect(wakeIn(40, 200) + wakeIn(240, 400)).toBeLessThanOrEqual(10);
+    const record = analyzeSleepDay(epochs, 'import-2');
+    expect(Math.abs(record.sleepLatencyMin - 30)).toBeLessThanOrEqual(5);
+    expect(Math.abs(record.totalSleepMin - 360)).toBeLessThanOrEqual(20);
+    expect(record.awakenings).toBe(1);
+  });
+
+  it('scores minutes without movement from breathing when there is no heart rate', () => {
+    // Awake: 17/min and irregular; asleep: 13/min and regular.
+    const awake = (m: number): boolean => m < 30 || m >= 300;
+    const epochs = signalsOnly(330, { respirationRate: (m) => (awake(m) ? 17 : 13) + 0.3 * jitter(m), variation: (m) => (awake(m) ? 0.35 : 0.08) });
+    const verdict = scoreSleepWake(epochs);
+    let agree = 0;
+    for (let m = 0; m < 330; m++) if ((verdict[m] === SCORED_SLEEP) === !awake(m)) agree++;
+    expect(agree / 330).toBeGreaterThan(0.9);
+  });
+
+  it('leaves minutes in bed without any signal unscored and counts the metrics over scored minutes only', () => {
+    // Movement-scored night whose middle hour has no data at all (a sensor that slipped off, say).
+    const epochs = night({ minutes: 20, presence: IN, activity: 20 }, { minutes: 200, presence: IN });
+    for (let m = 100; m < 160; m++) {
+      epochs.activity[m] = Number.NaN;
+      epochs.heartRate[m] = Number.NaN;
+      epochs.respirationRate[m] = Number.NaN;
+      epochs.respirationVariation[m] = Number.NaN;
+    }
+    const verdict = scoreSleepWake(epochs);
+    expect(verdict.subarray(100, 160).every((v) => v === UNSCORED)).toBe(true);
+    const record = analyzeSleepDay(epochs, 'live');
+    expect(record.timeInBedMin).toBe(220);
+    expect(record.scoredMin).toBe(160);
+    expect(record.totalSleepMin).toBe(verdict.filter((v) => v === SCORED_SLEEP).length);
+    expect(record.sleepEfficiency).toBe(Math.round((1000 * record.totalSleepMin) / 160) / 10);
+    expect(record.epochs.slice(100, 160).every((epoch) => epoch.state === 'unknown')).toBe(true);
+    // Still movement scoring where movement is known: the same as Cole–Kripke there.
+    const actigraphy = scoreSleep(epochs);
+    for (let m = 0; m < 90; m++) expect(verdict[m] === SCORED_SLEEP ? 1 : 0).toBe(actigraphy[m]);
   });
 });
 

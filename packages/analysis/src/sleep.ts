@@ -1,13 +1,38 @@
 // Sleep/wake scoring of one sleep day from per-minute epochs, and the sleep record of PRODUCT.md
 // section 5 (`rooms/{roomId}/sleeps/{day}`).
 //
-// Scoring: R. J. Cole, D. F. Kripke et al., "Automatic sleep/wake identification from wrist activity",
-// Sleep 15(5):461–469, 1992 — each minute is wake when D = P · Σ Wᵢ·Aᵢ (four minutes before to two after,
-// weights 404, 598, 326, 441, 1408, 508, 350) is ≥ 1 — followed by Webster's rescoring rules from the
-// same paper (after 4, 10 and 15 min of wake the next 1, 3 and 4 min of sleep become wake; sleep bouts of
-// up to 6 and 10 min inside at least 10 and 20 min of wake become wake). The activity unit here is the
-// number of seconds in the minute with movement above MOVING_THRESHOLD_G, and P is set so that a minute
-// with 10 moving seconds and still neighbours is wake.
+// Every signal the device has takes part (issue 19: scoring from movement alone called a night of heart
+// rate 85 and no accelerometer 480/480 minutes asleep):
+// - Movement (actigraphy): R. J. Cole, D. F. Kripke et al., "Automatic sleep/wake identification from
+//   wrist activity", Sleep 15(5):461–469, 1992 — a minute is wake when D = P · Σ Wᵢ·Aᵢ (four minutes before
+//   to two after, weights 404, 598, 326, 441, 1408, 508, 350) is ≥ 1. The activity unit here is the number
+//   of seconds in the minute with movement above MOVING_THRESHOLD_G, and P is set so that a minute with 10
+//   moving seconds and still neighbours is wake. Neighbours without movement data are left out of the sum,
+//   which is scaled up to the full weight. Cole et al. report 88 % agreement with polysomnography.
+// - Heart rate and its variability, after the cardiac features of O. Walch, Y. Huang, D. Forger and C.
+//   Goldstein, "Sleep stage prediction with raw acceleration and photoplethysmography heart rate data
+//   derived from a consumer wearable device", Sleep 42(12):zsz180, 2019 (the local variability of heart
+//   rate — they take its standard deviation; 90 % of epochs, 93 % of sleep and 59.6 % of wake right with
+//   motion, heart rate and a clock proxy) and the heart-rate-variability staging of SleepECG (F. Hofer, C. Brunner et al., the
+//   `sleepecg` package): heart rate falls at sleep onset and rises with every arousal. A minute is wake by
+//   the heart when its heart rate (median of ±2 min) stands HR_RISE_WAKE above the lowest tenth of the
+//   90 minutes around it, or its median minute-to-minute change over ±5 min reaches HR_UNSTEADY_WAKE (a
+//   median, not Walch's standard deviation, so that the one step of falling asleep does not blur the
+//   minutes around it into wake). A night whose
+//   heart rate hardly varies (tenth to ninetieth percentile under HR_MIN_SPAN) says nothing about sleep:
+//   its minutes are not scored from the heart.
+// - Respiration rate and regularity: breathing is slower and more regular in non-REM sleep than awake
+//   (e.g. Douglas et al., Thorax 37:840, 1982): wake when the rate stands RESP_RISE_WAKE above the lowest
+//   tenth of the 90 minutes around it or its variation exceeds RESP_IRREGULAR.
+// Combined: where movement is known it decides, except that an unsteady heart rate that is also raised (or
+// comes with breathing that says wake) turns a still minute into wake, since lying still awake is
+// actigraphy's known blind spot, while a slow rise alone (a fever) does not; without movement the heart
+// decides, else breathing. Without movement a fever's rise reads as wake for its first hour or so: the
+// heart rate alone cannot tell it from an arousal. A minute in bed with
+// none of these is unscored — never silently asleep — and the sleep metrics count scored minutes only.
+// Webster's rescoring rules (Cole et al. 1992) then run over the scored minutes: after 4, 10 and 15 min of
+// wake the next 1, 3 and 4 min of sleep become wake; sleep bouts of up to 6 and 10 min inside at least 10
+// and 20 min of wake become wake.
 // Light/deep: sleep minutes with regular breathing (breath-interval or per-second rate variation ≤ 0.1)
 // and a heart rate at or below the night's lower quartile of sleeping heart rate are `deep`, other sleep is
 // `light` — slow-wave sleep has the most regular breathing and the lowest heart rate (e.g. Douglas et al.,
@@ -22,7 +47,28 @@ const COLE_KRIPKE_WEIGHTS = [404, 598, 326, 441, 1408, 508, 350] as const;
 /** Offset of the current minute in the weights (four before it). */
 const COLE_KRIPKE_CURRENT = 4;
 const COLE_KRIPKE_P = 1 / (1408 * 10);
+const COLE_KRIPKE_TOTAL = COLE_KRIPKE_WEIGHTS.reduce((sum, w) => sum + w, 0);
 const DEEP_VARIATION = 0.1;
+/** Beats/min above the lowest tenth of the surrounding 90 minutes that mark a minute awake. */
+const HR_RISE_WAKE = 6;
+/** Median minute-to-minute change of the heart rate over ±5 min (beats/min) that marks a minute awake. */
+const HR_UNSTEADY_WAKE = 2.5;
+/** A night whose heart rate spans less than this (10th to 90th percentile) cannot tell sleep from wake. */
+const HR_MIN_SPAN = 5;
+const RESP_RISE_WAKE = 3;
+export const RESP_IRREGULAR = 0.25;
+const RESP_MIN_SPAN = 1.5;
+/** Minutes with a value a signal needs over the night before it scores anything. */
+const MIN_MINUTES = 30;
+/** Half-width (min) of the window of the level references and of the smoothed values. */
+const BASELINE_HALF_MIN = 45;
+const SMOOTH_HALF_MIN = 2;
+const VARIABILITY_HALF_MIN = 5;
+
+/** A minute's verdict: scored wake or sleep, or unscored (no usable signal). */
+export const SCORED_WAKE = 0;
+export const SCORED_SLEEP = 1;
+export const UNSCORED = 2;
 
 export const PRESENCE_UNKNOWN = 0;
 export const PRESENCE_OUT_OF_BED = 1;
@@ -55,30 +101,152 @@ export function createNightEpochs(startMs: number, minutes: number): NightEpochs
   };
 }
 
-/** Sleep/wake per in-bed minute: 1 asleep, 0 awake (out-of-bed and unknown minutes are 0). */
+/**
+ * Cole–Kripke from movement alone, per in-bed minute: 1 asleep, 0 awake (out-of-bed and unknown minutes
+ * are 0), with Webster's rescoring. Minutes without movement data are scored as still: use
+ * scoreSleepWake(), which scores them from the other signals or leaves them unscored.
+ */
 export function scoreSleep(epochs: NightEpochs): Uint8Array {
   const n = epochs.presence.length;
   const asleep = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     if (epochs.presence[i] !== PRESENCE_IN_BED) continue;
-    let sum = 0;
-    for (let w = 0; w < COLE_KRIPKE_WEIGHTS.length; w++) {
-      const j = i + w - COLE_KRIPKE_CURRENT;
-      if (j < 0 || j >= n) continue;
-      // Out of bed counts as fully active: getting up is waking.
-      const activity = epochs.presence[j] === PRESENCE_OUT_OF_BED ? 60 : epochs.activity[j]!;
-      if (Number.isFinite(activity)) sum += COLE_KRIPKE_WEIGHTS[w]! * activity;
-    }
-    asleep[i] = COLE_KRIPKE_P * sum < 1 ? 1 : 0;
+    const d = coleKripke(epochs, i, false);
+    asleep[i] = d < 1 ? 1 : 0;
   }
   rescore(asleep);
   return asleep;
 }
 
+/**
+ * Cole–Kripke's D for minute i. With `knownOnly`, neighbours without movement data are left out and the
+ * sum scaled up to the full weight (NaN when minute i itself has none); otherwise they count as still.
+ */
+function coleKripke(epochs: NightEpochs, i: number, knownOnly: boolean): number {
+  const n = epochs.presence.length;
+  if (knownOnly && !Number.isFinite(epochs.activity[i]!)) return Number.NaN;
+  let sum = 0;
+  let weight = 0;
+  for (let w = 0; w < COLE_KRIPKE_WEIGHTS.length; w++) {
+    const j = i + w - COLE_KRIPKE_CURRENT;
+    if (j < 0 || j >= n) continue;
+    // Out of bed counts as fully active: getting up is waking.
+    const activity = epochs.presence[j] === PRESENCE_OUT_OF_BED ? 60 : epochs.activity[j]!;
+    if (!Number.isFinite(activity)) continue;
+    sum += COLE_KRIPKE_WEIGHTS[w]! * activity;
+    weight += COLE_KRIPKE_WEIGHTS[w]!;
+  }
+  if (knownOnly && weight > 0) sum *= COLE_KRIPKE_TOTAL / weight;
+  return COLE_KRIPKE_P * sum;
+}
+
+/** The p-quantile of the finite values among `values[from..to)` where `include` holds; NaN when none. */
+function quantileOf(values: Float32Array, from: number, to: number, p: number, include: (i: number) => boolean, scratch: Float64Array): number {
+  let count = 0;
+  for (let i = Math.max(0, from); i < Math.min(values.length, to); i++) if (include(i) && Number.isFinite(values[i]!)) scratch[count++] = values[i]!;
+  if (count === 0) return Number.NaN;
+  const sorted = scratch.subarray(0, count).sort();
+  return sorted[Math.min(count - 1, Math.floor(p * count))]!;
+}
+
+/**
+ * Median absolute minute-to-minute change of the values in [from, to) (both minutes known and included):
+ * the local unsteadiness of a rate. Unlike a standard deviation, one step (falling asleep) does not raise
+ * it for the minutes around; a restless stretch does. NaN with fewer than three changes.
+ */
+function unsteadinessOf(values: Float32Array, from: number, to: number, include: (i: number) => boolean, scratch: Float64Array): number {
+  let count = 0;
+  for (let i = Math.max(1, from); i < Math.min(values.length, to); i++) {
+    if (!include(i) || !include(i - 1) || !Number.isFinite(values[i]!) || !Number.isFinite(values[i - 1]!)) continue;
+    scratch[count++] = Math.abs(values[i]! - values[i - 1]!);
+  }
+  if (count < 3) return Number.NaN;
+  const sorted = scratch.subarray(0, count).sort();
+  return count % 2 === 1 ? sorted[count >> 1]! : 0.5 * (sorted[(count >> 1) - 1]! + sorted[count >> 1]!);
+}
+
+/** Per in-bed minute: +1 wake, −1 sleep, 0 no verdict, from one level signal (heart or respiration rate). */
+interface LevelRule {
+  values: Float32Array;
+  rise: number;
+  minSpan: number;
+  /** The unsteadiness (median minute-to-minute change over ±5 min) that marks wake by itself (heart rate only). */
+  unsteady?: number;
+  /** Per-minute variation (coefficient of variation) above which a minute is wake (respiration only). */
+  variation?: { values: Float32Array; above: number };
+}
+
+function levelVerdicts(epochs: NightEpochs, rule: LevelRule, inBed: (i: number) => boolean): { verdict: Int8Array; raised: Uint8Array; unsteady: Uint8Array } {
+  const n = epochs.presence.length;
+  const verdict = new Int8Array(n);
+  const raised = new Uint8Array(n);
+  const unsteady = new Uint8Array(n);
+  const scratch = new Float64Array(n);
+  let known = 0;
+  for (let i = 0; i < n; i++) if (inBed(i) && Number.isFinite(rule.values[i]!)) known++;
+  if (known < MIN_MINUTES) return { verdict, raised, unsteady };
+  const span = quantileOf(rule.values, 0, n, 0.9, inBed, scratch) - quantileOf(rule.values, 0, n, 0.1, inBed, scratch);
+  if (!(span >= rule.minSpan)) return { verdict, raised, unsteady };
+  for (let i = 0; i < n; i++) {
+    if (!inBed(i)) continue;
+    const level = quantileOf(rule.values, i - SMOOTH_HALF_MIN, i + SMOOTH_HALF_MIN + 1, 0.5, inBed, scratch);
+    if (!Number.isFinite(level)) continue;
+    const baseline = quantileOf(rule.values, i - BASELINE_HALF_MIN, i + BASELINE_HALF_MIN + 1, 0.1, inBed, scratch);
+    raised[i] = level - baseline >= rule.rise ? 1 : 0;
+    if (rule.unsteady !== undefined)
+      unsteady[i] = unsteadinessOf(rule.values, i - VARIABILITY_HALF_MIN, i + VARIABILITY_HALF_MIN + 1, inBed, scratch) >= rule.unsteady ? 1 : 0;
+    let irregular = false;
+    if (rule.variation) irregular = quantileOf(rule.variation.values, i - SMOOTH_HALF_MIN, i + SMOOTH_HALF_MIN + 1, 0.5, inBed, scratch) > rule.variation.above;
+    verdict[i] = raised[i] === 1 || unsteady[i] === 1 || irregular ? 1 : -1;
+  }
+  return { verdict, raised, unsteady };
+}
+
+/**
+ * Sleep/wake per minute from every signal (see the header): SCORED_SLEEP, SCORED_WAKE, or UNSCORED (in
+ * bed without a usable signal, and every minute not in bed).
+ */
+export function scoreSleepWake(epochs: NightEpochs): Uint8Array {
+  const n = epochs.presence.length;
+  const inBed = (i: number): boolean => epochs.presence[i] === PRESENCE_IN_BED;
+  const heart = levelVerdicts(epochs, { values: epochs.heartRate, rise: HR_RISE_WAKE, minSpan: HR_MIN_SPAN, unsteady: HR_UNSTEADY_WAKE }, inBed);
+  const breathing = levelVerdicts(
+    epochs,
+    { values: epochs.respirationRate, rise: RESP_RISE_WAKE, minSpan: RESP_MIN_SPAN, variation: { values: epochs.respirationVariation, above: RESP_IRREGULAR } },
+    inBed,
+  );
+  const verdict = new Uint8Array(n).fill(UNSCORED);
+  for (let i = 0; i < n; i++) {
+    if (!inBed(i)) continue;
+    const d = coleKripke(epochs, i, true);
+    const cardiac = heart.verdict[i]!;
+    const respiratory = breathing.verdict[i]!;
+    let wake: boolean;
+    if (Number.isFinite(d)) {
+      // A still minute is wake when the heart is unsteady and raised, or unsteady while breathing says
+      // wake: a slow rise alone (a fever, the night's drift) does not overrule the stillness.
+      wake = d >= 1 || (heart.unsteady[i] === 1 && (heart.raised[i] === 1 || respiratory > 0));
+    } else if (cardiac !== 0) wake = cardiac > 0;
+    else if (respiratory !== 0) wake = respiratory > 0;
+    else continue;
+    verdict[i] = wake ? SCORED_WAKE : SCORED_SLEEP;
+  }
+  // Webster's rules over the scored minutes and the minutes out of bed (wake: getting up is waking), in
+  // order; an unscored stretch neither breaks nor lengthens a run.
+  const sequence: number[] = [];
+  for (let i = 0; i < n; i++) if (verdict[i] !== UNSCORED || epochs.presence[i] === PRESENCE_OUT_OF_BED) sequence.push(i);
+  const asleep = Uint8Array.from(sequence, (i) => (verdict[i] === SCORED_SLEEP ? 1 : 0));
+  rescore(asleep);
+  sequence.forEach((i, k) => {
+    if (verdict[i] !== UNSCORED) verdict[i] = asleep[k] === 1 ? SCORED_SLEEP : SCORED_WAKE;
+  });
+  return verdict;
+}
+
 /** Runs of equal values: [start, end) pairs. */
 function runsOf(values: Uint8Array): [number, number][] {
   const runs: [number, number][] = [];
-  for (let i = 0; i < values.length; ) {
+  for (let i = 0; i < values.length;) {
     let j = i;
     while (j < values.length && values[j] === values[i]) j++;
     runs.push([i, j]);
@@ -126,6 +294,8 @@ export interface SleepRecord {
   finalWake: string | null;
   outOfBedTime: string | null;
   timeInBedMin: number;
+  /** Minutes in bed scored sleep or wake; the rest had no usable signal (their epochs read `unknown`). */
+  scoredMin: number;
   totalSleepMin: number;
   sleepEfficiency: number;
   sleepLatencyMin: number;
@@ -176,11 +346,12 @@ const SLEEP_STATES: ReadonlySet<EpochState> = new Set(['light', 'deep', 'rem']);
 /** Scores the night and computes the sleep record. `source` is `live` or the upload id. */
 export function analyzeSleepDay(epochs: NightEpochs, source: string, scored?: ScoredStates): SleepRecord {
   const n = epochs.presence.length;
-  const asleep = scoreSleep(epochs);
+  const verdict = scoreSleepWake(epochs);
   if (scored !== undefined) {
     for (let i = 0; i < n; i++) {
       const state = scored[i];
-      if (state !== null && state !== undefined && epochs.presence[i] === PRESENCE_IN_BED) asleep[i] = SLEEP_STATES.has(state) ? 1 : 0;
+      if (state !== null && state !== undefined && state !== 'unknown' && epochs.presence[i] === PRESENCE_IN_BED)
+        verdict[i] = SLEEP_STATES.has(state) ? SCORED_SLEEP : SCORED_WAKE;
     }
   }
   const inBed = (i: number): boolean => epochs.presence[i] === PRESENCE_IN_BED;
@@ -195,41 +366,52 @@ export function analyzeSleepDay(epochs: NightEpochs, source: string, scored?: Sc
       if (firstInBed < 0) firstInBed = i;
       lastInBed = i;
     }
-    if (asleep[i] === 1) {
+    if (verdict[i] === SCORED_SLEEP) {
       if (firstSleep < 0) firstSleep = i;
       lastSleep = i;
     }
   }
 
+  // The sleep metrics count scored minutes only: an unscored minute is neither sleep nor wake.
   let timeInBed = 0;
+  let scoredMin = 0;
   let totalSleep = 0;
+  /** Unscored minutes in bed before sleep onset: left out of the latency. */
+  let unscoredBeforeOnset = 0;
   let waso = 0;
   let awakenings = 0;
   let outOfBedCount = 0;
   let outOfBedMin = 0;
   let moving = 0;
+  let movementKnown = 0;
   let apneaEvents = 0;
+  let previousScored: number = UNSCORED;
   for (let i = 0; i < n; i++) {
     apneaEvents += epochs.apneaEvents[i]!;
     if (inBed(i)) {
       timeInBed++;
-      if (asleep[i] === 1) totalSleep++;
-      if ((epochs.activity[i] ?? 0) > 0) moving++;
+      if (verdict[i] !== UNSCORED) scoredMin++;
+      if (verdict[i] === SCORED_SLEEP) totalSleep++;
+      if (Number.isFinite(epochs.activity[i]!)) {
+        movementKnown++;
+        if (epochs.activity[i]! > 0) moving++;
+      }
+      if (verdict[i] === UNSCORED && i < firstSleep) unscoredBeforeOnset++;
     }
     if (firstSleep >= 0 && i > firstSleep && i <= lastSleep) {
-      if (inBed(i) && asleep[i] === 0) waso++;
-      if (asleep[i] === 0 && asleep[i - 1] === 1) awakenings++;
+      if (inBed(i) && verdict[i] === SCORED_WAKE) waso++;
+      if (verdict[i] === SCORED_WAKE && previousScored === SCORED_SLEEP) awakenings++;
     }
+    if (verdict[i] !== UNSCORED) previousScored = verdict[i]!;
     if (firstInBed >= 0 && i > firstInBed && i < lastInBed && epochs.presence[i] === PRESENCE_OUT_OF_BED) {
       outOfBedMin++;
       if (epochs.presence[i - 1] !== PRESENCE_OUT_OF_BED) outOfBedCount++;
     }
   }
-
   // Deep: regular breathing and a heart rate in the lowest quarter of the night's sleeping heart rates.
   const sleepingHeart = new Float64Array(totalSleep);
   let k = 0;
-  for (let i = 0; i < n; i++) if (asleep[i] === 1) sleepingHeart[k++] = epochs.heartRate[i]!;
+  for (let i = 0; i < n; i++) if (verdict[i] === SCORED_SLEEP) sleepingHeart[k++] = epochs.heartRate[i]!;
   const finite = sleepingHeart.filter(Number.isFinite).sort();
   const lowerQuartile = finite.length > 0 ? finite[Math.floor((finite.length - 1) / 4)]! : Number.NaN;
   const epochList: SleepRecord['epochs'] = [];
@@ -240,9 +422,17 @@ export function analyzeSleepDay(epochs: NightEpochs, source: string, scored?: Sc
       const regular = epochs.respirationVariation[i]! <= DEEP_VARIATION;
       const lowHeart = !(epochs.heartRate[i]! > lowerQuartile);
       const given = scored?.[i];
-      state = given !== null && given !== undefined && given !== 'outOfBed' && given !== 'unknown' ? given : asleep[i] === 0 ? 'awake' : regular && lowHeart ? 'deep' : 'light';
+      // An unscored minute in bed reads `unknown` (no usable signal), as a minute without data does.
+      if (given !== null && given !== undefined && given !== 'outOfBed' && given !== 'unknown') state = given;
+      else if (verdict[i] === SCORED_WAKE) state = 'awake';
+      else if (verdict[i] === SCORED_SLEEP) state = regular && lowHeart ? 'deep' : 'light';
     }
-    const epoch: SleepRecord['epochs'][number] = { state, respirationRate: orNull(epochs.respirationRate[i]!), heartRate: orNull(epochs.heartRate[i]!), activity: orNull(epochs.activity[i]!) };
+    const epoch: SleepRecord['epochs'][number] = {
+      state,
+      respirationRate: orNull(epochs.respirationRate[i]!),
+      heartRate: orNull(epochs.heartRate[i]!),
+      activity: orNull(epochs.activity[i]!),
+    };
     if (epochs.apneaEvents[i]! > 0) epoch.pauses = epochs.apneaEvents[i]!;
     epochList.push(epoch);
   }
@@ -255,8 +445,9 @@ export function analyzeSleepDay(epochs: NightEpochs, source: string, scored?: Sc
     outOfBedTime: lastInBed >= 0 ? iso(at(lastInBed + 1)) : null,
     timeInBedMin: timeInBed,
     totalSleepMin: totalSleep,
-    sleepEfficiency: timeInBed > 0 ? Math.round((1000 * totalSleep) / timeInBed) / 10 : 0,
-    sleepLatencyMin: firstSleep >= 0 && firstInBed >= 0 ? firstSleep - firstInBed : 0,
+    scoredMin,
+    sleepEfficiency: scoredMin > 0 ? Math.round((1000 * totalSleep) / scoredMin) / 10 : 0,
+    sleepLatencyMin: firstSleep >= 0 && firstInBed >= 0 ? firstSleep - firstInBed - unscoredBeforeOnset : 0,
     wasoMin: waso,
     awakenings,
     outOfBedCount,
@@ -265,7 +456,7 @@ export function analyzeSleepDay(epochs: NightEpochs, source: string, scored?: Sc
     heartRate: stat(epochs.heartRate, inBed),
     apneaEvents,
     apneaIndex: sleepHours > 0 ? Math.round((10 * apneaEvents) / sleepHours) / 10 : 0,
-    movementIndex: timeInBed > 0 ? Math.round((1000 * moving) / timeInBed) / 10 : 0,
+    movementIndex: movementKnown > 0 ? Math.round((1000 * moving) / movementKnown) / 10 : 0,
     epochStart: iso(epochs.startMs),
     epochs: epochList,
     source,
@@ -303,14 +494,15 @@ export class EpochRecorder {
       this.finish();
       this.#minute = minute;
     }
-    const inBed = state.state === 'awake' || state.state === 'asleep' || state.state === 'noBreathing';
+    const inBed = state.state === 'sittingUp' || state.state === 'awake' || state.state === 'asleep' || state.state === 'noBreathing';
     if (inBed) this.#inBedSeconds++;
     else if (state.state === 'outOfBed') this.#outSeconds++;
     if (state.movement !== null) {
       this.#known++;
       if (state.movement > MOVING_THRESHOLD_G) this.#moving++;
     }
-    if (state.respirationRate !== null && state.respirationRate > 0 && this.#respirationCount < 60) this.#respiration[this.#respirationCount++] = state.respirationRate;
+    if (state.respirationRate !== null && state.respirationRate > 0 && this.#respirationCount < 60)
+      this.#respiration[this.#respirationCount++] = state.respirationRate;
     if (state.heartRate !== null && this.#heartCount < 60) this.#heart[this.#heartCount++] = state.heartRate;
     if (state.state === 'noBreathing' && this.#previousState !== 'noBreathing') this.epochs.apneaEvents[minute] = this.epochs.apneaEvents[minute]! + 1;
     this.#previousState = state.state;
@@ -321,7 +513,8 @@ export class EpochRecorder {
     const i = this.#minute;
     if (i >= 0) {
       const e = this.epochs;
-      e.presence[i] = this.#inBedSeconds + this.#outSeconds === 0 ? PRESENCE_UNKNOWN : this.#inBedSeconds >= this.#outSeconds ? PRESENCE_IN_BED : PRESENCE_OUT_OF_BED;
+      e.presence[i] =
+        this.#inBedSeconds + this.#outSeconds === 0 ? PRESENCE_UNKNOWN : this.#inBedSeconds >= this.#outSeconds ? PRESENCE_IN_BED : PRESENCE_OUT_OF_BED;
       e.activity[i] = this.#known > 0 ? this.#moving : Number.NaN;
       e.respirationRate[i] = median(this.#respiration, 0, this.#respirationCount);
       e.heartRate[i] = median(this.#heart, 0, this.#heartCount);

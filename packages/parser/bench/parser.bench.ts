@@ -52,9 +52,14 @@ function smfStream(seconds: number, framesPerSecond: (second: number) => SmfFram
 }
 
 const t0 = 1_700_000_000_000_000;
-const wave = (n: number, f: number, amplitude: number, phase: number) => Array.from({ length: n }, (_, i) => Math.round(amplitude * Math.sin(phase + (2 * Math.PI * f * i) / n) + (i % 7)));
-const ecgOnly = smfStream(1200, (s) => [{ channel: 'ecg', format: 'int16', sequence: s, startTimeUs: t0 + s * 1e6, sampleRate: 250, scale: 0.005, raw: wave(250, 1.2, 800, s) }]);
-const ecgLong = smfStream(120, (s) => [{ channel: 'ecg', format: 'int16', sequence: s, startTimeUs: t0 + s * 10e6, sampleRate: 250, scale: 0.005, raw: wave(2500, 12, 800, s) }]);
+const wave = (n: number, f: number, amplitude: number, phase: number) =>
+  Array.from({ length: n }, (_, i) => Math.round(amplitude * Math.sin(phase + (2 * Math.PI * f * i) / n) + (i % 7)));
+const ecgOnly = smfStream(1200, (s) => [
+  { channel: 'ecg', format: 'int16', sequence: s, startTimeUs: t0 + s * 1e6, sampleRate: 250, scale: 0.005, raw: wave(250, 1.2, 800, s) },
+]);
+const ecgLong = smfStream(120, (s) => [
+  { channel: 'ecg', format: 'int16', sequence: s, startTimeUs: t0 + s * 10e6, sampleRate: 250, scale: 0.005, raw: wave(2500, 12, 800, s) },
+]);
 const deviceMix = smfStream(120, (s) => [
   { channel: 'ecg', format: 'int16', sequence: s, startTimeUs: t0 + s * 1e6, sampleRate: 250, scale: 0.005, raw: wave(250, 1.2, 800, s) },
   { channel: 'respiAxl', format: 'int16', sequence: s, startTimeUs: t0 + s * 1e6, sampleRate: 50, scale: 0.001, raw: wave(150, 3, 2000, s) },
@@ -72,7 +77,8 @@ function longEdf(file: Uint8Array, records: number): Uint8Array {
   const out = new Uint8Array(headerBytes + records * recordSize);
   out.set(file.subarray(0, headerBytes));
   out.set(new TextEncoder().encode(String(records).padEnd(8, ' ')), 236);
-  for (let r = 0; r < records; r++) out.set(file.subarray(headerBytes + (r % count) * recordSize, headerBytes + ((r % count) + 1) * recordSize), headerBytes + r * recordSize);
+  for (let r = 0; r < records; r++)
+    out.set(file.subarray(headerBytes + (r % count) * recordSize, headerBytes + ((r % count) + 1) * recordSize), headerBytes + r * recordSize);
   return out;
 }
 
@@ -89,13 +95,38 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: `SMF ecg 1-s frames (${ecgOnly.length / 1200} B each)`, bytes: ecgOnly, wasm: () => parser.decodeSmfStream(ecgOnly), js: () => referenceDecodeSmfStream(ecgOnly) },
-  { name: `SMF ecg 10-s frames (${ecgLong.length / 120} B each)`, bytes: ecgLong, wasm: () => parser.decodeSmfStream(ecgLong), js: () => referenceDecodeSmfStream(ecgLong) },
-  { name: 'SMF device mix (6 channels, 1-s frames)', bytes: deviceMix, wasm: () => parser.decodeSmfStream(deviceMix), js: () => referenceDecodeSmfStream(deviceMix) },
+  {
+    name: `SMF ecg 1-s frames (${ecgOnly.length / 1200} B each)`,
+    bytes: ecgOnly,
+    wasm: () => parser.decodeSmfStream(ecgOnly),
+    js: () => referenceDecodeSmfStream(ecgOnly),
+  },
+  {
+    name: `SMF ecg 10-s frames (${ecgLong.length / 120} B each)`,
+    bytes: ecgLong,
+    wasm: () => parser.decodeSmfStream(ecgLong),
+    js: () => referenceDecodeSmfStream(ecgLong),
+  },
+  {
+    name: 'SMF device mix (6 channels, 1-s frames)',
+    bytes: deviceMix,
+    wasm: () => parser.decodeSmfStream(deviceMix),
+    js: () => referenceDecodeSmfStream(deviceMix),
+  },
   { name: 'EDF short_psg.edf (real, 184 kB)', bytes: edf, wasm: () => parser.decodeEdf(edf), js: () => referenceDecodeEdf(edf, false) },
-  { name: `EDF 8-h night (${(edfNight.length / MB).toFixed(1)} MB)`, bytes: edfNight, wasm: () => parser.decodeEdf(edfNight), js: () => referenceDecodeEdf(edfNight, false) },
+  {
+    name: `EDF 8-h night (${(edfNight.length / MB).toFixed(1)} MB)`,
+    bytes: edfNight,
+    wasm: () => parser.decodeEdf(edfNight),
+    js: () => referenceDecodeEdf(edfNight, false),
+  },
   { name: 'BDF short_psg.bdf (real, 276 kB)', bytes: bdf, wasm: () => parser.decodeEdf(bdf), js: () => referenceDecodeEdf(bdf, false) },
-  { name: `BDF 8-h night (${(bdfNight.length / MB).toFixed(1)} MB)`, bytes: bdfNight, wasm: () => parser.decodeEdf(bdfNight), js: () => referenceDecodeEdf(bdfNight, false) },
+  {
+    name: `BDF 8-h night (${(bdfNight.length / MB).toFixed(1)} MB)`,
+    bytes: bdfNight,
+    wasm: () => parser.decodeEdf(bdfNight),
+    js: () => referenceDecodeEdf(bdfNight, false),
+  },
 ];
 
 const only = process.argv[2];
@@ -108,9 +139,14 @@ console.log(`${pad('input', 44)} ${'wasm'.padStart(7)} ${'views'.padStart(7)} ${
 for (const c of cases) {
   if (only && !c.name.toLowerCase().includes(only.toLowerCase())) continue;
   const wasm = measure(c.wasm, c.bytes.length);
-  const views = measure(() => (c.name.startsWith('SMF') ? parser.decodeSmfStream(c.bytes, { copy: false }) : parser.decodeEdf(c.bytes, { copy: false })), c.bytes.length);
+  const views = measure(
+    () => (c.name.startsWith('SMF') ? parser.decodeSmfStream(c.bytes, { copy: false }) : parser.decodeEdf(c.bytes, { copy: false })),
+    c.bytes.length,
+  );
   const js = measure(c.js, c.bytes.length);
-  console.log(`${pad(c.name, 44)} ${num(wasm)} ${num(views)} ${num(js)}  ${`${(wasm / js).toFixed(1)}×`.padStart(7)}  ${`${(views / js).toFixed(1)}×`.padStart(8)}`);
+  console.log(
+    `${pad(c.name, 44)} ${num(wasm)} ${num(views)} ${num(js)}  ${`${(wasm / js).toFixed(1)}×`.padStart(7)}  ${`${(views / js).toFixed(1)}×`.padStart(8)}`,
+  );
 }
 console.log('wasm:  the WebAssembly parser with default options (input copied in, results copied out to fresh arrays);');
 console.log('views: the same with { copy: false } (results left in the module memory, valid until the next call);');

@@ -14,12 +14,17 @@ const OUTPUTS = ['parser.wasm', 'parser.js', 'parser.d.ts'].map((name) => join(D
 /** The compiler options. --maximumMemory must match MAX_PAGES in assembly/memory.ts. */
 export const ASC_ARGS = [
   join(SOURCES, 'index.ts'),
-  '--outFile', join(DIST, 'parser.wasm'),
-  '--bindings', 'esm',
+  '--outFile',
+  join(DIST, 'parser.wasm'),
+  '--bindings',
+  'esm',
   '-O3',
-  '--runtime', 'stub',
-  '--enable', 'simd',
-  '--maximumMemory', '32768',
+  '--runtime',
+  'stub',
+  '--enable',
+  'simd',
+  '--maximumMemory',
+  '32768',
   '--noAssert',
 ];
 
@@ -44,7 +49,12 @@ export async function buildParser({ force = false, quiet = false } = {}) {
   const { default: asc } = await import('assemblyscript/asc');
   let errors = '';
   const { error, stderr } = await asc.main(ASC_ARGS, {
-    stderr: { write: (chunk) => { errors += String(chunk); return true; } },
+    stderr: {
+      write: (chunk) => {
+        errors += String(chunk);
+        return true;
+      },
+    },
   });
   if (error) throw new Error(`building the parser's WebAssembly module failed: ${error.message}\n${errors || stderr.toString()}`);
   if (!quiet) console.log(`Built packages/parser/dist/parser.wasm in ${((Date.now() - started) / 1000).toFixed(1)} s`);

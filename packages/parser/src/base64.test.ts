@@ -40,12 +40,15 @@ describe('base64', () => {
     expect(Array.from(atob(text), (c) => c.charCodeAt(0))).toEqual(bytes);
   });
 
-  it.each(['Q', 'QQ=', 'QQ===', 'Q===', '====', '=', 'QQ=Q', 'QUJD=', 'QQ-_', 'QQ\u00a0', 'QQ\u3042', 'QQ\v', 'QQ%3D', '\ud800QQ'])('rejects %j with the exact message', (text) => {
-    const result = decode(text);
-    expect(result).toBeInstanceOf(ParseError);
-    expect((result as ParseError).code).toBe('invalid-base64');
-    expect((result as ParseError).message).toBe(BASE64_ERROR_MESSAGE);
-    expect(BASE64_ERROR_MESSAGE).toBe('Failed to construct data from Base64 string');
-    expect(forgivingBase64(text)).toBeNull();
-  });
+  it.each(['Q', 'QQ=', 'QQ===', 'Q===', '====', '=', 'QQ=Q', 'QUJD=', 'QQ-_', 'QQ\u00a0', 'QQ\u3042', 'QQ\v', 'QQ%3D', '\ud800QQ'])(
+    'rejects %j with the exact message',
+    (text) => {
+      const result = decode(text);
+      expect(result).toBeInstanceOf(ParseError);
+      expect((result as ParseError).code).toBe('invalid-base64');
+      expect((result as ParseError).message).toBe(BASE64_ERROR_MESSAGE);
+      expect(BASE64_ERROR_MESSAGE).toBe('Failed to construct data from Base64 string');
+      expect(forgivingBase64(text)).toBeNull();
+    },
+  );
 });

@@ -77,8 +77,24 @@ describe('EDF: short_psg.edf (Sleep-EDF SC4001E0, first 300 s)', () => {
     expect(h.signals.map((s) => s.label)).toEqual(SHORT_PSG_LABELS);
     expect(h.signals.map((s) => s.sampleRate)).toEqual([100, 100, 100, 1, 1, 1, 1]);
     expect(h.signals.map((s) => s.isAnnotation)).toEqual([false, false, false, false, false, false, false]);
-    expect(h.signals[0]).toMatchObject({ transducer: 'Ag-AgCl electrodes', physicalDimension: 'uV', physicalMin: -192, physicalMax: 192, digitalMin: -2048, digitalMax: 2047, prefilter: 'HP:0.5Hz LP:100Hz [enhanced cassette BW]', samplesPerRecord: 3000 });
-    expect(h.signals[5]).toMatchObject({ label: 'Temp rectal', physicalDimension: 'DegC', physicalMin: 34, physicalMax: 40, digitalMin: -2849, digitalMax: 2731 });
+    expect(h.signals[0]).toMatchObject({
+      transducer: 'Ag-AgCl electrodes',
+      physicalDimension: 'uV',
+      physicalMin: -192,
+      physicalMax: 192,
+      digitalMin: -2048,
+      digitalMax: 2047,
+      prefilter: 'HP:0.5Hz LP:100Hz [enhanced cassette BW]',
+      samplesPerRecord: 3000,
+    });
+    expect(h.signals[5]).toMatchObject({
+      label: 'Temp rectal',
+      physicalDimension: 'DegC',
+      physicalMin: 34,
+      physicalMax: 40,
+      digitalMin: -2849,
+      digitalMax: 2731,
+    });
     expect(file.samples.map((s) => s?.length)).toEqual([30000, 30000, 30000, 300, 300, 300, 300]);
     expect(Array.from(file.recordStartTimes)).toEqual([0, 30, 60, 90, 120, 150, 180, 210, 240, 270]);
     expect(file.annotations).toEqual([]);
@@ -133,13 +149,22 @@ describe('BDF: short_psg.bdf (the same 300 s as 24-bit BDF)', () => {
     bdf.header.signals.forEach((s, i) => {
       const e = edf.header.signals[i];
       if (!e) throw new Error('missing EDF signal');
-      const halfStep = Math.max((s.physicalMax - s.physicalMin) / (s.digitalMax - s.digitalMin), (e.physicalMax - e.physicalMin) / (e.digitalMax - e.digitalMin)) / 2;
+      const halfStep =
+        Math.max((s.physicalMax - s.physicalMin) / (s.digitalMax - s.digitalMin), (e.physicalMax - e.physicalMin) / (e.digitalMax - e.digitalMin)) / 2;
       expect(firstMismatch(bdf.samples[i] as Float32Array, edf.samples[i] as Float32Array, halfStep)).toBeNull();
     });
   });
 });
 
-const STAGE_COUNTS_SC4001 = { 'Sleep stage W': 12, 'Sleep stage 1': 24, 'Sleep stage 2': 40, 'Sleep stage 3': 48, 'Sleep stage 4': 23, 'Sleep stage R': 6, 'Sleep stage ?': 1 };
+const STAGE_COUNTS_SC4001 = {
+  'Sleep stage W': 12,
+  'Sleep stage 1': 24,
+  'Sleep stage 2': 40,
+  'Sleep stage 3': 48,
+  'Sleep stage 4': 23,
+  'Sleep stage R': 6,
+  'Sleep stage ?': 1,
+};
 
 function countTexts(file: EdfFile): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -222,10 +247,35 @@ function discontinuous(overrides: Partial<WriterOptions> = {}): WriterOptions {
     records: 3,
     duration: 2.5,
     signals: [
-      { label: 'ECG', dimension: 'mV', physicalMin: -5, physicalMax: 5, digitalMin: -32768, digitalMax: 32767, samplesPerRecord: 625, samples: (r) => Array.from({ length: 625 }, (_, k) => (k * 97 + r * 1000) % 65536 - 32768) },
+      {
+        label: 'ECG',
+        dimension: 'mV',
+        physicalMin: -5,
+        physicalMax: 5,
+        digitalMin: -32768,
+        digitalMax: 32767,
+        samplesPerRecord: 625,
+        samples: (r) => Array.from({ length: 625 }, (_, k) => ((k * 97 + r * 1000) % 65536) - 32768),
+      },
       { label: 'Resp', physicalMin: '-1e2', physicalMax: '1E2', digitalMin: -100, digitalMax: 100, samplesPerRecord: 5, samples: (r) => [r, -r, 100, -100, 0] },
-      { label: 'EDF Annotations', physicalMin: -1, physicalMax: 1, digitalMin: -32768, digitalMax: 32767, samplesPerRecord: 60, tals: (r) => `+${starts[r]}\x14\x14\0` + (r === 1 ? '+10.5\x150.25\x14Apnea\x14Desat\x14\0-0.125\x14Before start\x14\0' : '') },
-      { label: 'EDF Annotations', physicalMin: -1, physicalMax: 1, digitalMin: -32768, digitalMax: 32767, samplesPerRecord: 20, tals: (r) => (r === 2 ? '+36\x14Bouton appelé 呼出\x14\0' : '') },
+      {
+        label: 'EDF Annotations',
+        physicalMin: -1,
+        physicalMax: 1,
+        digitalMin: -32768,
+        digitalMax: 32767,
+        samplesPerRecord: 60,
+        tals: (r) => `+${starts[r]}\x14\x14\0` + (r === 1 ? '+10.5\x150.25\x14Apnea\x14Desat\x14\0-0.125\x14Before start\x14\0' : ''),
+      },
+      {
+        label: 'EDF Annotations',
+        physicalMin: -1,
+        physicalMax: 1,
+        digitalMin: -32768,
+        digitalMax: 32767,
+        samplesPerRecord: 20,
+        tals: (r) => (r === 2 ? '+36\x14Bouton appelé 呼出\x14\0' : ''),
+      },
     ],
     ...overrides,
   };
@@ -238,7 +288,12 @@ describe('EDF+D and other synthetic files', () => {
     checkAgainstReference(bytes, file);
     expect(file.header.variant).toBe('discontinuous');
     expect(Array.from(file.recordStartTimes)).toEqual([0, 10, 35]);
-    expect(file.header.signals.map((s) => [s.sampleRate, s.isAnnotation])).toEqual([[250, false], [2, false], [24, true], [8, true]]);
+    expect(file.header.signals.map((s) => [s.sampleRate, s.isAnnotation])).toEqual([
+      [250, false],
+      [2, false],
+      [24, true],
+      [8, true],
+    ]);
     expect(file.header.signals[1]).toMatchObject({ physicalMin: -100, physicalMax: 100 });
     expect(file.annotations).toEqual([
       { onset: 10.5, duration: 0.25, texts: ['Apnea', 'Desat'], record: 1, signal: 2 },
@@ -318,7 +373,12 @@ describe('malformed EDF/BDF, one case at a time', () => {
     ['empty input', new Uint8Array(0), 'truncated', /input is 0 bytes/],
     ['a short header', psg.subarray(0, 255), 'truncated', /header alone is 256/],
     ['a header cut inside the signal fields', psg.subarray(0, 1000), 'truncated', /header is 2048 bytes but the input has only 1000/],
-    ['the last data record cut short', psg.subarray(0, psg.length - 1), 'truncated', /data records need 182400 bytes after the header but the input has 182399/],
+    [
+      'the last data record cut short',
+      psg.subarray(0, psg.length - 1),
+      'truncated',
+      /data records need 182400 bytes after the header but the input has 182399/,
+    ],
     ['a wrong version field', patch(psg, 0, '1'), 'bad-magic', /not an EDF or BDF file/],
     ['a BDF with a wrong signature', patch(dataFile('edf/short_psg.bdf'), 1, 'BIOSEMX'), 'bad-magic', /not an EDF or BDF/],
     ['an SMF frame', Uint8Array.of(0x89, 0x53, 0x4d, 0x46, ...new Array(300).fill(0)), 'bad-magic', /not an EDF/],
@@ -337,9 +397,24 @@ describe('malformed EDF/BDF, one case at a time', () => {
     ['digital min ≥ max', patch(psg, signalField(120, 8, 2), '2047    '), 'bad-header', /signal 2: digital minimum 2047 and maximum 2047/],
     ['digital max beyond 16 bits', patch(psg, signalField(128, 8, 0), '40000   '), 'bad-header', /signal 0: digital minimum -2048 and maximum 40000/],
     ['physical min = max', patch(psg, signalField(104, 8, 4), '5       '), 'bad-header', /signal 4: physical minimum and maximum are both 5/],
-    ['a non-numeric physical max', patch(psg, signalField(112, 8, 1), 'NaN     '), 'bad-header', /signal 1's "physical maximum" is not a valid number: "NaN {5}"/],
-    ['negative samples per record', patch(psg, signalField(216, 8, 3), '-30     '), 'bad-header', /signal 3: number of samples per data record -30 is negative/],
-    ['samples per record that lie', patch(psg, signalField(216, 8, 3), '31      '), 'truncated', /data records need 182420 bytes after the header but the input has 182400/],
+    [
+      'a non-numeric physical max',
+      patch(psg, signalField(112, 8, 1), 'NaN     '),
+      'bad-header',
+      /signal 1's "physical maximum" is not a valid number: "NaN {5}"/,
+    ],
+    [
+      'negative samples per record',
+      patch(psg, signalField(216, 8, 3), '-30     '),
+      'bad-header',
+      /signal 3: number of samples per data record -30 is negative/,
+    ],
+    [
+      'samples per record that lie',
+      patch(psg, signalField(216, 8, 3), '31      '),
+      'truncated',
+      /data records need 182420 bytes after the header but the input has 182400/,
+    ],
     ['absurd samples per record', patch(psg, signalField(216, 8, 0), '99999999'), 'truncated', /data records need/],
     ['invalid base64 text', 'MCAgICAg@', 'invalid-base64', /^Failed to construct data from Base64 string$/],
   ] as const)('rejects %s', (_name, input, code, message) => {
@@ -361,13 +436,22 @@ describe('malformed EDF/BDF, one case at a time', () => {
   });
 
   it('rejects a file whose signals all have 0 samples per record', () => {
-    const bytes = writeEdf({ records: 1, duration: 1, signals: [{ label: 'A', physicalMin: 0, physicalMax: 1, digitalMin: 0, digitalMax: 1, samplesPerRecord: 0 }] });
+    const bytes = writeEdf({
+      records: 1,
+      duration: 1,
+      signals: [{ label: 'A', physicalMin: 0, physicalMax: 1, digitalMin: 0, digitalMax: 1, samplesPerRecord: 0 }],
+    });
     expectError(bytes, 'bad-header', /every signal has 0 samples per data record/);
   });
 
   it('does work in proportion to the input, however many empty signals the header declares', () => {
     const empty = { label: 'off', physicalMin: 0, physicalMax: 1, digitalMin: 0, digitalMax: 1, samplesPerRecord: 0 };
-    const header = writeEdf({ records: 0, recordsField: '200000', duration: 1, signals: [{ ...empty, label: 'on', samplesPerRecord: 1 }, ...new Array(999).fill(empty)] });
+    const header = writeEdf({
+      records: 0,
+      recordsField: '200000',
+      duration: 1,
+      signals: [{ ...empty, label: 'on', samplesPerRecord: 1 }, ...new Array(999).fill(empty)],
+    });
     const bytes = new Uint8Array(header.length + 400_000);
     bytes.set(header);
     for (let r = 0; r < 200_000; r++) bytes[header.length + r * 2] = r % 2;

@@ -23,7 +23,10 @@ function attempt<T>(label: string, seed: number, input: Uint8Array | string, run
   } catch (error) {
     if (error instanceof ParseError) return { ok: false, error };
     const shown = typeof input === 'string' ? JSON.stringify(input.slice(0, 200)) : Buffer.from(input.subarray(0, 300)).toString('hex');
-    throw new Error(`${label} case ${seed} threw ${String(error)} instead of a ParseError; input (${input.length} ${typeof input === 'string' ? 'chars' : 'bytes'}) starts ${shown}`, { cause: error });
+    throw new Error(
+      `${label} case ${seed} threw ${String(error)} instead of a ParseError; input (${input.length} ${typeof input === 'string' ? 'chars' : 'bytes'}) starts ${shown}`,
+      { cause: error },
+    );
   }
 }
 
@@ -76,7 +79,15 @@ describe('fuzzing SMF', () => {
   it(`survives ${CASES} mutated streams and agrees with the reference decoder`, () => {
     const random = new Random(0x5eed01);
     const inits: SmfSampleFrameInit[] = [
-      { channel: 'ecg', format: 'int16', sequence: 1, startTimeUs: 1e15, sampleRate: 250, scale: 0.005, raw: Array.from({ length: 40 }, (_, i) => i * 300 - 6000) },
+      {
+        channel: 'ecg',
+        format: 'int16',
+        sequence: 1,
+        startTimeUs: 1e15,
+        sampleRate: 250,
+        scale: 0.005,
+        raw: Array.from({ length: 40 }, (_, i) => i * 300 - 6000),
+      },
       { channel: 'respiAxl', format: 'int24', sequence: 2, startTimeUs: 1e15, sampleRate: 50, scale: 1e-4, raw: [1, -2, 3, 400000, -500000, 6, 7, 8, 9] },
       { channel: 'impe', format: 'float32', sequence: 3, startTimeUs: 1e15, sampleRate: 50, offset: 500, raw: [0.5, -1.25, 3e5] },
       { channel: 'eit', format: 'float32', width: 208, sequence: 4, startTimeUs: 1e15, sampleRate: 20, raw: Array.from({ length: 208 }, (_, i) => i / 3) },
@@ -120,7 +131,13 @@ function sameFrame(frame: SmfFrame, ref: ReferenceSmfFrame): void {
     frame.frames.forEach((child, i) => sameFrame(child, ref.frames?.[i] as ReferenceSmfFrame));
     return;
   }
-  expect([frame.sequence, frame.sampleCount, frame.width, frame.scale, frame.offset]).toEqual([ref.sequence, ref.sampleCount, ref.width, ref.scale, ref.offset]);
+  expect([frame.sequence, frame.sampleCount, frame.width, frame.scale, frame.offset]).toEqual([
+    ref.sequence,
+    ref.sampleCount,
+    ref.width,
+    ref.scale,
+    ref.offset,
+  ]);
   expect(firstMismatch(frame.values, ref.values as Float32Array)).toBeNull();
   expect(firstMismatch(frame.raw as ArrayLike<number>, ref.raw as number[])).toBeNull();
 }
@@ -142,9 +159,51 @@ function resign(bytes: Uint8Array): Uint8Array {
   return bytes;
 }
 
-const FIELDS: [number, number][] = [[168, 8], [176, 8], [184, 8], [192, 44], [236, 8], [244, 8], [252, 4]];
-const SIGNAL_FIELDS: [number, number][] = [[0, 16], [104, 8], [112, 8], [120, 8], [128, 8], [216, 8]];
-const NUMBERS = ['0', '-1', '1', '2', '30', '-30', '1e3', '1E-30', '99999999', '-99999999', '32768', '-32769', '8388608', '0.5', '.5', '1.', '+7', '  12', 'abc', '', '2048', '256', '-0', '1e+22', '1e23', '7 7'];
+const FIELDS: [number, number][] = [
+  [168, 8],
+  [176, 8],
+  [184, 8],
+  [192, 44],
+  [236, 8],
+  [244, 8],
+  [252, 4],
+];
+const SIGNAL_FIELDS: [number, number][] = [
+  [0, 16],
+  [104, 8],
+  [112, 8],
+  [120, 8],
+  [128, 8],
+  [216, 8],
+];
+const NUMBERS = [
+  '0',
+  '-1',
+  '1',
+  '2',
+  '30',
+  '-30',
+  '1e3',
+  '1E-30',
+  '99999999',
+  '-99999999',
+  '32768',
+  '-32769',
+  '8388608',
+  '0.5',
+  '.5',
+  '1.',
+  '+7',
+  '  12',
+  'abc',
+  '',
+  '2048',
+  '256',
+  '-0',
+  '1e+22',
+  '1e23',
+  '7 7',
+];
 
 function mutateEdf(random: Random, input: Uint8Array): Uint8Array {
   if (random.next() < 0.45) {
@@ -196,9 +255,29 @@ function smallEdf(bdf: boolean, plus: '' | 'C' | 'D'): Uint8Array {
     records: 3,
     duration: 1,
     signals: [
-      { label: 'A', physicalMin: -100, physicalMax: 100, digitalMin: bdf ? -8388608 : -32768, digitalMax: bdf ? 8388607 : 32767, samplesPerRecord: 11, samples: (r) => Array.from({ length: 11 }, (_, k) => (k - 5) * 1000 * (r + 1)) },
+      {
+        label: 'A',
+        physicalMin: -100,
+        physicalMax: 100,
+        digitalMin: bdf ? -8388608 : -32768,
+        digitalMax: bdf ? 8388607 : 32767,
+        samplesPerRecord: 11,
+        samples: (r) => Array.from({ length: 11 }, (_, k) => (k - 5) * 1000 * (r + 1)),
+      },
       { label: 'B', physicalMin: 0, physicalMax: 1, digitalMin: 0, digitalMax: 255, samplesPerRecord: 2, samples: () => [0, 255] },
-      ...(plus ? [{ label, physicalMin: -1, physicalMax: 1, digitalMin: -32768, digitalMax: 32767, samplesPerRecord: 30, tals: (r: number) => `+${r}\x14\x14\0+${r}.5\x150.2\x14Event ${r}\x14Second\x14\0` }] : []),
+      ...(plus
+        ? [
+            {
+              label,
+              physicalMin: -1,
+              physicalMax: 1,
+              digitalMin: -32768,
+              digitalMax: 32767,
+              samplesPerRecord: 30,
+              tals: (r: number) => `+${r}\x14\x14\0+${r}.5\x150.2\x14Event ${r}\x14Second\x14\0`,
+            },
+          ]
+        : []),
     ],
   });
 }
@@ -233,12 +312,27 @@ function fuzzEdf(name: string, seed: number, whole: Uint8Array, corpus: Uint8Arr
 describe('fuzzing EDF and BDF', () => {
   it(`survives ${CASES} mutated EDF/EDF+ files`, () => {
     const psg = dataFile('edf/short_psg.edf');
-    fuzzEdf('EDF', 0x5eed02, psg, [firstRecords(psg, 1), dataFile('edf/SC4001EC-Hypnogram.edf'), dataFile('edf/hmc_sn001_hypnogram.edf'), smallEdf(false, ''), smallEdf(false, 'C'), smallEdf(false, 'D'), smallEdf(false, 'D')]);
+    fuzzEdf('EDF', 0x5eed02, psg, [
+      firstRecords(psg, 1),
+      dataFile('edf/SC4001EC-Hypnogram.edf'),
+      dataFile('edf/hmc_sn001_hypnogram.edf'),
+      smallEdf(false, ''),
+      smallEdf(false, 'C'),
+      smallEdf(false, 'D'),
+      smallEdf(false, 'D'),
+    ]);
   }, 60_000);
 
   it(`survives ${CASES} mutated BDF/BDF+ files`, () => {
     const psg = dataFile('edf/short_psg.bdf');
-    fuzzEdf('BDF', 0x5eed03, psg, [firstRecords(psg, 1), dataFile('edf/SC4001EC-Hypnogram.bdf'), smallEdf(true, ''), smallEdf(true, 'C'), smallEdf(true, 'D'), smallEdf(true, 'D')]);
+    fuzzEdf('BDF', 0x5eed03, psg, [
+      firstRecords(psg, 1),
+      dataFile('edf/SC4001EC-Hypnogram.bdf'),
+      smallEdf(true, ''),
+      smallEdf(true, 'C'),
+      smallEdf(true, 'D'),
+      smallEdf(true, 'D'),
+    ]);
   }, 60_000);
 });
 

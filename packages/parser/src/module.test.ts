@@ -21,7 +21,11 @@ describe('the WebAssembly module', () => {
   it('imports nothing and exports only the parser functions: no AssemblyScript runtime is linked in', () => {
     const module = new WebAssembly.Module(wasmBytes);
     expect(WebAssembly.Module.imports(module)).toEqual([]);
-    expect(WebAssembly.Module.exports(module).map((e) => e.name).sort()).toEqual([...PARSER_EXPORTS].sort());
+    expect(
+      WebAssembly.Module.exports(module)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual([...PARSER_EXPORTS].sort());
   });
 
   it('matches the bindings asc generates (dist/parser.d.ts)', () => {
@@ -47,7 +51,9 @@ describe('the test data', () => {
   it('is found at <repository>/../shared/data, and its absence fails loudly with the path', () => {
     expect(fileURLToPath(DATA_DIR)).toBe(fileURLToPath(new URL('../../../../shared/data/', import.meta.url)));
     expect(dataFile('edf/short_psg.edf').length).toBe(184448);
-    expect(() => dataFile('edf/short_psg.edf', new URL('file:///nonexistent/shared/data/'))).toThrow(/Test data folder not found: looked for \/nonexistent\/shared\/data\//);
+    expect(() => dataFile('edf/short_psg.edf', new URL('file:///nonexistent/shared/data/'))).toThrow(
+      /Test data folder not found: looked for \/nonexistent\/shared\/data\//,
+    );
   });
 });
 
@@ -58,7 +64,8 @@ describe('loading in Node', () => {
     const own = await createParser();
     const sync = createParserSync();
     expect(own).not.toBe(shared);
-    for (const parser of [shared, own, sync]) expect(parser.decodeSmfFrame(parser.encodeSmfFrame(frame))).toMatchObject({ channel: 'temperature', sampleCount: 1 });
+    for (const parser of [shared, own, sync])
+      expect(parser.decodeSmfFrame(parser.encodeSmfFrame(frame))).toMatchObject({ channel: 'temperature', sampleCount: 1 });
   });
 
   it('says how to build the module when it is missing', async () => {

@@ -4,9 +4,21 @@ import type { EdfAnnotation, EdfFile, EdfHeader, EdfSignalHeader, EdfStart } fro
 import { ParseError } from './errors.ts';
 import { failureToError, REASONS, type FailureReport } from './reasons.ts';
 import {
-  SMF_BYTES_PER_SAMPLE, SMF_CHANNEL_CODES, SMF_FORMAT_CODES, SMF_HEADER_SIZE, SMF_MAX_MULTI_FRAMES, SMF_MAX_VALUES,
-  SMF_MIN_FRAME_SIZE, SMF_WIDTHS, smfChannelName, smfFormatName,
-  type SmfFrame, type SmfFrameInit, type SmfMultiFrame, type SmfSampleFrame, type SmfSampleFrameInit,
+  SMF_BYTES_PER_SAMPLE,
+  SMF_CHANNEL_CODES,
+  SMF_FORMAT_CODES,
+  SMF_HEADER_SIZE,
+  SMF_MAX_MULTI_FRAMES,
+  SMF_MAX_VALUES,
+  SMF_MIN_FRAME_SIZE,
+  SMF_WIDTHS,
+  smfChannelName,
+  smfFormatName,
+  type SmfFrame,
+  type SmfFrameInit,
+  type SmfMultiFrame,
+  type SmfSampleFrame,
+  type SmfSampleFrameInit,
 } from './smf.ts';
 import { instantiateParser, type ParserExports, type WasmSource } from './wasm.ts';
 
@@ -246,7 +258,8 @@ export class Parser {
     for (let k = 0; k < talCount; k++) {
       const e = talTable + k * 48;
       const flags = view.getUint8(e + 31);
-      const onset = (flags & 1) !== 0 ? Number(latin1(new Uint8Array(buffer, view.getUint32(e + 32, true), view.getUint32(e + 36, true)))) : view.getFloat64(e, true);
+      const onset =
+        (flags & 1) !== 0 ? Number(latin1(new Uint8Array(buffer, view.getUint32(e + 32, true), view.getUint32(e + 36, true)))) : view.getFloat64(e, true);
       let duration: number | null = view.getFloat64(e + 8, true);
       if ((flags & 2) !== 0) duration = Number(latin1(new Uint8Array(buffer, view.getUint32(e + 40, true), view.getUint32(e + 44, true))));
       else if (Number.isNaN(duration)) duration = null;
@@ -314,8 +327,14 @@ export class Parser {
    * Consecutive signals share one ArrayBuffer up to COPY_GROUP bytes.
    */
   #copyEdfSamples(
-    buffer: ArrayBuffer, table: number, signals: EdfSignalHeader[], recordCount: number, batch: number, raw: boolean,
-    samples: (Float32Array | null)[], digital: (Int32Array | null)[],
+    buffer: ArrayBuffer,
+    table: number,
+    signals: EdfSignalHeader[],
+    recordCount: number,
+    batch: number,
+    raw: boolean,
+    samples: (Float32Array | null)[],
+    digital: (Int32Array | null)[],
   ): void {
     const view = new DataView(buffer);
     const ordinary: number[] = [];
@@ -325,7 +344,7 @@ export class Parser {
       digital.push(null);
       if (!signal.isAnnotation) ordinary.push(i);
     }
-    for (let g = 0; g < ordinary.length; ) {
+    for (let g = 0; g < ordinary.length;) {
       let bytes = (signals[ordinary[g] as number] as EdfSignalHeader).samplesPerRecord * recordCount * 4;
       let end = g + 1;
       while (end < ordinary.length) {
@@ -472,9 +491,23 @@ export class Parser {
     let reason = w.smfEncodeSamples(pointer + SMF_HEADER_SIZE, source, count, plan.format, plan.kind, plan.scale, plan.offset);
     if (reason === REASONS.ENC_RANGE) {
       const report = this.#report(reason, pointer);
-      throw new RangeError(`encodeSmfFrame: sample ${report.index} (${report.a}) does not fit ${plan.formatName}${plan.kind === 1 ? ` at scale ${plan.scale} and offset ${plan.offset}` : ''}`);
+      throw new RangeError(
+        `encodeSmfFrame: sample ${report.index} (${report.a}) does not fit ${plan.formatName}${plan.kind === 1 ? ` at scale ${plan.scale} and offset ${plan.offset}` : ''}`,
+      );
     }
-    reason = w.smfFinishFrame(pointer, plan.channel, plan.format, plan.width, plan.sequence, plan.startTimeUs, plan.sampleRate, plan.sampleCount, plan.scale, plan.offset, plan.payload);
+    reason = w.smfFinishFrame(
+      pointer,
+      plan.channel,
+      plan.format,
+      plan.width,
+      plan.sequence,
+      plan.startTimeUs,
+      plan.sampleRate,
+      plan.sampleCount,
+      plan.scale,
+      plan.offset,
+      plan.payload,
+    );
     if (reason !== 0) throw new RangeError(`encodeSmfFrame: ${this.#failure(reason, pointer).message}`);
   }
 
@@ -576,7 +609,8 @@ function planSampleFrame(frame: SmfSampleFrameInit): SamplePlan {
   if (samples.length % width !== 0) throw new RangeError(`encodeSmfFrame: ${samples.length} values is not a whole number of ${width}-value sample points`);
   if (samples.length > SMF_MAX_VALUES) throw new RangeError(`encodeSmfFrame: ${samples.length} values exceed the limit of ${SMF_MAX_VALUES} per frame`);
   const sampleRate = Math.fround(frame.sampleRate);
-  if (!(Number.isFinite(sampleRate) && sampleRate > 0)) throw new RangeError(`encodeSmfFrame: sample rate ${frame.sampleRate} is not a positive finite float32`);
+  if (!(Number.isFinite(sampleRate) && sampleRate > 0))
+    throw new RangeError(`encodeSmfFrame: sample rate ${frame.sampleRate} is not a positive finite float32`);
   const scale = Math.fround(frame.scale ?? 1);
   const offset = Math.fround(frame.offset ?? 0);
   if (!(Number.isFinite(scale) && scale !== 0 && Number.isFinite(offset))) {

@@ -3,7 +3,7 @@
 // set to the piece's, then a run of whole data records — a file the parser reads on its own). The
 // server imports recordings this way and the browser previews them; neither holds a whole file.
 import { ParseError } from './errors.ts';
-import { SMF_HEADER_SIZE, SMF_MAGIC, SMF_MAX_PAYLOAD, SMF_MIN_FRAME_SIZE } from './smf.ts';
+import { SMF_HEADER_OFFSETS, SMF_HEADER_SIZE, SMF_MAGIC, SMF_MAX_PAYLOAD, SMF_MIN_FRAME_SIZE } from './smf.ts';
 
 /**
  * Bytes of the complete SMF frames at the start of `bytes` (what follows is the start of a frame still
@@ -15,10 +15,14 @@ export function completeSmfLength(bytes: Uint8Array, fileOffset = 0): number {
   let at = 0;
   while (at + SMF_HEADER_SIZE <= bytes.length) {
     for (let k = 0; k < SMF_MAGIC.length; k++) {
-      if (bytes[at + k] !== SMF_MAGIC[k]) throw new ParseError('bad-magic', `SMF: no frame starts at byte ${fileOffset + at} (wrong magic)`, { offset: fileOffset + at });
+      if (bytes[at + k] !== SMF_MAGIC[k])
+        throw new ParseError('bad-magic', `SMF: no frame starts at byte ${fileOffset + at} (wrong magic)`, { offset: fileOffset + at });
     }
-    const payload = view.getUint32(at + 40, true);
-    if (payload > SMF_MAX_PAYLOAD) throw new ParseError('bad-header', `SMF: the frame at byte ${fileOffset + at} claims a payload of ${payload} bytes (at most ${SMF_MAX_PAYLOAD})`, { offset: fileOffset + at });
+    const payload = view.getUint32(at + SMF_HEADER_OFFSETS.payloadLength, true);
+    if (payload > SMF_MAX_PAYLOAD)
+      throw new ParseError('bad-header', `SMF: the frame at byte ${fileOffset + at} claims a payload of ${payload} bytes (at most ${SMF_MAX_PAYLOAD})`, {
+        offset: fileOffset + at,
+      });
     const size = SMF_MIN_FRAME_SIZE + payload;
     if (at + size > bytes.length) break;
     at += size;
@@ -46,7 +50,8 @@ const ascii = (bytes: Uint8Array, from: number, length: number): string => Strin
 export function edfLayout(head: Uint8Array, fileSize: number): EdfLayout {
   const bdf = head[0] === 0xff;
   const signalCount = Number.parseInt(ascii(head, 252, 4), 10);
-  if (!(signalCount > 0 && signalCount <= 4096)) throw new ParseError('bad-header', `EDF/BDF: the header gives ${ascii(head, 252, 4) || 'no'} signals`, { offset: 252 });
+  if (!(signalCount > 0 && signalCount <= 4096))
+    throw new ParseError('bad-header', `EDF/BDF: the header gives ${ascii(head, 252, 4) || 'no'} signals`, { offset: 252 });
   const headerBytes = EDF_FIXED_HEADER + signalCount * EDF_SIGNAL_HEADER;
   if (head.length < headerBytes || fileSize < headerBytes) throw new ParseError('truncated', 'EDF/BDF: the file ends inside its header');
   let samples = 0;
@@ -59,7 +64,8 @@ export function edfLayout(head: Uint8Array, fileSize: number): EdfLayout {
   const recordSize = samples * (bdf ? 3 : 2);
   const available = recordSize > 0 ? Math.floor((fileSize - headerBytes) / recordSize) : 0;
   const declared = Number.parseInt(ascii(head, 236, 8), 10);
-  if (declared > available) throw new ParseError('truncated', `EDF/BDF: the header says ${declared} data records but the file holds ${available}: it was cut short`);
+  if (declared > available)
+    throw new ParseError('truncated', `EDF/BDF: the header says ${declared} data records but the file holds ${available}: it was cut short`);
   return { headerBytes, signalCount, recordSize, recordCount: declared >= 0 ? declared : available };
 }
 

@@ -96,7 +96,11 @@ export function failureToError(r: FailureReport): ParseError {
   const R = REASONS;
   switch (r.reason) {
     case R.OUT_OF_MEMORY:
-      return new ParseError('unsupported', `input too large: decoding it needs about ${Math.ceil(r.a / 1048576)} MiB more than the parser's 2 GiB memory allows`, { reason: r.reason });
+      return new ParseError(
+        'unsupported',
+        `input too large: decoding it needs about ${Math.ceil(r.a / 1048576)} MiB more than the parser's 2 GiB memory allows`,
+        { reason: r.reason },
+      );
     case R.SMF_EMPTY:
       return new ParseError('truncated', 'empty input: an SMF frame is at least 48 bytes', { offset: 0, reason: r.reason });
     case R.SMF_SHORT:
@@ -162,7 +166,9 @@ export function failureToError(r: FailureReport): ParseError {
     case R.EDF_ZERO_DURATION:
       return edfError('bad-header', r, `a data record duration of 0 is allowed only in annotation-only EDF+ files; this one has ${r.b} ordinary signals`);
     case R.EDF_DIGITAL_RANGE:
-      return edfError('bad-header', r, `signal ${r.index}: digital minimum ${r.a} and maximum ${r.b} must satisfy min < max within the sample range`, { signal: r.index });
+      return edfError('bad-header', r, `signal ${r.index}: digital minimum ${r.a} and maximum ${r.b} must satisfy min < max within the sample range`, {
+        signal: r.index,
+      });
     case R.EDF_PHYSICAL_RANGE:
       return edfError('bad-header', r, `signal ${r.index}: physical minimum and maximum are both ${r.a}`, { signal: r.index });
     case R.EDF_SAMPLES_PER_RECORD:
@@ -174,11 +180,20 @@ export function failureToError(r: FailureReport): ParseError {
     case R.EDF_DATE:
       return edfError('bad-header', r, `start date "${r.text(168, 8)}" or time "${r.text(176, 8)}" is not a valid dd.mm.yy / hh.mm.ss`);
     case R.EDF_TAL_ONSET:
-      return edfError('bad-header', r, `annotation signal ${r.index}, data record ${r.a}: a TAL must start with a signed onset like +12.5`, { signal: r.index, record: r.a });
+      return edfError('bad-header', r, `annotation signal ${r.index}, data record ${r.a}: a TAL must start with a signed onset like +12.5`, {
+        signal: r.index,
+        record: r.a,
+      });
     case R.EDF_TAL_DURATION:
-      return edfError('bad-header', r, `annotation signal ${r.index}, data record ${r.a}: a TAL duration must be an unsigned number`, { signal: r.index, record: r.a });
+      return edfError('bad-header', r, `annotation signal ${r.index}, data record ${r.a}: a TAL duration must be an unsigned number`, {
+        signal: r.index,
+        record: r.a,
+      });
     case R.EDF_TAL_SEPARATOR:
-      return edfError('bad-header', r, `annotation signal ${r.index}, data record ${r.a}: a TAL onset must be followed by 0x14`, { signal: r.index, record: r.a });
+      return edfError('bad-header', r, `annotation signal ${r.index}, data record ${r.a}: a TAL onset must be followed by 0x14`, {
+        signal: r.index,
+        record: r.a,
+      });
     case R.EDF_RECORD_START:
       return edfError('bad-header', r, `EDF+D data record ${r.a} has no time-keeping annotation giving its start time`, { record: r.a });
     case R.EDF_NO_ANNOTATIONS:

@@ -3,8 +3,18 @@ import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
-  loadParser, ParseError, SMF_CHANNELS, SMF_CHANNEL_CODES, SMF_SAMPLE_FORMATS, SMF_WIDTHS,
-  type SmfFrame, type SmfMultiFrame, type SmfSampleChannel, type SmfSampleFormat, type SmfSampleFrame, type SmfSampleFrameInit,
+  loadParser,
+  ParseError,
+  SMF_CHANNELS,
+  SMF_CHANNEL_CODES,
+  SMF_SAMPLE_FORMATS,
+  SMF_WIDTHS,
+  type SmfFrame,
+  type SmfMultiFrame,
+  type SmfSampleChannel,
+  type SmfSampleFormat,
+  type SmfSampleFrame,
+  type SmfSampleFrameInit,
 } from './node.ts';
 import { firstMismatch } from './testing/compare.ts';
 import { Random } from './testing/random.ts';
@@ -17,8 +27,8 @@ const T0 = 1_700_000_000_123_456;
 function rawSamples(random: Random, format: SmfSampleFormat, n: number): number[] {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
-    if (format === 'int16') out.push(i < 2 ? [-32768, 32767][i] as number : random.int(-32768, 32767));
-    else if (format === 'int24') out.push(i < 2 ? [-8388608, 8388607][i] as number : random.int(-8388608, 8388607));
+    if (format === 'int16') out.push(i < 2 ? ([-32768, 32767][i] as number) : random.int(-32768, 32767));
+    else if (format === 'int24') out.push(i < 2 ? ([-8388608, 8388607][i] as number) : random.int(-8388608, 8388607));
     else out.push(Math.fround(i === 0 ? -0 : i === 1 ? 3.4e38 : (random.next() - 0.5) * 10 ** random.int(-30, 30)));
   }
   return out;
@@ -55,14 +65,46 @@ describe('SMF round trips', () => {
   it.each(cases)('%s as %s, width %i: header, raw samples and physical values', (channel, format, width) => {
     // Offset 0 with a float32 scale takes the single-precision SIMD path: it must stay bit-identical
     // (including +0 for 0 × negative scale) to raw × scale + offset computed in double precision.
-    for (const [points, scale, offset] of [[0, 0.125, -3.5], [1, 0.125, -3.5], [7, -0.37, 0], [8, 0.125, -3.5], [9, 1e-3, 0], [50, -2, 0], [50, 0.125, -3.5]] as const) {
+    for (const [points, scale, offset] of [
+      [0, 0.125, -3.5],
+      [1, 0.125, -3.5],
+      [7, -0.37, 0],
+      [8, 0.125, -3.5],
+      [9, 1e-3, 0],
+      [50, -2, 0],
+      [50, 0.125, -3.5],
+    ] as const) {
       const raw = rawSamples(random, format, points * width);
       if (points > 2) raw[2] = 0;
-      const init: SmfSampleFrameInit = { channel, format, width, sequence: 4_000_000_000 + points, startTimeUs: T0 + points, sampleRate: channel === 'eit' ? 13 : 250, scale, offset, raw };
+      const init: SmfSampleFrameInit = {
+        channel,
+        format,
+        width,
+        sequence: 4_000_000_000 + points,
+        startTimeUs: T0 + points,
+        sampleRate: channel === 'eit' ? 13 : 250,
+        scale,
+        offset,
+        raw,
+      };
       const bytes = parser.encodeSmfFrame(init);
       expect(bytes.length).toBe(48 + raw.length * { int16: 2, int24: 3, float32: 4 }[format]);
       const frame = sampleFrame(parser.decodeSmfFrame(bytes, { raw: true }));
-      expect(frame).toMatchObject({ version: 1, channel, format, width, sequence: init.sequence, startTimeUs: init.startTimeUs, sampleRate: init.sampleRate, sampleCount: points, scale: Math.fround(scale), offset, byteOffset: 0, byteLength: bytes.length, crc: crc32(bytes.subarray(0, bytes.length - 4)) });
+      expect(frame).toMatchObject({
+        version: 1,
+        channel,
+        format,
+        width,
+        sequence: init.sequence,
+        startTimeUs: init.startTimeUs,
+        sampleRate: init.sampleRate,
+        sampleCount: points,
+        scale: Math.fround(scale),
+        offset,
+        byteOffset: 0,
+        byteLength: bytes.length,
+        crc: crc32(bytes.subarray(0, bytes.length - 4)),
+      });
       expect(frame.raw).toBeInstanceOf(format === 'float32' ? Float32Array : Int32Array);
       expect(firstMismatch(frame.raw as ArrayLike<number>, raw)).toBeNull();
       expect(firstMismatch(frame.values, decodedValues(raw, scale, offset))).toBeNull();
@@ -72,9 +114,15 @@ describe('SMF round trips', () => {
 
   it('quantises physical values to the nearest step of scale', () => {
     const values = Array.from({ length: 300 }, (_, i) => 36 + Math.sin(i / 10) * 2);
-    const frame = sampleFrame(parser.decodeSmfFrame(parser.encodeSmfFrame({ channel: 'temperature', format: 'int16', sequence: 1, startTimeUs: T0, sampleRate: 1, scale: 0.001, offset: 30, values })));
+    const frame = sampleFrame(
+      parser.decodeSmfFrame(
+        parser.encodeSmfFrame({ channel: 'temperature', format: 'int16', sequence: 1, startTimeUs: T0, sampleRate: 1, scale: 0.001, offset: 30, values }),
+      ),
+    );
     expect(firstMismatch(frame.values, values, 0.0005 + 1e-5)).toBeNull();
-    const float = sampleFrame(parser.decodeSmfFrame(parser.encodeSmfFrame({ channel: 'impe', format: 'float32', sequence: 1, startTimeUs: T0, sampleRate: 50, values })));
+    const float = sampleFrame(
+      parser.decodeSmfFrame(parser.encodeSmfFrame({ channel: 'impe', format: 'float32', sequence: 1, startTimeUs: T0, sampleRate: 50, values })),
+    );
     expect(firstMismatch(float.values, Float32Array.from(values))).toBeNull();
   });
 
@@ -83,7 +131,9 @@ describe('SMF round trips', () => {
     const y = [-1, -2, -3, -4];
     const z = [100, 200, 300, 400];
     const raw = x.flatMap((_, i) => [x[i] as number, y[i] as number, z[i] as number]);
-    const frame = sampleFrame(parser.decodeSmfFrame(parser.encodeSmfFrame({ channel: 'respiAxl', format: 'int16', sequence: 0, startTimeUs: 0, sampleRate: 50, scale: 0.5, raw })));
+    const frame = sampleFrame(
+      parser.decodeSmfFrame(parser.encodeSmfFrame({ channel: 'respiAxl', format: 'int16', sequence: 0, startTimeUs: 0, sampleRate: 50, scale: 0.5, raw })),
+    );
     expect(frame.sampleCount).toBe(4);
     expect(frame.width).toBe(3);
     expect(Array.from({ length: 4 }, (_, i) => frame.values[i * 3 + 2])).toEqual(z.map((v) => v * 0.5));
@@ -92,7 +142,15 @@ describe('SMF round trips', () => {
   it('carries several channels in a multi frame, each with its own rate and format', () => {
     const ecg: SmfSampleFrameInit = { channel: 'ecg', format: 'int16', sequence: 9, startTimeUs: T0, sampleRate: 250, scale: 0.005, raw: [1, 2, 3, 4, 5] };
     const axl: SmfSampleFrameInit = { channel: 'respiAxl', format: 'int24', sequence: 9, startTimeUs: T0 + 10, sampleRate: 50, scale: 1e-4, raw: [7, 8, 9] };
-    const eit: SmfSampleFrameInit = { channel: 'eit', format: 'float32', width: 256, sequence: 9, startTimeUs: T0 + 20, sampleRate: 13, raw: Array.from({ length: 512 }, (_, i) => i / 8) };
+    const eit: SmfSampleFrameInit = {
+      channel: 'eit',
+      format: 'float32',
+      width: 256,
+      sequence: 9,
+      startTimeUs: T0 + 20,
+      sampleRate: 13,
+      raw: Array.from({ length: 512 }, (_, i) => i / 8),
+    };
     const bytes = parser.encodeSmfFrame({ channel: 'multi', sequence: 9, startTimeUs: T0, frames: [ecg, axl, eit] });
     const frame = parser.decodeSmfFrame(bytes) as SmfMultiFrame;
     expect(frame).toMatchObject({ channel: 'multi', sequence: 9, startTimeUs: T0, byteOffset: 0, byteLength: bytes.length });
@@ -114,21 +172,46 @@ describe('SMF round trips', () => {
       const channel = rnd.pick(SMF_CHANNELS.filter((c) => c !== 'multi')) as SmfSampleChannel;
       const format = rnd.pick(SMF_SAMPLE_FORMATS);
       const width = rnd.pick(SMF_WIDTHS[channel]);
-      const init: SmfSampleFrameInit = { channel, format, width, sequence: i, startTimeUs: T0 + i * 1e6, sampleRate: rnd.pick([1, 20, 50, 250, 13.5]), scale: rnd.pick([1, 0.001, 0.37, -2]), offset: rnd.pick([0, 36.6, -1e3]), raw: rawSamples(rnd, format, rnd.int(0, channel === 'eit' ? 3 : 300) * width) };
-      frames.push(rnd.next() < 0.1 ? parser.encodeSmfFrame({ channel: 'multi', sequence: i, startTimeUs: init.startTimeUs, frames: [init, { ...init, sequence: i + 1 }] }) : parser.encodeSmfFrame(init));
+      const init: SmfSampleFrameInit = {
+        channel,
+        format,
+        width,
+        sequence: i,
+        startTimeUs: T0 + i * 1e6,
+        sampleRate: rnd.pick([1, 20, 50, 250, 13.5]),
+        scale: rnd.pick([1, 0.001, 0.37, -2]),
+        offset: rnd.pick([0, 36.6, -1e3]),
+        raw: rawSamples(rnd, format, rnd.int(0, channel === 'eit' ? 3 : 300) * width),
+      };
+      frames.push(
+        rnd.next() < 0.1
+          ? parser.encodeSmfFrame({ channel: 'multi', sequence: i, startTimeUs: init.startTimeUs, frames: [init, { ...init, sequence: i + 1 }] })
+          : parser.encodeSmfFrame(init),
+      );
     }
     const stream = concat(...frames);
     const decoded = parser.decodeSmfStream(stream, { raw: true });
     const reference = referenceDecodeSmfStream(stream, true);
     expect(decoded).toHaveLength(200);
     const compare = (frame: SmfFrame, ref: ReferenceSmfFrame) => {
-      expect([frame.sequence, frame.startTimeUs, SMF_CHANNEL_CODES[frame.channel], frame.crc]).toEqual([ref.sequence, Number(ref.startTimeUs), ref.channel, ref.crc]);
+      expect([frame.sequence, frame.startTimeUs, SMF_CHANNEL_CODES[frame.channel], frame.crc]).toEqual([
+        ref.sequence,
+        Number(ref.startTimeUs),
+        ref.channel,
+        ref.crc,
+      ]);
       if (frame.channel === 'multi') {
         expect(frame.frames).toHaveLength(ref.frames?.length ?? -1);
         frame.frames.forEach((child, i) => compare(child, ref.frames?.[i] as ReferenceSmfFrame));
         return;
       }
-      expect([frame.width, frame.sampleRate, frame.sampleCount, frame.scale, frame.offset]).toEqual([ref.width, ref.sampleRate, ref.sampleCount, ref.scale, ref.offset]);
+      expect([frame.width, frame.sampleRate, frame.sampleCount, frame.scale, frame.offset]).toEqual([
+        ref.width,
+        ref.sampleRate,
+        ref.sampleCount,
+        ref.scale,
+        ref.offset,
+      ]);
       expect(firstMismatch(frame.values, ref.values as Float32Array)).toBeNull();
       expect(firstMismatch(frame.raw as ArrayLike<number>, ref.raw as number[])).toBeNull();
     };
@@ -141,7 +224,16 @@ describe('SMF round trips', () => {
   });
 
   it('lays the header out byte by byte as docs/device-protocol.md says', () => {
-    const bytes = parser.encodeSmfFrame({ channel: 'ecg', format: 'int16', sequence: 0x01020304, startTimeUs: T0, sampleRate: 250, scale: 0.5, offset: -1, raw: [1, -2] });
+    const bytes = parser.encodeSmfFrame({
+      channel: 'ecg',
+      format: 'int16',
+      sequence: 0x01020304,
+      startTimeUs: T0,
+      sampleRate: 250,
+      scale: 0.5,
+      offset: -1,
+      raw: [1, -2],
+    });
     const expected = new Uint8Array(52);
     const view = new DataView(expected.buffer);
     expected.set([0x89, 0x53, 0x4d, 0x46, 1, 1, 1, 0], 0);
@@ -163,14 +255,35 @@ describe('SMF round trips', () => {
   it('encodes the example of docs/device-protocol.md byte for byte', () => {
     const doc = readFileSync(fileURLToPath(new URL('../../../docs/device-protocol.md', import.meta.url)), 'utf8');
     const block = doc.slice(doc.indexOf('### Example'), doc.indexOf('## Recordings'));
-    const documented = [...block.matchAll(/^[0-9a-f]{4} {2}((?:[0-9a-f]{2} )+)/gm)].flatMap((m) => (m[1] as string).trim().split(' ').map((h) => parseInt(h, 16)));
-    const bytes = parser.encodeSmfFrame({ channel: 'respiAxl', format: 'int16', sequence: 42, startTimeUs: 1_700_000_000_000_000, sampleRate: 50, scale: 0.001, raw: [12, -5, 980, 15, -7, 978] });
+    const documented = [...block.matchAll(/^[0-9a-f]{4} {2}((?:[0-9a-f]{2} )+)/gm)].flatMap((m) =>
+      (m[1] as string)
+        .trim()
+        .split(' ')
+        .map((h) => parseInt(h, 16)),
+    );
+    const bytes = parser.encodeSmfFrame({
+      channel: 'respiAxl',
+      format: 'int16',
+      sequence: 42,
+      startTimeUs: 1_700_000_000_000_000,
+      sampleRate: 50,
+      scale: 0.001,
+      raw: [12, -5, 980, 15, -7, 978],
+    });
     expect(documented).toEqual(Array.from(bytes));
     expect(block).toContain(`CRC-32 0x${crc32(bytes.subarray(0, 56)).toString(16).toUpperCase()}`);
   });
 
   it('accepts the largest frames (65536 values) and base64 or empty streams', () => {
-    const big = parser.encodeSmfFrame({ channel: 'eit', format: 'float32', width: 256, sequence: 1, startTimeUs: T0, sampleRate: 20, raw: new Float32Array(65536).fill(1.5) });
+    const big = parser.encodeSmfFrame({
+      channel: 'eit',
+      format: 'float32',
+      width: 256,
+      sequence: 1,
+      startTimeUs: T0,
+      sampleRate: 20,
+      raw: new Float32Array(65536).fill(1.5),
+    });
     expect(sampleFrame(parser.decodeSmfFrame(big)).values.length).toBe(65536);
     const ecg = parser.encodeSmfFrame({ channel: 'ecg', format: 'int24', sequence: 1, startTimeUs: T0, sampleRate: 250, raw: new Int32Array(65536).fill(-5) });
     expect(sampleFrame(parser.decodeSmfStream(Buffer.from(ecg).toString('base64'))[0] as SmfFrame).values[65535]).toBe(-5);
@@ -250,8 +363,24 @@ function caught(run: () => unknown): ParseError {
 describe('malformed SMF, one case at a time', () => {
   const frame = parser.encodeSmfFrame({ channel: 'ecg', format: 'int16', sequence: 5, startTimeUs: T0, sampleRate: 250, scale: 0.01, raw: [10, 20, 30, 40] });
   const axl = parser.encodeSmfFrame({ channel: 'respiAxl', format: 'int16', sequence: 5, startTimeUs: T0, sampleRate: 50, raw: [1, 2, 3] });
-  const eit = parser.encodeSmfFrame({ channel: 'eit', format: 'float32', width: 208, sequence: 5, startTimeUs: T0, sampleRate: 20, raw: new Array(208).fill(0.5) });
-  const multi = parser.encodeSmfFrame({ channel: 'multi', sequence: 5, startTimeUs: T0, frames: [{ channel: 'ecg', format: 'int16', sequence: 5, startTimeUs: T0, sampleRate: 250, raw: [1] }, { channel: 'temperature', format: 'int16', sequence: 5, startTimeUs: T0, sampleRate: 1, raw: [3660], scale: 0.01 }] });
+  const eit = parser.encodeSmfFrame({
+    channel: 'eit',
+    format: 'float32',
+    width: 208,
+    sequence: 5,
+    startTimeUs: T0,
+    sampleRate: 20,
+    raw: new Array(208).fill(0.5),
+  });
+  const multi = parser.encodeSmfFrame({
+    channel: 'multi',
+    sequence: 5,
+    startTimeUs: T0,
+    frames: [
+      { channel: 'ecg', format: 'int16', sequence: 5, startTimeUs: T0, sampleRate: 250, raw: [1] },
+      { channel: 'temperature', format: 'int16', sequence: 5, startTimeUs: T0, sampleRate: 1, raw: [3660], scale: 0.01 },
+    ],
+  });
   const flipped = (bytes: Uint8Array, index: number) => {
     const copy = bytes.slice();
     copy[index] = (copy[index] as number) ^ 0x10;
@@ -290,19 +419,49 @@ describe('malformed SMF, one case at a time', () => {
     ['an infinite offset', withField(frame, 36, 'f32', -Infinity), 'bad-header', /offset -Infinity/],
     ['a start time beyond 2^53 µs', withField(frame, 16, 'i64', 2n ** 60n), 'bad-header', /start time 1152921504606847000 µs is beyond/],
     ['a sample count that lies', withField(frame, 28, 'u32', 5), 'bad-header', /payload length 8 does not match sample count × width × bytes per sample = 10/],
-    ['an absurd sample count', withField(frame, 28, 'u32', 0xffffffff), 'bad-header', /sample count 4294967295 gives 4294967295 values, more than the limit of 65536/],
-    ['a payload length that lies (longer)', withField(frame, 40, 'u32', 1000, { crc: false }), 'truncated', /the frame is 1048 bytes long but only 56 bytes remain/],
-    ['an absurd payload length', withField(frame, 40, 'u32', 0xffffffff, { crc: false }), 'bad-header', /payload length 4294967295 bytes exceeds the limit of 1048576/],
+    [
+      'an absurd sample count',
+      withField(frame, 28, 'u32', 0xffffffff),
+      'bad-header',
+      /sample count 4294967295 gives 4294967295 values, more than the limit of 65536/,
+    ],
+    [
+      'a payload length that lies (longer)',
+      withField(frame, 40, 'u32', 1000, { crc: false }),
+      'truncated',
+      /the frame is 1048 bytes long but only 56 bytes remain/,
+    ],
+    [
+      'an absurd payload length',
+      withField(frame, 40, 'u32', 0xffffffff, { crc: false }),
+      'bad-header',
+      /payload length 4294967295 bytes exceeds the limit of 1048576/,
+    ],
     ['trailing bytes after a single frame', concat(frame, Uint8Array.of(0, 0)), 'bad-header', /2 bytes follow the frame/],
     ['a multi frame declaring no nested frames', withField(multi, 28, 'u32', 0), 'bad-header', /must carry 1 to 16 nested frames, this one declares 0/],
     ['a multi frame declaring 17 nested frames', withField(multi, 28, 'u32', 17), 'bad-header', /declares 17/],
     ['a multi frame declaring more frames than it holds', withField(multi, 28, 'u32', 3), 'bad-header', /payload holds 2 nested frames, its header declares 3/],
     ['a multi frame holding more frames than declared', withField(multi, 28, 'u32', 1), 'bad-header', /payload holds 2 nested frames, its header declares 1/],
     ['a multi frame with a sample rate', withField(multi, 24, 'f32', 1), 'bad-header', /multi frame must have sample format 0/],
-    ['a multi frame inside a multi frame', fixCrc(withField(multi, 5, 'u8', 8, { at: secondNested })), 'bad-header', /nested frame 1, at byte 94: a multi frame cannot contain another multi frame/],
+    [
+      'a multi frame inside a multi frame',
+      fixCrc(withField(multi, 5, 'u8', 8, { at: secondNested })),
+      'bad-header',
+      /nested frame 1, at byte 94: a multi frame cannot contain another multi frame/,
+    ],
     ['a nested frame with a bad CRC', fixCrc(flipped(multi, secondNested + 44)), 'bad-crc', /SMF frame 0, nested frame 1, at byte 94: CRC-32 mismatch/],
-    ['a nested frame with a bad magic', fixCrc(withField(multi, 0, 'u8', 0, { at: firstNested, crc: false })), 'bad-magic', /nested frame 0, at byte 44: magic/],
-    ['a nested frame running past its parent', fixCrc(withField(multi, 40, 'u32', 100, { at: secondNested, crc: false })), 'truncated', /nested frame 1, at byte 94: the frame is 148 bytes long but only 50 bytes remain/],
+    [
+      'a nested frame with a bad magic',
+      fixCrc(withField(multi, 0, 'u8', 0, { at: firstNested, crc: false })),
+      'bad-magic',
+      /nested frame 0, at byte 44: magic/,
+    ],
+    [
+      'a nested frame running past its parent',
+      fixCrc(withField(multi, 40, 'u32', 100, { at: secondNested, crc: false })),
+      'truncated',
+      /nested frame 1, at byte 94: the frame is 148 bytes long but only 50 bytes remain/,
+    ],
   ] as const)('rejects %s', (_name, input, code, message) => {
     const error = caught(() => parser.decodeSmfFrame(input));
     expect({ code: error.code, message: error.message }).toMatchObject({ code, message: expect.stringMatching(message) });

@@ -5,6 +5,26 @@ export const SMF_VERSION = 1;
 /** Bytes 0..3 of every frame: 0x89 'S' 'M' 'F'. */
 export const SMF_MAGIC = Uint8Array.of(0x89, 0x53, 0x4d, 0x46);
 export const SMF_HEADER_SIZE = 44;
+/**
+ * Byte offsets of the header fields, little-endian (docs/device-protocol.md, "Frame layout"). Code that
+ * reads a header without decoding (stored chunks, live messages, file pieces) reads it through these;
+ * a test checks them against frames the WebAssembly encoder writes and against the protocol document.
+ */
+export const SMF_HEADER_OFFSETS = {
+  magic: 0,
+  version: 4,
+  channel: 5,
+  sampleFormat: 6,
+  flags: 7,
+  width: 8,
+  sequence: 12,
+  startTimeUs: 16,
+  sampleRate: 24,
+  sampleCount: 28,
+  scale: 32,
+  offset: 36,
+  payloadLength: 40,
+} as const;
 /** Header plus CRC: the size of a frame with an empty payload. */
 export const SMF_MIN_FRAME_SIZE = 48;
 /** Most values (sample count × width) one frame may carry. */

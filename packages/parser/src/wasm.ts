@@ -10,8 +10,17 @@ export interface ParserExports {
   smfDecode(pointer: number, length: number, flags: number): number;
   smfEncodeSamples(dst: number, src: number, count: number, format: number, kind: number, scale: number, offset: number): number;
   smfFinishFrame(
-    pointer: number, channel: number, format: number, width: number, sequence: number, startTimeUs: number,
-    sampleRate: number, sampleCount: number, scale: number, offset: number, payload: number,
+    pointer: number,
+    channel: number,
+    format: number,
+    width: number,
+    sequence: number,
+    startTimeUs: number,
+    sampleRate: number,
+    sampleCount: number,
+    scale: number,
+    offset: number,
+    payload: number,
   ): number;
   edfDecode(pointer: number, length: number, flags: number): number;
   edfSamples(first: number, count: number): void;
@@ -19,7 +28,17 @@ export interface ParserExports {
 }
 
 export const PARSER_EXPORTS = [
-  'memory', 'result', 'reset', 'alloc', 'crc32', 'smfDecode', 'smfEncodeSamples', 'smfFinishFrame', 'edfDecode', 'edfSamples', 'base64Decode',
+  'memory',
+  'result',
+  'reset',
+  'alloc',
+  'crc32',
+  'smfDecode',
+  'smfEncodeSamples',
+  'smfFinishFrame',
+  'edfDecode',
+  'edfSamples',
+  'base64Decode',
 ] as const;
 
 /** The compiled module, its bytes, or a fetch() response (or promise of one) for the .wasm URL. */

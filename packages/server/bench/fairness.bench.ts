@@ -26,7 +26,17 @@ async function run(kind: 'pglite' | 'postgresql'): Promise<void> {
   }
   const dir = await makeTempDir('nemuri-fairness-');
   const server = await startServer(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: schema?.url ?? 'memory://', DATA_DIR: dir.path, DEMO: '0', SIMULATE: '0', WEB_DIST: join(dir.path, 'no-web'), AUTH_RATE_LIMIT_MAX: '10000' }),
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: schema?.url ?? 'memory://',
+      DATA_DIR: dir.path,
+      DEMO: '0',
+      SIMULATE: '0',
+      WEB_DIST: join(dir.path, 'no-web'),
+      AUTH_RATE_LIMIT_MAX: '10000',
+    }),
     { logger: false },
   );
   try {

@@ -27,25 +27,42 @@ import { DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
-import { liveResultsOf } from '../src/live/livePlugin.ts';
 import { BrowserClient } from '../src/testing/browserClient.ts';
 import { createTestSchema, type TestSchema } from '../src/testing/postgres.ts';
 import { makeTempDir } from '../src/testing/webDist.ts';
 
 const FACILITY = 'demo-facility-a';
-const READERS = ['staff@example.com', 'admin@example.com', 'privilege@example.com', 'owner@example.com', 'developer@example.com', 'senior@example.com', 'super@example.com', 'sysadmin@example.com'];
+const READERS = [
+  'staff@example.com',
+  'admin@example.com',
+  'privilege@example.com',
+  'owner@example.com',
+  'developer@example.com',
+  'senior@example.com',
+  'super@example.com',
+  'sysadmin@example.com',
+];
 
 async function serve(databaseUrl: string): Promise<void> {
   const dir = await makeTempDir('nemuri-fanout-');
   const server = await startServer(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', DATABASE_URL: databaseUrl, DATA_DIR: dir.path, DEMO: '1', WEB_DIST: join(dir.path, 'no-web'), AUTH_RATE_LIMIT_MAX: '100000' }),
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dir.path,
+      DEMO: '1',
+      WEB_DIST: join(dir.path, 'no-web'),
+      AUTH_RATE_LIMIT_MAX: '100000',
+    }),
     { logger: false },
   );
   // 1,000 sockets of a few accounts measure the fan-out, not the per-user limits (docs/security.md).
-  server.app.liveSockets.configure({ limits: { socketsPerUser: Infinity, subscriptionsPerUser: Infinity, subscriptionsPerTenant: Infinity } });
+  server.app.live.configure({ limits: { socketsPerUser: Infinity, subscriptionsPerUser: Infinity, subscriptionsPerTenant: Infinity } });
   parentPort?.postMessage({ url: server.url });
   parentPort?.on('message', async (message: unknown) => {
-    if (message === 'stats') parentPort?.postMessage({ stats: { ...liveResultsOf(server.database)?.stats } });
+    if (message === 'stats') parentPort?.postMessage({ stats: { ...server.app.liveResults.stats } });
     if (message !== 'stop') return;
     await server.stop();
     await dir.remove();
@@ -133,7 +150,13 @@ interface Rename {
 }
 
 /** `writes` renames (by default room fanout-0 to `<label>-<n>`), timing the arrivals of each. */
-async function measure(label: string, writer: BrowserClient, subscribers: Subscriber[], writes: number, renameOf = (write: number): Rename => ({ room: 'fanout-0', name: `${label}-${write}`, arrived: showsName(`${label}-${write}`) })): Promise<void> {
+async function measure(
+  label: string,
+  writer: BrowserClient,
+  subscribers: Subscriber[],
+  writes: number,
+  renameOf = (write: number): Rename => ({ room: 'fanout-0', name: `${label}-${write}`, arrived: showsName(`${label}-${write}`) }),
+): Promise<void> {
   const rows: string[] = [];
   for (let write = 0; write < writes; write++) {
     const { room, name, arrived } = renameOf(write);
@@ -143,7 +166,9 @@ async function measure(label: string, writer: BrowserClient, subscribers: Subscr
     if (reply.status !== 200) throw new Error(`write: ${reply.status} ${reply.text}`);
     const written = performance.now() - start;
     const times = (await Promise.all(arrivals)).map((at) => at - start).sort((a, b) => a - b);
-    rows.push(`  write ${write + 1}: HTTP ${written.toFixed(1)} ms; every subscriber: p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms, max ${(times.at(-1) ?? 0).toFixed(1)} ms`);
+    rows.push(
+      `  write ${write + 1}: HTTP ${written.toFixed(1)} ms; every subscriber: p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms, max ${(times.at(-1) ?? 0).toFixed(1)} ms`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   console.log(`${label}: ${subscribers.length} subscribers`);
@@ -152,7 +177,12 @@ async function measure(label: string, writer: BrowserClient, subscribers: Subscr
 
 async function main(): Promise<void> {
   const { values: args } = parseArgs({
-    options: { subscribers: { type: 'string', default: '1000' }, writes: { type: 'string', default: '5' }, postgres: { type: 'boolean', default: false }, rooms: { type: 'string', default: '20' } },
+    options: {
+      subscribers: { type: 'string', default: '1000' },
+      writes: { type: 'string', default: '5' },
+      postgres: { type: 'boolean', default: false },
+      rooms: { type: 'string', default: '20' },
+    },
   });
   const count = Number(args.subscribers);
   const writes = Number(args.writes);
@@ -162,11 +192,18 @@ async function main(): Promise<void> {
   const entry = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
   const worker = new Worker(entry, { eval: true, workerData: { databaseUrl: schema?.url ?? 'memory://' } });
   const [{ url }] = (await once(worker, 'message')) as [{ url: string }];
-  console.log(`server ${url} on ${args.postgres ? 'PostgreSQL' : 'PGlite (in memory)'}; ${args.rooms} rooms added to facility A, whose rooms the shared and distinct results hold`);
+  console.log(
+    `server ${url} on ${args.postgres ? 'PostgreSQL' : 'PGlite (in memory)'}; ${args.rooms} rooms added to facility A, whose rooms the shared and distinct results hold`,
+  );
   try {
     const writer = await signIn(url, 'developer@example.com');
     for (let room = 0; room < Number(args.rooms); room++) {
-      const reply = await writer.send('PUT', `/api/documents/rooms/fanout-${room}`, JSON.stringify({ data: { domainId: FACILITY, name: `room ${String(room).padStart(3, '0')}`, floor: '1F' } }), { 'content-type': 'application/json' });
+      const reply = await writer.send(
+        'PUT',
+        `/api/documents/rooms/fanout-${room}`,
+        JSON.stringify({ data: { domainId: FACILITY, name: `room ${String(room).padStart(3, '0')}`, floor: '1F' } }),
+        { 'content-type': 'application/json' },
+      );
       if (reply.status !== 200) throw new Error(`seed: ${reply.status} ${reply.text}`);
     }
     const readers = await Promise.all(READERS.map((email) => signIn(url, email)));
@@ -175,7 +212,13 @@ async function main(): Promise<void> {
     let started = performance.now();
     const shared: Subscriber[] = [];
     for (let index = 0; index < count; index += 50) {
-      shared.push(...(await Promise.all(Array.from({ length: Math.min(50, count - index) }, (_, offset) => subscriber(url, (readers[(index + offset) % readers.length] as BrowserClient).cookieHeader, query)))));
+      shared.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(50, count - index) }, (_, offset) =>
+            subscriber(url, (readers[(index + offset) % readers.length] as BrowserClient).cookieHeader, query),
+          ),
+        )),
+      );
     }
     console.log(`shared: ${count} sockets subscribed in ${(performance.now() - started).toFixed(0)} ms`);
     let before = await liveStats(worker);
@@ -188,7 +231,13 @@ async function main(): Promise<void> {
     const distinct: Subscriber[] = [];
     const developer = readers[4] as BrowserClient;
     for (let index = 0; index < count; index += 50) {
-      distinct.push(...(await Promise.all(Array.from({ length: Math.min(50, count - index) }, (_, offset) => subscriber(url, developer.cookieHeader, { ...query, where: [...query.where, ['floor', '!=', `not ${index + offset}`]] })))));
+      distinct.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(50, count - index) }, (_, offset) =>
+            subscriber(url, developer.cookieHeader, { ...query, where: [...query.where, ['floor', '!=', `not ${index + offset}`]] }),
+          ),
+        )),
+      );
     }
     console.log(`distinct: ${count} sockets subscribed in ${(performance.now() - started).toFixed(0)} ms`);
     before = await liveStats(worker);
@@ -200,18 +249,36 @@ async function main(): Promise<void> {
     // Pages losing rooms: each write takes another room off every full page. The first ones are
     // replaced from the rooms each result read ahead (queryWindow.ts); once those are used up,
     // every result is evaluated through the database again (the worst case).
-    const reset = await writer.send('PATCH', '/api/documents/rooms/fanout-0', JSON.stringify({ data: { name: 'room 000' } }), { 'content-type': 'application/json' });
+    const reset = await writer.send('PATCH', '/api/documents/rooms/fanout-0', JSON.stringify({ data: { name: 'room 000' } }), {
+      'content-type': 'application/json',
+    });
     if (reset.status !== 200) throw new Error(`write: ${reset.status} ${reset.text}`);
     started = performance.now();
     const paged: Subscriber[] = [];
     for (let index = 0; index < count; index += 50) {
-      paged.push(...(await Promise.all(Array.from({ length: Math.min(50, count - index) }, (_, offset) => subscriber(url, developer.cookieHeader, { ...query, where: [...query.where, ['name', '>=', 'room'], ['floor', '!=', `not ${index + offset}`]], limit: 10 })))));
+      paged.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(50, count - index) }, (_, offset) =>
+            subscriber(url, developer.cookieHeader, {
+              ...query,
+              where: [...query.where, ['name', '>=', 'room'], ['floor', '!=', `not ${index + offset}`]],
+              limit: 10,
+            }),
+          ),
+        )),
+      );
     }
     console.log(`paged (distinct queries, 10 of ${args.rooms} rooms a page): ${count} sockets subscribed in ${(performance.now() - started).toFixed(0)} ms`);
     before = await liveStats(worker);
-    await measure('paged', writer, paged, writes, (write) => ({ room: `fanout-${write}`, name: `zz paged ${write}`, arrived: (snapshot) => !snapshot.includes(`"documentReferenceId":"fanout-${write}"`) }));
+    await measure('paged', writer, paged, writes, (write) => ({
+      room: `fanout-${write}`,
+      name: `zz paged ${write}`,
+      arrived: (snapshot) => !snapshot.includes(`"documentReferenceId":"fanout-${write}"`),
+    }));
     after = await liveStats(worker);
-    console.log('  (each write takes another room off every page of 10, read 12 deep: the third finds the reserve used up and every result reads its page again, 12 deep)');
+    console.log(
+      '  (each write takes another room off every page of 10, read 12 deep: the third finds the reserve used up and every result reads its page again, 12 deep)',
+    );
     console.log(`  results kept current in memory ${after.taken - before.taken} times, evaluated ${after.evaluated - before.evaluated} times`);
     for (const one of paged) one.socket.close();
   } finally {

@@ -24,10 +24,22 @@ if (process.argv[2] === '--child') {
   const { runImport } = await import('../src/imports/importRunner.ts');
   const started = performance.now();
   let chunks = 0;
-  const result = await runImport({ path, format: 'smf', rule: { boundaryHour: 12, timeZone: 'Asia/Tokyo' }, source: 'bench', storeSignals: true }, { chunk: () => chunks++ });
+  const result = await runImport(
+    { path, format: 'smf', rule: { boundaryHour: 12, timeZone: 'Asia/Tokyo' }, source: 'bench', storeSignals: true },
+    { chunk: () => chunks++ },
+  );
   const seconds = (performance.now() - started) / 1000;
   const record = result.days[0]?.record;
-  console.log(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, days: result.days.map((day) => day.day), chunks, timeInBedMin: record?.timeInBedMin, totalSleepMin: record?.totalSleepMin }));
+  console.log(
+    JSON.stringify({
+      seconds,
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+      days: result.days.map((day) => day.day),
+      chunks,
+      timeInBedMin: record?.timeInBedMin,
+      totalSleepMin: record?.totalSleepMin,
+    }),
+  );
   process.exit(0);
 }
 
@@ -41,7 +53,16 @@ if (!existsSync(path)) {
 const size = statSync(path).size;
 const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child'], { encoding: 'utf8' });
 if (child.status !== 0) throw new Error(`the import failed: ${child.stderr}`);
-const measured = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { seconds: number; maxRssMb: number; days: string[]; chunks: number; timeInBedMin: number; totalSleepMin: number };
-console.log(`24-hour SMF recording: ${(size / 1024 ** 2).toFixed(1)} MB, ${measured.chunks} stored chunks, sleep days ${measured.days.join(', ')} (in bed ${measured.timeInBedMin} min, asleep ${measured.totalSleepMin} min)`);
+const measured = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as {
+  seconds: number;
+  maxRssMb: number;
+  days: string[];
+  chunks: number;
+  timeInBedMin: number;
+  totalSleepMin: number;
+};
+console.log(
+  `24-hour SMF recording: ${(size / 1024 ** 2).toFixed(1)} MB, ${measured.chunks} stored chunks, sleep days ${measured.days.join(', ')} (in bed ${measured.timeInBedMin} min, asleep ${measured.totalSleepMin} min)`,
+);
 console.log(`import and analysis: ${measured.seconds.toFixed(2)} s (goal < ${GOAL_SECONDS} s: ${(measured.seconds / GOAL_SECONDS).toFixed(2)} of it)`);
 console.log(`peak memory: ${measured.maxRssMb.toFixed(0)} MB resident (goal < ${GOAL_MB} MB: ${(measured.maxRssMb / GOAL_MB).toFixed(2)} of it)`);

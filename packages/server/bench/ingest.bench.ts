@@ -1,31 +1,38 @@
-// `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres --skip-ceiling]`: the device pipeline
+// `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres --shape single|multi --profile DIR --skip-ceiling]`: the device pipeline
 // under load. The server (broker, pipeline, storage) runs in a worker thread of its own, as it would on
 // its own machine; the simulated devices and the subscribers share the main thread. Simulated devices (ECG 250 Hz, 3-axis acceleration 50 Hz, respiHr 1 Hz;
 // one frame per channel and second, real time) publish over MQTT (QoS 1) to the server's embedded
 // broker; signed-in WebSocket subscribers of /api/signals/live take every device. Reports frames/s
 // through publish → parse → ring buffer → WebSocket, publish-to-subscriber latency (p50/p99), frames
 // lost, what was stored, and, as the ceiling, the same broker's (Aedes) raw QoS 1 publish/subscribe
-// rate without the pipeline. Default database: PGlite in memory; --postgres: a fresh schema of
+// rate without the pipeline. Also printed: each thread's event-loop utilisation and delay, the staging
+// writes (frames per commit, database time per frame) and the machine's load, so that a run says where
+// it saturated; --profile DIR writes a CPU profile of each thread (.cpuprofile, for Chrome DevTools) of
+// the streaming phase. --shape multi: each device sends one multi frame per second (all its channels)
+// instead of one message per frame. Default database: PGlite in memory; --postgres: a fresh schema of
 // TEST_DATABASE_URL (default postgres://root@127.0.0.1:5432/test), dropped afterwards.
 import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
 import WebSocket from 'ws';
-import { DEMO_DOMAINS, DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
+import { DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
 import { loadParser } from '@nemuri/parser/node';
-import { startSimulation, type SimulatedChannel } from '@nemuri/simulator/index';
+import { MESSAGE_SHAPES, startSimulation, type MessageShape, type SimulatedChannel } from '@nemuri/simulator/index';
 import { loadConfig } from '../src/config.ts';
-import { hashDeviceSecret } from '../src/devices/deviceSecret.ts';
-import { SYSTEM_PRINCIPAL } from '../src/ingest/deviceStatus.ts';
 import { startServer } from '../src/server.ts';
 import { LIVE_SIGNALS_PATH, MAX_DEVICES_PER_SOCKET } from '../src/signals/signalsPlugin.ts';
 import { BrowserClient } from '../src/testing/browserClient.ts';
 import { createTestSchema } from '../src/testing/postgres.ts';
 import { makeTempDir } from '../src/testing/webDist.ts';
+import { loadLine, machineBusy, ms, percentile, registerBenchDevices, threadLoad, type ThreadLoad } from './measures.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -36,8 +43,14 @@ const { values: args } = parseArgs({
     /** Run on a fresh schema of TEST_DATABASE_URL (testing/postgres.ts) instead of PGlite in memory. */
     postgres: { type: 'boolean', default: false },
     'skip-ceiling': { type: 'boolean', default: false },
+    /** single: one MQTT message per channel frame; multi: one multi frame per device and second. */
+    shape: { type: 'string', default: 'single' },
+    /** Write CPU profiles of the streaming phase (server thread, device/subscriber thread) here. */
+    profile: { type: 'string' },
   },
 });
+if (!(MESSAGE_SHAPES as readonly string[]).includes(args.shape)) throw new Error(`--shape must be one of ${MESSAGE_SHAPES.join(', ')}`);
+const SHAPE = args.shape as MessageShape;
 const DEVICES = Number(args.devices);
 const SECONDS = Number(args.seconds);
 const SPEED = Number(args.speed);
@@ -45,22 +58,36 @@ const CHANNELS: SimulatedChannel[] = ['ecg', 'respiAxl', 'respiHr'];
 const CHANNEL_CODES: Record<number, SimulatedChannel> = { 1: 'ecg', 2: 'respiAxl', 5: 'respiHr' };
 const SECRET = 'bench-device-secret';
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-const ms = (value: number): string => `${value.toFixed(1)} ms`;
-
 interface ServerStats {
   stats: { messages: number; rejectedMessages: number; storageErrors: number };
   pending: number;
   chunks: number;
   chunkFrames: number;
+  load: ThreadLoad;
+  writes: { writes: number; frames: number; writeMs: number; maxWriteMs: number };
+}
+
+/** A CPU profile of the calling thread (the inspector of that thread), written on stop. */
+async function startProfile(): Promise<(path: string) => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  return async (path) => {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(path, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 /** The server thread: starts the server, registers the devices, answers with its addresses, then stats and stop. */
-async function serve({ databaseUrl, serials }: { databaseUrl: string; serials: string[] }): Promise<void> {
+async function serve({ databaseUrl, serials, profileDir }: { databaseUrl: string; serials: string[]; profileDir: string | undefined }): Promise<void> {
+  // The worker does not see the command line: its own profile is named after what the main thread passed.
+  const profileName = `ingest-server-${(workerData as { shape: string }).shape}-${serials.length}.cpuprofile`;
+  const load = threadLoad();
+  let stopProfile: ((path: string) => Promise<void>) | undefined;
+  let writesAtMark = { writes: 0, frames: 0, writeMs: 0 };
   const dir = await makeTempDir('nemuri-bench-');
   const server = await startServer(
     loadConfig({
@@ -77,19 +104,45 @@ async function serve({ databaseUrl, serials }: { databaseUrl: string; serials: s
     }),
     { logger: false },
   );
-  const credentialHash = hashDeviceSecret(SECRET);
+  // One signed-in bench user watches every device: far above a person's limits (SOCKET_LIMITS: 8
+  // sockets, 200 subscriptions), which would otherwise refuse most subscriptions (and then hang the run).
+  server.app.live.configure({ limits: { socketsPerUser: 1_000, subscriptionsPerUser: 1_000_000, subscriptionsPerTenant: 1_000_000 } });
   const registering = performance.now();
-  for (const serial of serials) {
-    await server.app.ingest.documents.set(SYSTEM_PRINCIPAL, `devices/${serial}`, { deviceTypeId: 'nemuri-pad', domainId: DEMO_DOMAINS.facilityA, status: 'in_use', credentialHash }, false);
-  }
+  await registerBenchDevices(server.app.ingest.documents, serials, SECRET);
   parentPort?.postMessage({ url: server.url, mqttUrl: server.mqttUrl, registeredMs: performance.now() - registering });
   parentPort?.on('message', async (message: unknown) => {
-    if (message === 'stats') {
+    if (message === 'mark') {
+      load.mark();
+      const { writes, frames, writeMs } = server.app.ingest.store.writeStats;
+      writesAtMark = { writes, frames, writeMs };
+      server.app.ingest.store.writeStats.maxWriteMs = 0;
+      if (profileDir !== undefined) stopProfile = await startProfile();
+      parentPort?.postMessage('marked');
+    } else if (message === 'stats') {
+      const threadLoadNow = load.read();
+      await stopProfile?.(join(profileDir ?? '.', profileName));
+      stopProfile = undefined;
+      const total = server.app.ingest.store.writeStats;
+      const writes = {
+        writes: total.writes - writesAtMark.writes,
+        frames: total.frames - writesAtMark.frames,
+        writeMs: total.writeMs - writesAtMark.writeMs,
+        maxWriteMs: total.maxWriteMs,
+      };
       await server.app.ingest.store.flush();
       const { rows } = await server.database.query<{ n: number }>('select count(*)::int as n from signal_frames_pending');
-      const chunkRows = await server.database.query<{ n: number; frames: number }>('select count(*)::int as n, coalesce(sum(frame_count), 0)::int as frames from signal_chunks');
+      const chunkRows = await server.database.query<{ n: number; frames: number }>(
+        'select count(*)::int as n, coalesce(sum(frame_count), 0)::int as frames from signal_chunks',
+      );
       const { messages, rejectedMessages, storageErrors } = server.app.ingest.stats;
-      const reply: ServerStats = { stats: { messages, rejectedMessages, storageErrors }, pending: rows[0]?.n ?? 0, chunks: chunkRows.rows[0]?.n ?? 0, chunkFrames: chunkRows.rows[0]?.frames ?? 0 };
+      const reply: ServerStats = {
+        stats: { messages, rejectedMessages, storageErrors },
+        pending: rows[0]?.n ?? 0,
+        chunks: chunkRows.rows[0]?.n ?? 0,
+        chunkFrames: chunkRows.rows[0]?.frames ?? 0,
+        load: threadLoadNow,
+        writes,
+      };
       parentPort?.postMessage(reply);
     } else if (message === 'stop') {
       await server.stop();
@@ -104,13 +157,14 @@ async function pipelineRun(): Promise<void> {
   const serials = Array.from({ length: DEVICES }, (_, i) => `BENCH-${String(i + 1).padStart(5, '0')}`);
   // A worker thread does not inherit tsx's loader (Node 20): it registers it, then loads this file.
   const entry = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
-  const worker = new Worker(entry, { eval: true, workerData: { databaseUrl: schema?.url ?? 'memory://', serials } });
+  const worker = new Worker(entry, { eval: true, workerData: { databaseUrl: schema?.url ?? 'memory://', serials, profileDir: args.profile, shape: SHAPE } });
   const [server] = (await once(worker, 'message')) as [{ url: string; mqttUrl: string; registeredMs: number }];
-  const ask = async (message: 'stats' | 'stop'): Promise<unknown> => {
+  const ask = async (message: 'mark' | 'stats' | 'stop'): Promise<unknown> => {
     const reply = once(worker, 'message');
     worker.postMessage(message);
     return ((await reply) as unknown[])[0];
   };
+  const mainLoad = threadLoad();
   try {
     console.log(`${DEVICES} devices registered in ${ms(server.registeredMs)}`);
 
@@ -126,6 +180,7 @@ async function pipelineRun(): Promise<void> {
     const latencies = new Float64Array(DEVICES * CHANNELS.length * maxSeq);
     let received = 0;
     let duplicates = 0;
+    let droppedAtSocket = 0;
     let firstPublish = Number.NaN;
     let lastReceive = 0;
     const seen = new Set<string>();
@@ -140,7 +195,12 @@ async function pipelineRun(): Promise<void> {
         socket.once('error', reject);
       });
       socket.on('message', (data: Buffer, isBinary) => {
-        if (!isBinary) return;
+        if (!isBinary) {
+          // The server drops a slow socket's frames rather than buffer them: counted apart from loss elsewhere.
+          const message = JSON.parse(data.toString('utf8')) as { type?: string; frames?: number };
+          if (message.type === 'dropped') droppedAtSocket += message.frames ?? 0;
+          return;
+        }
         const now = performance.now();
         const length = data[0]!;
         const serial = data.toString('latin1', 1, 1 + length);
@@ -167,7 +227,10 @@ async function pipelineRun(): Promise<void> {
       const batch = serials.slice(i, i + MAX_DEVICES_PER_SOCKET);
       const statuses = new Promise<void>((resolve) => {
         const onMessage = (data: Buffer, isBinary: boolean): void => {
-          if (!isBinary && ++answered === batch.length) {
+          if (isBinary) return;
+          const answer = JSON.parse(data.toString('utf8')) as { type?: string; message?: string };
+          if (answer.type === 'error') throw new Error(`subscription refused: ${answer.message}`);
+          if (++answered === batch.length) {
             socket.off('message', onMessage);
             resolve();
           }
@@ -180,8 +243,23 @@ async function pipelineRun(): Promise<void> {
     }
     console.log(`${sockets.length} WebSocket subscribers (${MAX_DEVICES_PER_SOCKET} devices each at most)`);
 
-    const cpuBefore = process.cpuUsage();
-    const started = performance.now();
+    // The streaming phase starts with the first frame: both threads' load, the CPU and the profiles
+    // are measured from there (not over the connection of thousands of devices).
+    let cpuBefore = process.cpuUsage();
+    let machineBefore = cpus();
+    let started = performance.now();
+    let marked: Promise<unknown> | undefined;
+    let stopMainProfile: Promise<(path: string) => Promise<void>> | undefined;
+    const mark = (): void => {
+      cpuBefore = process.cpuUsage();
+      machineBefore = cpus();
+      started = performance.now();
+      mainLoad.mark();
+      marked = ask('mark');
+      if (args.profile !== undefined) stopMainProfile = startProfile();
+    };
+    const loadBefore = loadavg()[0]!;
+    const connecting = performance.now();
     const simulation = await startSimulation({
       serials,
       broker: server.mqttUrl,
@@ -189,16 +267,20 @@ async function pipelineRun(): Promise<void> {
       speed: SPEED,
       durationSeconds: SECONDS,
       channels: CHANNELS,
+      shape: SHAPE,
       seed: 'bench',
       onFrame: (serial, frame) => {
         const now = performance.now();
-        if (Number.isNaN(firstPublish)) firstPublish = now;
+        if (Number.isNaN(firstPublish)) {
+          firstPublish = now;
+          mark();
+        }
         const times = published.get(keyOf(serial, frame.channel));
         if (times && frame.sequence < times.length) times[frame.sequence] = now;
       },
       onError: (error) => console.error(`simulator: ${error.message}`),
     });
-    console.log(`${DEVICES} simulated devices connected in ${ms(performance.now() - started)}; streaming ${SECONDS} simulated s at speed ${SPEED} …`);
+    console.log(`${DEVICES} simulated devices connected in ${ms(performance.now() - connecting)}; streaming ${SECONDS} simulated s at speed ${SPEED} …`);
     await simulation.done;
     const generated = simulation.stats.framesGenerated;
     const drainUntil = performance.now() + 10_000;
@@ -206,19 +288,41 @@ async function pipelineRun(): Promise<void> {
     const elapsed = (lastReceive - firstPublish) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     const wall = (performance.now() - started) / 1000;
+    const busy = machineBusy(machineBefore);
+    const loadAfter = loadavg()[0]!;
+    const devicesLoad = mainLoad.read();
+    await marked;
+    if (stopMainProfile !== undefined) await (await stopMainProfile)(join(args.profile ?? '.', `ingest-devices-${SHAPE}-${DEVICES}.cpuprofile`));
 
     for (const socket of sockets) socket.close();
-    const { stats, pending, chunks, chunkFrames } = (await ask('stats')) as ServerStats;
+    const { stats, pending, chunks, chunkFrames, load: serverLoad, writes } = (await ask('stats')) as ServerStats;
     const sorted = latencies.slice(0, received).sort();
 
     console.log('\npipeline (publish → parse → ring buffer → WebSocket subscriber, and storage)');
-    console.log(`  frames generated ${generated}, acknowledged by the broker ${simulation.stats.framesPublished}, publish errors ${simulation.stats.publishErrors}`);
-    console.log(`  frames at the subscribers ${received} (duplicates ${duplicates}), lost ${generated - received}`);
-    console.log(`  throughput ${(received / elapsed).toFixed(0)} frames/s over ${elapsed.toFixed(1)} s (offered ${(DEVICES * CHANNELS.length * SPEED).toFixed(0)} frames/s)`);
+    console.log(
+      `  frames generated ${generated} in ${simulation.stats.messagesGenerated} messages (${SHAPE}), acknowledged by the broker ${simulation.stats.framesPublished}, publish errors ${simulation.stats.publishErrors}`,
+    );
+    console.log(
+      `  frames at the subscribers ${received} (duplicates ${duplicates}), lost ${generated - received} (of which the server dropped ${droppedAtSocket} at slow WebSockets)`,
+    );
+    console.log(
+      `  throughput ${(received / elapsed).toFixed(0)} frames/s over ${elapsed.toFixed(1)} s (offered ${(DEVICES * CHANNELS.length * SPEED).toFixed(0)} frames/s)`,
+    );
     console.log(`  latency publish → subscriber: p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(percentile(sorted, 100))}`);
     console.log(`  worst latency by second of the run: ${worstBySecond.map((value) => value.toFixed(0)).join(' ')} ms`);
-    console.log(`  stored: ${pending} pending frames + ${chunkFrames} frames in ${chunks} chunks; pipeline messages ${stats.messages}, rejected ${stats.rejectedMessages}, storage errors ${stats.storageErrors}`);
-    console.log(`  process CPU ${((cpu.user + cpu.system) / 1e6 / wall * 100).toFixed(0)} % of one core (server thread, devices and subscribers together)`);
+    console.log(
+      `  stored: ${pending} pending frames + ${chunkFrames} frames in ${chunks} chunks; pipeline messages ${stats.messages}, rejected ${stats.rejectedMessages}, storage errors ${stats.storageErrors}`,
+    );
+    console.log(`  process CPU ${(((cpu.user + cpu.system) / 1e6 / wall) * 100).toFixed(0)} % of one core (server thread, devices and subscribers together)`);
+    console.log(`  server thread: ${loadLine(serverLoad)}`);
+    console.log(`  device and subscriber thread: ${loadLine(devicesLoad)}`);
+    console.log(
+      `  staging writes: ${writes.writes} commits, ${(writes.frames / Math.max(1, writes.writes)).toFixed(0)} frames each, ` +
+        `${(writes.writeMs / Math.max(1, writes.writes)).toFixed(1)} ms each (max ${ms(writes.maxWriteMs)}), ${((writes.writeMs * 1000) / Math.max(1, writes.frames)).toFixed(0)} µs of database time per frame`,
+    );
+    console.log(
+      `  machine: ${cpus().length} cores ${(busy * 100).toFixed(0)} % busy during the run (all processes), load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
+    );
     await simulation.stop();
   } finally {
     await ask('stop');
@@ -230,7 +334,9 @@ async function pipelineRun(): Promise<void> {
 /** The broker alone: plain Aedes, no authentication hooks, one QoS 1 subscriber, QoS 1 publishers as fast as they are acknowledged. */
 async function ceilingRun(): Promise<void> {
   const parser = await loadParser();
-  const frame = Buffer.from(parser.encodeSmfFrame({ channel: 'ecg', format: 'int16', sampleRate: 250, sequence: 0, startTimeUs: Date.now() * 1000, raw: new Int16Array(250) }));
+  const frame = Buffer.from(
+    parser.encodeSmfFrame({ channel: 'ecg', format: 'int16', sampleRate: 250, sequence: 0, startTimeUs: Date.now() * 1000, raw: new Int16Array(250) }),
+  );
   const broker = await Aedes.createBroker();
   const server = createServer(broker.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -247,7 +353,9 @@ async function ceilingRun(): Promise<void> {
     lastDelivery = performance.now();
   });
   await subscriber.subscribeAsync('devices/+/frames', { qos: 1 });
-  const clients = await Promise.all(Array.from({ length: publishers }, (_, i) => mqtt.connectAsync(url, { protocolVersion: 4, clientId: `ceiling-${i}`, clean: true })));
+  const clients = await Promise.all(
+    Array.from({ length: publishers }, (_, i) => mqtt.connectAsync(url, { protocolVersion: 4, clientId: `ceiling-${i}`, clean: true })),
+  );
   const started = performance.now();
   await Promise.all(
     clients.map(async (client, i) => {
@@ -274,13 +382,16 @@ async function ceilingRun(): Promise<void> {
 }
 
 if (!isMainThread) {
-  await serve(workerData as { databaseUrl: string; serials: string[] });
+  await serve(workerData as { databaseUrl: string; serials: string[]; profileDir: string | undefined });
 } else {
   await main();
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:ingest: ${DEVICES} devices at speed ${SPEED} × ${CHANNELS.join(', ')} (1 frame per channel and second) for ${SECONDS} s; database ${args.postgres ? 'PostgreSQL' : 'PGlite in memory'}`);
+  console.log(
+    `bench:ingest: ${DEVICES} devices at speed ${SPEED} × ${CHANNELS.join(', ')} (1 frame per channel and second, ${SHAPE === 'multi' ? 'one multi frame per device and second' : 'one message per frame'}) ` +
+      `for ${SECONDS} s; database ${args.postgres ? 'PostgreSQL' : 'PGlite in memory'}`,
+  );
   await pipelineRun();
   if (!args['skip-ceiling']) await ceilingRun();
   process.exit(0);

@@ -26,7 +26,12 @@ describe('API compression', () => {
     webDist = await makeTestWebDist();
     database = await openPglite(null);
     await migrate(database);
-    app = await buildApp({ config: loadConfig({ WEB_DIST: webDist.path, DATA_DIR: join(webDist.path, 'data') }), database, auth: new Promise<Auth>(() => undefined), logger: false });
+    app = await buildApp({
+      config: loadConfig({ WEB_DIST: webDist.path, DATA_DIR: join(webDist.path, 'data') }),
+      database,
+      auth: new Promise<Auth>(() => undefined),
+      logger: false,
+    });
     app.get('/api/test/large', async () => LARGE);
     app.get('/api/test/small', async () => ({ ok: true }));
     app.get('/api/test/frames', async (_request, reply) => reply.type('application/octet-stream').send(FRAMES));
@@ -40,7 +45,12 @@ describe('API compression', () => {
     await webDist?.remove();
   });
 
-  function send(method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  function send(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: Buffer,
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
     return new Promise((resolve, reject) => {
       const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (response) => {
         const chunks: Buffer[] = [];

@@ -125,7 +125,11 @@ describe('the server on PGlite', () => {
 
     beforeAll(async () => {
       app = await buildApp({ config: testConfig({}), database: server.database, auth: server.auth, logger: { write: (line) => logLines.push(line) } });
-      app.post('/api/test/echo', { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } }, async (request) => request.body);
+      app.post(
+        '/api/test/echo',
+        { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } },
+        async (request) => request.body,
+      );
       app.get('/api/test/boom', async () => {
         throw new Error('secret detail');
       });

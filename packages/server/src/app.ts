@@ -1,6 +1,13 @@
 /**
  * The HTTP application: every plugin is registered here, in one place. Building it touches no
  * network; `startServer` (server.ts) opens the database, listens and then completes sign-in.
+ *
+ * The core services come first, each a named plugin (fastify-plugin) that decorates the app:
+ * `database` → `secondFactor`, `documents` (the one document store and its change feed) →
+ * `signals` (stored frames, rings, live hub) → `ingest` (decoding and routing) → `live` (the socket
+ * runtime). The capability plugins after them take what they need from the app (`app.documents`,
+ * `app.signals`, `app.live`, …) and name it in their `dependencies`, so that Fastify refuses to
+ * start when one is registered before what it uses. docs/architecture.md, "Services", draws the graph.
  */
 import fastifyCompress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -16,13 +23,19 @@ import { principalPlugin } from './auth/principal.ts';
 import { borrowsPlugin } from './borrows/borrowsPlugin.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
+import { databasePlugin } from './database/databasePlugin.ts';
+import { documentServicesPlugin, type DocumentServices } from './documents/documentServices.ts';
 import { devicesPlugin } from './devices/devicesPlugin.ts';
 import { documentsPlugin } from './documents/documentsPlugin.ts';
 import { healthPlugin } from './health/health.ts';
 import { Readiness, readinessGatePlugin } from './health/readiness.ts';
 import { importsPlugin } from './imports/importsPlugin.ts';
+import { integrationsPlugin } from './integrations/integrationsPlugin.ts';
 import { ingestPlugin } from './ingest/ingestPlugin.ts';
-import { IngestPipeline } from './ingest/pipeline.ts';
+import { ingestServicePlugin } from './ingest/ingestService.ts';
+import type { IngestPipeline } from './ingest/pipeline.ts';
+import { secondFactorPlugin } from './auth/secondFactorPolicy.ts';
+import { signalServicesPlugin, type SignalServices } from './signals/signalServices.ts';
 import { errorsPlugin } from './http/errors.ts';
 import { fairSharePlugin } from './http/fairShare.ts';
 import { jsonGuardPlugin } from './http/jsonGuard.ts';
@@ -33,7 +46,10 @@ import { socketRuntimePlugin } from './live/socketRuntime.ts';
 import type { Mailer } from './mail/mail.ts';
 import { outboxPlugin } from './mail/outbox.ts';
 import { monitoringPlugin } from './monitoring/monitoringPlugin.ts';
+import { collectRoutes, openApiPlugin } from './openapi/openapi.ts';
+import { notificationsPlugin } from './notifications/notificationsPlugin.ts';
 import { reportsPlugin } from './reports/reportsPlugin.ts';
+import { auditLogPlugin } from './auditLog/auditLogPlugin.ts';
 import { sessionPlugin } from './session/session.ts';
 import { signalsPlugin } from './signals/signalsPlugin.ts';
 import { sleepPlugin } from './sleep/sleepPlugin.ts';
@@ -45,15 +61,15 @@ export interface LogDestination {
   write(line: string): void;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Device frames: MQTT/HTTP ingest, ring buffers, live fan-out, storage (ingest/pipeline.ts). */
-    ingest: IngestPipeline;
-  }
+/** The core services made before the app (server.ts: devices are taken before the app is built). */
+export interface EarlyServices {
+  documents: DocumentServices;
+  signals: SignalServices;
+  ingest: IngestPipeline;
 }
 
 export interface BuildAppOptions {
-  config: Pick<Config, 'webDist' | 'logLevel'> & Partial<Pick<Config, 'oauthProviders' | 'signalRetentionDays' | 'trustProxy' | 'metricsToken'>>;
+  config: Pick<Config, 'webDist' | 'logLevel'> & Partial<Pick<Config, 'oauthProviders' | 'signalRetentionDays' | 'trustProxy' | 'metricsToken' | 'dataDir'>>;
   database: Database;
   /**
    * Sign-in (auth.ts). A promise while the server does not know its port yet (PORT=0): requests
@@ -62,12 +78,16 @@ export interface BuildAppOptions {
   auth: Auth | Promise<Auth>;
   /** Outgoing mail for the plugins that send some outside sign-in (agency partner requests); server.ts resolves it with sign-in. */
   mail?: Promise<Mailer>;
+  /** The address people open (PUBLIC_URL or the listening one), for links in notifications; server.ts resolves it with sign-in. */
+  publicUrl?: Promise<string>;
   /** true or absent: log to standard output at config.logLevel; false: no logging; or a destination. */
   logger?: boolean | LogDestination;
   /** Where uploaded recordings are kept (DATA_DIR/uploads); absent: a temporary directory, as for an in-memory database. */
   uploadDir?: string;
   /** The start steps server.ts completes after building the app; absent: nothing left to start. */
   readiness?: Readiness;
+  /** The core services, when they were made before the app (server.ts); absent: the app makes them. */
+  early?: EarlyServices;
 }
 
 /** Content types worth compressing per request: text, JSON, XML, JavaScript, SVG; not binary. */
@@ -89,7 +109,17 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
 
-export async function buildApp({ config, database, auth, mail, logger = true, uploadDir, readiness = new Readiness() }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  auth,
+  mail,
+  publicUrl,
+  logger = true,
+  uploadDir,
+  readiness = new Readiness(),
+  early,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // A number of hops becomes proxy-addr's trust function: the nearest n addresses are proxies.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : (config.trustProxy ?? false),
@@ -100,6 +130,8 @@ export async function buildApp({ config, database, auth, mail, logger = true, up
     requestIdHeader: false,
     genReqId: (request) => requestIdOf(request.headers[REQUEST_ID_HEADER]),
   });
+  // First, so that every route registered below is in the OpenAPI document.
+  const routes = collectRoutes(app);
   // Every answer, errors and 404s included, says which request it was (request.log's reqId).
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
@@ -118,6 +150,16 @@ export async function buildApp({ config, database, auth, mail, logger = true, up
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && !COMPRESSIBLE_TYPES.test(type)) request.headers['x-no-compression'] = '1';
   });
+  // The core services (see the header): every plugin below finds them on the app.
+  await app.register(databasePlugin, { database });
+  await app.register(secondFactorPlugin);
+  await app.register(documentServicesPlugin, early === undefined ? {} : { services: early.documents });
+  await app.register(signalServicesPlugin, early === undefined ? {} : { services: early.signals });
+  await app.register(
+    ingestServicePlugin,
+    early === undefined ? (config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays }) : { pipeline: early.ingest },
+  );
+
   await app.register(securityHeadersPlugin);
   await app.register(errorsPlugin);
   // Before every plugin: each one's JSON bodies, URL parameters and queries pass the same guard.
@@ -126,44 +168,51 @@ export async function buildApp({ config, database, auth, mail, logger = true, up
   await app.register(fairSharePlugin, { databaseKind: database.kind });
   // Before every plugin with routes: API requests answer 503 at once while the start completes.
   await app.register(readinessGatePlugin, { readiness });
-  await app.register(healthPlugin, { database, readiness });
-  await app.register(appInfoPlugin, { database, socialProviders: (config.oauthProviders ?? []).map((provider) => provider.id) });
+  await app.register(healthPlugin, { readiness });
+  await app.register(appInfoPlugin, { socialProviders: (config.oauthProviders ?? []).map((provider) => provider.id) });
   // Before every plugin with routes that need `request.principal`.
-  await app.register(principalPlugin, { auth, database });
-  // Before authPlugin: it watches sign-in's answers (sign-out) to check the live sockets at once.
-  // Registers @fastify/websocket; every live channel below serves through it (app.liveSockets).
-  await app.register(socketRuntimePlugin, { auth, database });
+  await app.register(principalPlugin, { auth });
+  // The `live` service. Before authPlugin: it watches sign-in's answers (sign-out) to check the live
+  // sockets at once. Registers @fastify/websocket; every live channel below serves through it (app.live).
+  await app.register(socketRuntimePlugin, { auth });
   await app.register(authPlugin, { auth });
-  await app.register(sessionPlugin, { auth, database });
-  await app.register(documentsPlugin, { database });
+  await app.register(sessionPlugin, { auth });
+  await app.register(documentsPlugin);
   // Phone number and photo of /account-info (account/accountPlugin.ts).
-  await app.register(accountPlugin, { database });
-  await app.register(livePlugin, { database });
-  await app.register(outboxPlugin, { database });
-  // Device frames in (HTTP; MQTT is started by server.ts) and signals out (read API, live WebSocket).
-  const ingest = new IngestPipeline({ database, log: app.log, ...(config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays }) });
-  app.decorate('ingest', ingest);
-  await app.register(ingestPlugin, { pipeline: ingest });
-  await app.register(signalsPlugin, { pipeline: ingest });
+  await app.register(accountPlugin);
+  await app.register(livePlugin);
+  await app.register(outboxPlugin);
+  // Device frames in over HTTP (MQTT is started by server.ts) and signals out (read API, live WebSocket).
+  await app.register(ingestPlugin);
+  await app.register(signalsPlugin);
   // Device registration by facilities: secrets and rooms (devices/devicesPlugin.ts).
-  await app.register(devicesPlugin, { database, registry: ingest.registry });
+  await app.register(devicesPlugin);
   // Lending devices to domains and taking them back (borrows/borrowsPlugin.ts).
-  await app.register(borrowsPlugin, { database, registry: ingest.registry });
+  await app.register(borrowsPlugin);
   // The agency area: partners, devices, statistics and monthly bills with PDF invoices (agency/agencyPlugin.ts).
-  await app.register(agencyPlugin, { database, ...(mail === undefined ? {} : { mail }) });
+  await app.register(agencyPlugin, { ...(mail === undefined ? {} : { mail }) });
   // Staff: accounts follow their staff records; second-factor reset (staff/staffPlugin.ts).
-  await app.register(staffPlugin, { database });
+  await app.register(staffPlugin);
   // Live room states and alerts, from the same frames.
-  await app.register(monitoringPlugin, { database, pipeline: ingest });
+  await app.register(monitoringPlugin);
+  // Alerts to staff away from the station: push, mail, LINE, webhooks, escalation (notifications/notificationsPlugin.ts).
+  await app.register(notificationsPlugin, { ...(mail === undefined ? {} : { mail }), ...(publicUrl === undefined ? {} : { publicUrl }) });
   // Each morning's sleep records from the stored signals (sleep/sleepPlugin.ts).
-  await app.register(sleepPlugin, { database, pipeline: ingest });
+  await app.register(sleepPlugin);
   // Recordings uploaded to rooms, imported into sleep days (imports/importsPlugin.ts).
-  await app.register(importsPlugin, { database, ...(uploadDir === undefined ? { uploadDir: join(tmpdir(), `nemuri-uploads-${randomUUID()}`), temporary: true } : { uploadDir }) });
+  await app.register(importsPlugin, {
+    ...(uploadDir === undefined ? { uploadDir: join(tmpdir(), `nemuri-uploads-${randomUUID()}`), temporary: true } : { uploadDir }),
+  });
   // Sleep reports: the /report data, PDF and CSV downloads, report links (reports/reportsPlugin.ts).
-  await app.register(reportsPlugin, { database });
+  await app.register(reportsPlugin);
+  // Integration API keys, alert acknowledgement and the FHIR export (integrations/integrationsPlugin.ts).
+  await app.register(integrationsPlugin);
+  // The audit log for levels 4 and above, in their scope (auditLog/).
+  await app.register(auditLogPlugin);
   // GET /metrics (metrics/metricsPlugin.ts): after the plugins whose figures it reads, before the web app's fallback.
-  await app.register(metricsPlugin, { database, token: config.metricsToken ?? null });
+  await app.register(metricsPlugin, { readiness, ...(config.dataDir === undefined ? {} : { dataDir: config.dataDir }), token: config.metricsToken ?? null });
   // Last: it answers everything the plugins above do not.
+  await app.register(openApiPlugin, { routes });
   await app.register(webAppPlugin, { webDist: config.webDist });
   return app;
 }

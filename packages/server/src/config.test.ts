@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       mqttPort: 1883,
       mqttPortExplicit: false,
       mqttSharedGroup: null,
+      mqttDeviceAccounts: null,
       mqttClientId: null,
       signalRetentionDays: 30,
       signalStoredChannels: null,
@@ -98,6 +99,7 @@ describe('loadConfig', () => {
       mqttPort: 11883,
       mqttPortExplicit: true,
       mqttSharedGroup: null,
+      mqttDeviceAccounts: null,
       mqttClientId: 'nemuri-a',
       signalRetentionDays: 30,
       signalStoredChannels: null,
@@ -123,7 +125,9 @@ describe('loadConfig', () => {
   it('reads TRUST_PROXY as hops or proxy addresses', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.1.0/24' }, CWD).trustProxy).toEqual(['10.0.0.1', '10.0.1.0/24']);
     expect(loadConfig({ TRUST_PROXY: 'false' }, CWD).trustProxy).toBe(false);
-    expect(problemsOf({ TRUST_PROXY: 'yes please' })).toEqual(["TRUST_PROXY must be a number of proxy hops or the proxies' addresses (e.g. 10.0.0.1,10.0.1.0/24), got \"yes please\""]);
+    expect(problemsOf({ TRUST_PROXY: 'yes please' })).toEqual([
+      'TRUST_PROXY must be a number of proxy hops or the proxies\' addresses (e.g. 10.0.0.1,10.0.1.0/24), got "yes please"',
+    ]);
   });
 
   it('keeps absolute paths and treats empty values as unset', () => {
@@ -169,7 +173,8 @@ describe('loadConfig', () => {
   });
 
   it('rejects a short or unprintable METRICS_TOKEN without repeating it', () => {
-    const message = (length: number): string => `METRICS_TOKEN must be at least 32 printable characters without spaces (for example from \`openssl rand -hex 32\`), got ${length} characters`;
+    const message = (length: number): string =>
+      `METRICS_TOKEN must be at least 32 printable characters without spaces (for example from \`openssl rand -hex 32\`), got ${length} characters`;
     expect(problemsOf({ METRICS_TOKEN: 'scrape-me' })).toEqual([message(9)]);
     expect(problemsOf({ METRICS_TOKEN: `${'x'.repeat(20)} ${'y'.repeat(20)}` })).toEqual([message(41)]);
   });
@@ -238,14 +243,28 @@ describe('resolveDemo', () => {
 describe('device and signal settings', () => {
   it('reads MQTT_SHARED_GROUP, MQTT_CLIENT_ID, SIGNAL_RETENTION_DAYS and SIMULATE', () => {
     const config = loadConfig({ MQTT_SHARED_GROUP: 'nemuri', MQTT_CLIENT_ID: 'nemuri-1', SIGNAL_RETENTION_DAYS: '7', SIMULATE: '0' }, CWD);
-    expect([config.mqttSharedGroup, config.mqttClientId, config.signalRetentionDays, config.simulate, config.mqttPortExplicit]).toEqual(['nemuri', 'nemuri-1', 7, 'off', false]);
+    expect([config.mqttSharedGroup, config.mqttClientId, config.signalRetentionDays, config.simulate, config.mqttPortExplicit]).toEqual([
+      'nemuri',
+      'nemuri-1',
+      7,
+      'off',
+      false,
+    ]);
     expect(loadConfig({ MQTT_PORT: '1883' }, CWD).mqttPortExplicit).toBe(true);
+  });
+
+  it('reads MQTT_DEVICE_ACCOUNTS=dynsec with MQTT_URL only', () => {
+    expect(loadConfig({ MQTT_URL: 'mqtt://127.0.0.1:1883', MQTT_DEVICE_ACCOUNTS: 'dynsec' }, CWD).mqttDeviceAccounts).toBe('dynsec');
+    expect(() => loadConfig({ MQTT_DEVICE_ACCOUNTS: 'dynsec' }, CWD)).toThrow(/MQTT_DEVICE_ACCOUNTS needs MQTT_URL/);
+    expect(() => loadConfig({ MQTT_URL: 'mqtt://127.0.0.1:1883', MQTT_DEVICE_ACCOUNTS: 'passwd' }, CWD)).toThrow(/MQTT_DEVICE_ACCOUNTS must be dynsec/);
   });
 
   it('reads SIGNAL_STORED_CHANNELS', () => {
     expect(loadConfig({ SIGNAL_STORED_CHANNELS: 'ecg, respiAxl,respiHr' }, CWD).signalStoredChannels).toEqual(['ecg', 'respiAxl', 'respiHr']);
     expect(loadConfig({ SIGNAL_STORED_CHANNELS: ',' }, CWD).signalStoredChannels).toEqual([]);
-    expect(problemsOf({ SIGNAL_STORED_CHANNELS: 'ecg,video' })).toEqual([expect.stringMatching(/^SIGNAL_STORED_CHANNELS must list channels among ecg, respiAxl/)]);
+    expect(problemsOf({ SIGNAL_STORED_CHANNELS: 'ecg,video' })).toEqual([
+      expect.stringMatching(/^SIGNAL_STORED_CHANNELS must list channels among ecg, respiAxl/),
+    ]);
   });
 
   it('names each invalid one', () => {

@@ -5,6 +5,7 @@
 import { hostname } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isSignalChannel, SIGNAL_CHANNELS } from '@nemuri/shared/signalChannels';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -14,8 +15,7 @@ export type DemoSetting = 'on' | 'off' | 'auto';
 
 export type DatabaseConfig =
   /** Embedded PostgreSQL (PGlite). `dataDir` null: in memory, nothing kept (tests). */
-  | { kind: 'pglite'; dataDir: string | null }
-  | { kind: 'postgresql'; url: string };
+  { kind: 'pglite'; dataDir: string | null } | { kind: 'postgresql'; url: string };
 
 /** A social sign-in provider (OpenID Connect), enabled by its client id. */
 export interface OAuthProviderConfig {
@@ -91,6 +91,11 @@ export interface Config {
    * server processes divide the devices among them (scale-out). null: a plain subscription.
    */
   mqttSharedGroup: string | null;
+  /**
+   * MQTT_DEVICE_ACCOUNTS: with MQTT_URL, `dynsec` provisions device accounts in Mosquitto's dynamic
+   * security plugin (ingest/brokerAccounts.ts); null: the broker's accounts are kept by hand.
+   */
+  mqttDeviceAccounts: 'dynsec' | null;
   /**
    * MQTT_CLIENT_ID: with MQTT_URL, the server's client id, with a persistent session (clean session
    * off), so that the broker keeps the frames it has not yet had acknowledged while the server restarts.
@@ -171,7 +176,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     mqttPort,
     mqttPortExplicit: value('MQTT_PORT') !== undefined,
     mqttSharedGroup: parseSharedGroup(value('MQTT_SHARED_GROUP'), problems),
-    mqttClientId: mqttClientIdOf(value('MQTT_URL') !== undefined, parseClientId(value('MQTT_CLIENT_ID'), problems), value('MQTT_PERSISTENT_SESSION'), port, problems),
+    mqttDeviceAccounts: parseDeviceAccounts(value('MQTT_DEVICE_ACCOUNTS'), value('MQTT_URL') !== undefined, problems),
+    mqttClientId: mqttClientIdOf(
+      value('MQTT_URL') !== undefined,
+      parseClientId(value('MQTT_CLIENT_ID'), problems),
+      value('MQTT_PERSISTENT_SESSION'),
+      port,
+      problems,
+    ),
     signalRetentionDays: parseRetentionDays(value('SIGNAL_RETENTION_DAYS'), problems),
     signalStoredChannels: parseStoredChannels(value('SIGNAL_STORED_CHANNELS'), problems),
     simulate: parseSimulate(value('SIMULATE'), problems),
@@ -192,6 +204,13 @@ function parsePort(name: string, raw: string | undefined, fallback: number, prob
     return fallback;
   }
   return port;
+}
+
+function parseDeviceAccounts(raw: string | undefined, external: boolean, problems: string[]): 'dynsec' | null {
+  if (raw === undefined) return null;
+  if (raw !== 'dynsec') problems.push(`MQTT_DEVICE_ACCOUNTS must be dynsec (Mosquitto's dynamic security plugin), got "${raw}"`);
+  else if (!external) problems.push('MQTT_DEVICE_ACCOUNTS needs MQTT_URL: the embedded broker checks devices against the database itself');
+  return raw === 'dynsec' ? raw : null;
 }
 
 function parseSharedGroup(raw: string | undefined, problems: string[]): string | null {
@@ -231,13 +250,16 @@ function parseClientId(raw: string | undefined, problems: string[]): string | nu
   return null;
 }
 
-/** The sample channels of docs/device-protocol.md (multi frames are stored as their nested frames). */
-export const SIGNAL_CHANNELS = ['ecg', 'respiAxl', 'impe', 'eit', 'respiHr', 'button', 'temperature'] as const;
+// The sample channels of docs/device-protocol.md (multi frames are stored as their nested frames).
+export { SIGNAL_CHANNELS };
 
 function parseStoredChannels(raw: string | undefined, problems: string[]): string[] | null {
   if (raw === undefined) return null;
-  const channels = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
-  const unknown = channels.filter((channel) => !(SIGNAL_CHANNELS as readonly string[]).includes(channel));
+  const channels = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  const unknown = channels.filter((channel) => !isSignalChannel(channel));
   if (unknown.length > 0) {
     problems.push(`SIGNAL_STORED_CHANNELS must list channels among ${SIGNAL_CHANNELS.join(', ')}, separated by commas, got "${raw}"`);
     return null;
@@ -278,8 +300,18 @@ function parsePublicUrl(raw: string | undefined, problems: string[]): string | n
   } catch {
     // reported below
   }
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    problems.push(`PUBLIC_URL must be an http:// or https:// origin without a path, such as https://nemuri.example or http://localhost:3000, got "${redactUrl(raw)}"`);
+  if (
+    url === undefined ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== '' ||
+    url.password !== ''
+  ) {
+    problems.push(
+      `PUBLIC_URL must be an http:// or https:// origin without a path, such as https://nemuri.example or http://localhost:3000, got "${redactUrl(raw)}"`,
+    );
     return null;
   }
   return url.origin;
@@ -306,7 +338,9 @@ function parseMetricsToken(raw: string | undefined, problems: string[]): string 
   // A bearer token travels in an HTTP header: printable ASCII without spaces (RFC 6750 b64token and more).
   if (raw.length < MIN_METRICS_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(raw)) {
     // Never echo the token itself.
-    problems.push(`METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} printable characters without spaces (for example from \`openssl rand -hex 32\`), got ${raw.length} characters`);
+    problems.push(
+      `METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} printable characters without spaces (for example from \`openssl rand -hex 32\`), got ${raw.length} characters`,
+    );
     return null;
   }
   return raw;
@@ -356,7 +390,10 @@ function parseUrl(name: string, raw: string | undefined, protocols: string[], pr
 function parseTrustProxy(raw: string | undefined, problems: string[]): false | number | string[] {
   if (raw === undefined || raw === '0' || raw.toLowerCase() === 'false') return false;
   if (/^\d+$/.test(raw)) return Number(raw);
-  const addresses = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const addresses = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   const address = /^([0-9]{1,3}(\.[0-9]{1,3}){3}|[0-9a-fA-F:]+)(\/\d{1,3})?$/;
   const bad = addresses.filter((part) => !address.test(part));
   if (addresses.length === 0 || bad.length > 0) {
@@ -369,7 +406,10 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): false | n
 function parseOrigins(name: string, raw: string | undefined, problems: string[]): string[] {
   if (raw === undefined) return [];
   const origins: string[] = [];
-  for (const item of raw.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const item of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const url = URL.canParse(item) ? new URL(item) : null;
     if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== item.replace(/\/$/, '')) {
       problems.push(`${name} must list origins such as https://idp.example.com (scheme, host and port only), got "${item}"`);

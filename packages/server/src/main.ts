@@ -1,5 +1,6 @@
 /**
- * The server process: `node --import tsx packages/server/src/main.ts`, or imported by
+ * The server process: `node --import tsx packages/server/src/main.ts`, or, built to
+ * packages/server/dist/main.mjs (scripts/serverBuild.mjs), imported by
  * scripts/start.mjs (`npm start`). Importing this module starts the server: tests and other code
  * use `startServer` from server.ts instead. Reads the configuration, starts the server, prints one
  * line when it is ready, and shuts down cleanly on SIGTERM/SIGINT (a second signal, or a shutdown
@@ -65,6 +66,11 @@ async function main(env: NodeJS.ProcessEnv): Promise<void> {
     server = await starting;
   } catch (error) {
     failStart(error);
+  }
+  if (config.database.kind === 'pglite' && config.database.dataDir !== null) {
+    // Loaded here, not at the top: a bad configuration is reported before anything else loads.
+    const { listenForBackupRequests } = await import('./backup/onlineBackup.ts');
+    listenForBackupRequests(server.database, config.dataDir, server.app.log);
   }
   if (!shuttingDown) console.log(readyLine(config, server));
 }

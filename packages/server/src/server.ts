@@ -7,18 +7,24 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type BuildAppOptions } from './app.ts';
+import type { BuildAppOptions } from './app.ts';
 import type { Auth } from './auth/auth.ts';
 import { publicUrlOf } from './auth/http.ts';
 import { resolveDemo, resolveSimulate, SIGNAL_CHANNELS, type Config } from './config.ts';
 import { hasDemoData, markDemoData, recordStart, type StartRecord } from './database/appMeta.ts';
 import type { Database } from './database/database.ts';
+import { startCheckpoints, type Checkpoints } from './database/checkpoints.ts';
 import { migrate } from './database/migrate.ts';
+import { openWithoutLeftovers, prepareDataDir } from './health/dataDir.ts';
+import { DiskSpaceProbe, isNearlyFull } from './health/diskSpace.ts';
 import { Readiness, START_STEPS } from './health/readiness.ts';
 import { openDatabase } from './database/open.ts';
-import { connectExternalBroker, startEmbeddedBroker, type DeviceBroker } from './ingest/broker.ts';
-import { startDemoSimulation, type DemoSimulation } from './ingest/demoSimulation.ts';
-import { createMailer, senderOf, type Mailer } from './mail/mail.ts';
+import type { DeviceBroker } from './ingest/broker.ts';
+import type { DemoSimulation } from './ingest/demoSimulation.ts';
+import { LateLogger } from './ingest/lateLogger.ts';
+import type { IngestPipeline } from './ingest/pipeline.ts';
+import type { StallWatch } from './ingest/stallAlerts.ts';
+import type { Mailer } from './mail/mail.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -50,54 +56,138 @@ export interface StartServerOptions {
 }
 
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<RunningServer> {
-  const database = await openDatabase(config);
+  const timing = new StartTiming();
+  // Before anything is written: a read-only, full or foreign DATA_DIR fails here with its cause.
+  await prepareDataDir(config.dataDir);
+  timing.step('data directory checked');
+  const embeddedDir = config.database.kind === 'pglite' ? config.database.dataDir : null;
+  const opening = embeddedDir === null ? openDatabase(config) : openWithoutLeftovers(embeddedDir, () => openDatabase(config));
+  // Issue 25 (start fast after a crash): the embedded database opens in a thread of its own (seconds:
+  // WebAssembly, then recovery after a crash), and this thread loads the code meanwhile instead of
+  // after it: the ingest modules, then the app's. A failed start waits for neither.
+  const ingestModules = Promise.all([
+    import('./ingest/broker.ts'),
+    import('./ingest/pipeline.ts'),
+    import('./documents/documentServices.ts'),
+    import('./signals/signalServices.ts'),
+  ]);
+  const appModule = ingestModules.then(() => import('./app.ts'));
+  ingestModules.catch(() => undefined);
+  appModule.catch(() => undefined);
+  const database = await opening;
+  timing.step('database opened');
   let app: FastifyInstance | undefined;
   let broker: DeviceBroker | undefined;
   let simulation: DemoSimulation | null = null;
+  let pipeline: IngestPipeline | undefined;
+  let checkpoints: Checkpoints | undefined;
+  let stallWatch: StallWatch | undefined;
+  const early = new LateLogger();
   const readiness = new Readiness(START_STEPS);
   try {
     await migrate(database);
     readiness.done('migrations');
+    timing.step('migrated');
+    checkpoints = startCheckpoints(database, early);
+    // Devices first (issue 25: after a crash the broker took 48 s to listen): the pipeline and the
+    // broker need only the database, so they start before the rest of the app is even loaded, and
+    // a taken MQTT_PORT fails the start at once. Their log lines reach the app's logger once it exists.
+    const [{ connectExternalBroker, startEmbeddedBroker }, { IngestPipeline }, { createDocumentServices }, { createSignalServices }] = await ingestModules;
+    timing.step('ingest loaded');
+    // The core services the devices need, made now and handed to the app (app.ts) to decorate.
+    const documents = createDocumentServices(database, early);
+    const signals = createSignalServices(database);
+    pipeline = new IngestPipeline({
+      database,
+      documents: documents.store,
+      signals,
+      log: early,
+      ...(config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays }),
+    });
+    const ingest = pipeline;
+    ingest.warmUp();
+    timing.step('parser loaded');
+    broker = config.mqttUrl
+      ? await connectExternalBroker({
+          pipeline: ingest,
+          log: early,
+          url: config.mqttUrl,
+          sharedGroup: config.mqttSharedGroup,
+          clientId: config.mqttClientId,
+          deviceAccounts: config.mqttDeviceAccounts,
+        })
+      : await startEmbeddedBroker({ pipeline: ingest, log: early, host: config.host, port: config.mqttPort, portExplicit: config.mqttPortExplicit });
+    timing.step(config.mqttUrl ? 'broker connected' : 'broker listening');
+    // Ready only while frames can arrive: the embedded broker listens, the external one is connected.
+    const watched = broker;
+    readiness.watchBroker(() => watched.connected);
+    readiness.watch('storage', () => ingest.backlog.state());
+    const disk = new DiskSpaceProbe(config.dataDir);
+    readiness.watch('disk', async () => {
+      const space = await disk.read();
+      if (!isNearlyFull(space)) return { state: 'ok' };
+      return { state: 'down', reason: `the data disk is nearly full (${Math.floor(space.freeBytes / 1024 / 1024)} MiB free in ${config.dataDir})` };
+    });
     const start = await recordStart(database);
     const demo = resolveDemo(config.demo, { embedded: database.kind === 'pglite', firstStart: start.firstStart });
     const authReady = deferred<Auth>();
     const mailReady = deferred<Mailer>();
+    const publicUrlReady = deferred<string>();
     // Uploaded files live beside a kept database; with an in-memory one they are temporary too.
     const keepsData = !(config.database.kind === 'pglite' && config.database.dataDir === null);
-    app = await buildApp({ config, database, auth: authReady.promise, mail: mailReady.promise, readiness, ...(keepsData ? { uploadDir: join(config.dataDir, 'uploads') } : {}), ...(options.logger === undefined ? {} : { logger: options.logger }) });
+    timing.step('start recorded');
+    const { buildApp } = await appModule;
+    timing.step('app loaded');
+    app = await buildApp({
+      config,
+      database,
+      early: { documents, signals, ingest },
+      auth: authReady.promise,
+      mail: mailReady.promise,
+      publicUrl: publicUrlReady.promise,
+      readiness,
+      ...(keepsData ? { uploadDir: join(config.dataDir, 'uploads') } : {}),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+    early.attach(app.log);
+    timing.step('app built');
     await listen(app, config);
-    // Device frames over MQTT (early, so that a taken MQTT_PORT fails the start at once).
-    const pipeline = app.ingest;
-    pipeline.warmUp();
-    broker = config.mqttUrl
-      ? await connectExternalBroker({ pipeline, log: app.log, url: config.mqttUrl, sharedGroup: config.mqttSharedGroup, clientId: config.mqttClientId })
-      : await startEmbeddedBroker({ pipeline, log: app.log, host: config.host, port: config.mqttPort, portExplicit: config.mqttPortExplicit });
-    // Ready only while frames can arrive: the embedded broker listens, the external one is connected.
-    const watched = broker;
-    readiness.watchBroker(() => watched.connected);
-    pipeline.start();
+    ingest.start();
+    timing.step('HTTP listening');
     const { port } = app.server.address() as AddressInfo;
     const url = `http://${displayHost(config.host)}:${port}`;
     const running = app;
-    const authConfig = { publicUrl: config.publicUrl, authSecret: config.authSecret, authRateLimitMax: config.authRateLimitMax, authAccountLock: config.authAccountLock, oauthProviders: config.oauthProviders, ssoTrustedOrigins: config.ssoTrustedOrigins, port };
+    const authConfig = {
+      publicUrl: config.publicUrl,
+      authSecret: config.authSecret,
+      authRateLimitMax: config.authRateLimitMax,
+      authAccountLock: config.authAccountLock,
+      oauthProviders: config.oauthProviders,
+      ssoTrustedOrigins: config.ssoTrustedOrigins,
+      port,
+    };
     let auth: Auth;
     try {
       // Loaded only now: Better Auth takes a second or two to load, and a start that fails
       // earlier (port taken, data directory in use) should say so at once.
       const [{ createAuth }, { createDemoAccounts }] = await Promise.all([import('./auth/auth.ts'), import('./auth/demoAccounts.ts')]);
+      const { createMailer, senderOf } = await import('./mail/mail.ts');
       const mail = createMailer({ smtpUrl: config.smtpUrl, database, from: senderOf(publicUrlOf(authConfig)), logger: app.log });
       mailReady.resolve(mail);
-      auth = await createAuth({ config: authConfig, database, mail, logger: app.log });
-      if (config.authRateLimitMax !== null) app.log.warn(`sign-in rate limits replaced by AUTH_RATE_LIMIT_MAX: ${config.authRateLimitMax} requests per client and minute`);
+      publicUrlReady.resolve(publicUrlOf(authConfig));
+      auth = await createAuth({ config: authConfig, database, documents: app.documents, secondFactor: app.secondFactor, mail, logger: app.log });
+      if (config.authRateLimitMax !== null)
+        app.log.warn(`sign-in rate limits replaced by AUTH_RATE_LIMIT_MAX: ${config.authRateLimitMax} requests per client and minute`);
       if (demo) {
         const created = await createDemoAccounts(auth);
         await markDemoData(database);
         app.log.info(`demo accounts: ${created} created`);
-        await (await import('./demo/seedDemoData.ts')).loadDemoDataAtStart(database, app.log);
+        await (await import('./demo/seedDemoData.ts')).loadDemoDataAtStart(app.documents, app.log);
       }
       authReady.resolve(auth);
       readiness.done('signIn');
       readiness.done('demoData');
+      timing.step(demo ? 'sign-in and demo data ready' : 'sign-in ready');
     } catch (error) {
       authReady.reject(new Error('sign-in could not start', { cause: error }));
       throw error;
@@ -107,32 +197,75 @@ export async function startServer(config: Config, options: StartServerOptions = 
     // EIT is most of the volume (about 0.9 MB a minute per device): 24 simulated devices would store
     // 30 GB a day. So unless SIGNAL_STORED_CHANNELS says otherwise, the demo keeps EIT live only.
     const stored = config.signalStoredChannels ?? (simulate ? SIGNAL_CHANNELS.filter((channel) => channel !== 'eit') : null);
-    pipeline.storeChannels(stored);
+    ingest.storeChannels(stored);
     if (stored !== null) app.log.info({ channels: stored }, 'stored signal channels (the others are live only)');
-    if (simulate) simulation = await startDemoSimulation({ brokerUrl: broker.url, log: app.log });
+    if (simulate) simulation = await (await import('./ingest/demoSimulation.ts')).startDemoSimulation({ brokerUrl: broker.url, log: app.log });
+    // The administrators' alert when a domain's ingest stops (loaded now: not needed to take devices).
+    stallWatch = new (await import('./ingest/stallAlerts.ts')).StallWatch({ database, log: app.log, storage: () => ingest.backlog.state() });
+    const watch = stallWatch;
+    // Where a slow start spends its time (issue 25): each step with the time since the process started.
+    app.log.info({ steps: timing.steps }, `start-up: ${timing.summary()}`);
     const deviceBroker = broker;
     const publicUrl = publicUrlOf(authConfig);
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> => {
       stopping ??= (async () => {
         readiness.stop();
+        // Each step has a share of the budget: one that hangs (a device or browser that vanished
+        // without a word, a database that stopped answering) is left behind and the next one runs,
+        // so the process always ends within main.ts's limit. Nothing acknowledged is lost by that:
+        // a message is acknowledged only once stored, and staged frames are compacted after the
+        // next start.
+        const started = Date.now();
+        const log = running.log;
+        const step = async (name: string, work: () => Promise<unknown>, ms: number): Promise<void> => {
+          const at = Date.now();
+          const outcome = await withDeadline(work(), ms).then(
+            () => 'done',
+            (error: unknown) => {
+              log.warn({ err: error, step: name }, `shutdown: ${name} did not finish (${error instanceof Error ? error.message : String(error)}); going on`);
+              return 'left';
+            },
+          );
+          log.info({ step: name, ms: Date.now() - at, outcome }, `shutdown: ${name}`);
+        };
         try {
-          // Devices first (nothing new is acknowledged), then HTTP, then what the pipeline holds.
-          await simulation?.stop();
-          await deviceBroker.close();
-          await running.close();
-          await pipeline.stop();
+          // Devices first (nothing new is acknowledged), then HTTP and live sockets, then what the pipeline holds.
+          await step('simulated devices', async () => simulation?.stop(), SHUTDOWN_STEPS_MS.devices);
+          await step('MQTT broker', () => deviceBroker.close(), SHUTDOWN_STEPS_MS.devices);
+          await step('HTTP and live sockets', () => running.close(), SHUTDOWN_STEPS_MS.http);
+          await step('frames in flight', () => ingest.stop(), SHUTDOWN_STEPS_MS.frames);
         } finally {
-          await database.close();
+          watch.stop();
+          checkpoints?.stop();
+          await step('database', () => database.close(), SHUTDOWN_STEPS_MS.database);
+          log.info({ ms: Date.now() - started }, 'shutdown complete');
         }
       })();
       return stopping;
     };
-    return { app: running, database, url, port, publicUrl, start, demo, auth, mqttPort: deviceBroker.port, mqttUrl: deviceBroker.url, simulation, readiness, stop };
+    return {
+      app: running,
+      database,
+      url,
+      port,
+      publicUrl,
+      start,
+      demo,
+      auth,
+      mqttPort: deviceBroker.port,
+      mqttUrl: deviceBroker.url,
+      simulation,
+      readiness,
+      stop,
+    };
   } catch (error) {
     await simulation?.stop().catch(() => undefined);
     await broker?.close().catch(() => undefined);
-    app?.ingest.stopTimers();
+    pipeline?.stopTimers();
+    checkpoints?.stop();
+    stallWatch?.stop();
+    if (app === undefined) early.drainToStderr();
     await app?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
@@ -155,6 +288,36 @@ async function listen(app: FastifyInstance, config: Pick<Config, 'host' | 'port'
 export function displayHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '[::]') return 'localhost';
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * The longest each shutdown step may take: together under main.ts's 10 s limit, with room for the
+ * process to exit. A step left unfinished is logged.
+ */
+export const SHUTDOWN_STEPS_MS = { devices: 1000, http: 2000, frames: 2500, database: 1500 };
+
+/** The start's steps, each with its time since the process started and its own duration (ms). */
+class StartTiming {
+  readonly steps: { step: string; atMs: number; ms: number }[] = [];
+  #last = performance.now();
+
+  step(name: string): void {
+    const now = performance.now();
+    this.steps.push({ step: name, atMs: Math.round(now), ms: Math.round(now - this.#last) });
+    this.#last = now;
+  }
+
+  summary(): string {
+    return this.steps.map(({ step, atMs, ms }) => `${step} at ${atMs} ms (+${ms})`).join(', ');
+  }
+}
+
+function withDeadline(promise: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no end within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: Error): void } {

@@ -12,7 +12,8 @@ describe('normalizePhoneNumber', () => {
   });
 
   it('refuses what is not one', () => {
-    for (const wrong of ['', '12345', '090-1234-567', '0312345678 9', 'abc', '+1 415 555 0100', '090-1234-56789', '050-1234-567']) expect(normalizePhoneNumber(wrong), wrong).toBeNull();
+    for (const wrong of ['', '12345', '090-1234-567', '0312345678 9', 'abc', '+1 415 555 0100', '090-1234-56789', '050-1234-567'])
+      expect(normalizePhoneNumber(wrong), wrong).toBeNull();
   });
 
   it('writes numbers with hyphens for display', () => {

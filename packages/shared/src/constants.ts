@@ -1,6 +1,9 @@
 /** Business constants and limits from the specification, section 9. */
 
 export const DEFAULT_PAGE_SIZE = 50;
+
+/** The product's name as Japanese users see it (mail, documents): the web app's `app.name` in ja.json. */
+export const PRODUCT_NAME_JA = 'ねむりモニター';
 export const TRANSACTION_MAX_ATTEMPTS = 5;
 
 export const LATITUDE_RANGE = { min: -90, max: 90 } as const;

@@ -31,18 +31,36 @@ const agency = { domainId: DEMO_DOMAINS.agency, rootDomainId: DEMO_DOMAINS.agenc
 const maker = { domainId: DEMO_DOMAINS.maker, rootDomainId: DEMO_DOMAINS.maker };
 
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
-  { email: 'individual@example.com', displayName: '山田 花子', accessLevel: ROLE_LEVELS.individualUser, domainId: DEMO_DOMAINS.household, rootDomainId: DEMO_DOMAINS.household },
+  {
+    email: 'individual@example.com',
+    displayName: '山田 花子',
+    accessLevel: ROLE_LEVELS.individualUser,
+    domainId: DEMO_DOMAINS.household,
+    rootDomainId: DEMO_DOMAINS.household,
+  },
   { email: 'staff@example.com', displayName: '佐藤 介護', accessLevel: ROLE_LEVELS.generalStaff, ...facility },
   { email: 'admin@example.com', displayName: '鈴木 管理', accessLevel: ROLE_LEVELS.administrator, ...facility },
   { email: 'privilege@example.com', displayName: '高橋 特権', accessLevel: ROLE_LEVELS.privilegeAdministrator, ...facility },
-  { email: 'owner@example.com', displayName: '田中 オーナー', accessLevel: ROLE_LEVELS.ownerAdministrator, domainId: DEMO_DOMAINS.corporation, rootDomainId: DEMO_DOMAINS.corporation },
+  {
+    email: 'owner@example.com',
+    displayName: '田中 オーナー',
+    accessLevel: ROLE_LEVELS.ownerAdministrator,
+    domainId: DEMO_DOMAINS.corporation,
+    rootDomainId: DEMO_DOMAINS.corporation,
+  },
   { email: 'agency@example.com', displayName: '伊藤 代理店', accessLevel: ROLE_LEVELS.agency, ...agency },
   { email: 'agency-admin@example.com', displayName: '渡辺 代理店管理', accessLevel: ROLE_LEVELS.agencyAdmin, ...agency },
   { email: 'developer@example.com', displayName: '中村 開発', accessLevel: ROLE_LEVELS.developer, ...maker },
   { email: 'senior@example.com', displayName: '小林 上級開発', accessLevel: ROLE_LEVELS.seniorDeveloper, ...maker },
   { email: 'super@example.com', displayName: '加藤 特権開発', accessLevel: ROLE_LEVELS.superDeveloper, ...maker },
   { email: 'sysadmin@example.com', displayName: '吉田 システム', accessLevel: ROLE_LEVELS.systemAdmin, ...maker },
-  { email: 'mfa@example.com', displayName: '山本 二要素', accessLevel: ROLE_LEVELS.generalStaff, domainId: DEMO_DOMAINS.mfaFacility, rootDomainId: DEMO_DOMAINS.corporation },
+  {
+    email: 'mfa@example.com',
+    displayName: '山本 二要素',
+    accessLevel: ROLE_LEVELS.generalStaff,
+    domainId: DEMO_DOMAINS.mfaFacility,
+    rootDomainId: DEMO_DOMAINS.corporation,
+  },
 ];
 
 /** Domains whose settings require a second factor (`domain.settings.requireMfa`) in the demo data. */

@@ -14,6 +14,7 @@ export const ALERT_NUMBER_KEYS = [
   'temperatureHigh',
   'deviceOfflineMin',
   'alertResoundMin',
+  'sittingUpAlertSec',
 ] as const;
 
 export type AlertNumberKey = (typeof ALERT_NUMBER_KEYS)[number];
@@ -33,13 +34,14 @@ export interface AlertNumberSpec {
 export const ALERT_NUMBER_SPECS: readonly AlertNumberSpec[] = [
   { key: 'respirationRateLow', unit: '回/分', min: 0, max: 30, step: 1, label: '呼吸数低下アラートの既定値' },
   { key: 'respirationRateHigh', unit: '回/分', min: 10, max: 60, step: 1, label: '呼吸数上昇アラートの既定値' },
-  { key: 'heartRateLow', unit: 'bpm', min: 20, max: 80, step: 1, label: '心拍数低下アラートの既定値' },
-  { key: 'heartRateHigh', unit: 'bpm', min: 60, max: 200, step: 1, label: '心拍数上昇アラートの既定値' },
+  { key: 'heartRateLow', unit: '回/分', min: 20, max: 80, step: 1, label: '心拍数低下アラートの既定値' },
+  { key: 'heartRateHigh', unit: '回/分', min: 60, max: 200, step: 1, label: '心拍数上昇アラートの既定値' },
   { key: 'outOfBedAlertMin', unit: '分', min: 0, max: 120, step: 1, label: '離床アラートまでの時間の既定値' },
   { key: 'noBreathingAlertSec', unit: '秒', min: 5, max: 120, step: 1, label: '無呼吸アラートまでの時間の既定値' },
   { key: 'temperatureHigh', unit: '℃', min: 36, max: 42, step: 0.1, label: '体表温度上昇アラートの既定値', deviceTypeId: 'nemuri-chest' },
   { key: 'deviceOfflineMin', unit: '分', min: 1, max: 60, step: 1, label: '通信途絶アラートまでの時間の既定値' },
   { key: 'alertResoundMin', unit: '分', min: 1, max: 60, step: 1, label: '確認済みのアラートが続いているとき再び鳴らすまでの時間の既定値' },
+  { key: 'sittingUpAlertSec', unit: '秒', min: 0, max: 300, step: 1, label: '起きあがり（離床前の早期）アラートまでの時間の既定値（0で通知しない）' },
 ];
 
 export function alertNumberSpec(key: AlertNumberKey): AlertNumberSpec {

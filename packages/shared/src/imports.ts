@@ -3,6 +3,7 @@
  * tells its format and its device, and the reasons an import fails. The browser refuses what this
  * refuses before uploading a byte; the server checks again from the bytes it stored.
  */
+import { z } from 'zod/v3';
 
 export const IMPORT_FORMATS = ['smf', 'edf', 'bdf', 'csv'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -25,6 +26,7 @@ export const IMPORT_ERROR_CODES = [
   'no-usable-signal',
   'no-time',
   'bad-csv',
+  'unknown-columns',
   'interrupted',
   'internal',
 ] as const;
@@ -83,6 +85,69 @@ export function serialFromEdfRecording(recording: string): string | null {
   if (parts[0] !== 'Startdate' || parts.length < 5) return null;
   const equipment = parts[4] as string;
   return equipment !== 'X' && SERIAL_PATTERN.test(equipment) ? equipment : null;
+}
+
+/**
+ * What an import read, column by column (a CSV heading, an EDF signal, an SMF channel), as the preview
+ * shows it before the upload and the upload history after: what the column was read as, its unit, how
+ * many values, and whether its values went into the sleep days.
+ *   read     its values are the sleep day's minutes or signals
+ *   context  read for what it says of the file (device serial, room, sleep day), not as minutes
+ *   skipped  not imported, with the reason (the user chose to skip it, or the analysis does not use it)
+ *   problem  cannot be read: the import stops unless the user chooses to skip it
+ */
+export const READ_COLUMN_STATUSES = ['read', 'context', 'skipped', 'problem'] as const;
+export type ReadColumnStatus = (typeof READ_COLUMN_STATUSES)[number];
+/** Why a column is skipped or a problem: each has a message in the web app's `imports.columnReasons`. */
+export const READ_COLUMN_REASONS = ['unknown', 'unit', 'duplicate', 'empty', 'unused'] as const;
+export type ReadColumnReason = (typeof READ_COLUMN_REASONS)[number];
+
+export interface ReadColumn {
+  /** The heading, signal label or channel as the file names it. */
+  name: string;
+  /** What it was read as (a CSV column, a device channel, `hypnogram`); null when not understood. */
+  as: string | null;
+  unit?: string | null;
+  status: ReadColumnStatus;
+  reason?: ReadColumnReason | null;
+  /** Values (CSV cells, samples, scored epochs) read from it. */
+  values?: number;
+}
+
+/** At most this many columns are listed (a file with more refuses: no per-minute CSV has that many). */
+export const READ_COLUMNS_MAX = 256;
+
+/** What to do with columns an import cannot read: stop (the default) or import without them. */
+export const UNKNOWN_COLUMN_CHOICES = ['refuse', 'skip'] as const;
+export type UnknownColumnChoice = (typeof UNKNOWN_COLUMN_CHOICES)[number];
+
+/** The user's choice for unreadable columns travels with the upload in this header. */
+export const UPLOAD_UNKNOWN_COLUMNS_HEADER = 'x-unknown-columns';
+
+/** The body of `POST /api/rooms/:roomId/uploads/:uploadId/reprocess`: optionally a new choice for unreadable columns. */
+export const reprocessInput = z.object({ unknownColumns: z.enum(UNKNOWN_COLUMN_CHOICES).optional() }).strict();
+
+/**
+ * A recording makes a sleep day only when it covers enough of a night (docs/imports.md): at least
+ * `NIGHT_MIN_MINUTES` minutes with data between `NIGHT_FROM_HOUR`:00 and `NIGHT_TO_HOUR`:00 in the
+ * facility's time zone. A shorter or daytime recording (a 5-minute afternoon excerpt) is imported,
+ * listed with a warning, and makes no sleep day; so is a day whose data never shows the person in bed.
+ */
+export const NIGHT_FROM_HOUR = 18;
+export const NIGHT_TO_HOUR = 10;
+export const NIGHT_MIN_MINUTES = 30;
+
+/** Why part of a recording made no sleep day: each has a message in the web app's `imports.warnings`. */
+export const IMPORT_WARNING_CODES = ['too-short', 'outside-night', 'not-in-bed'] as const;
+export type ImportWarningCode = (typeof IMPORT_WARNING_CODES)[number];
+
+export interface ImportWarning {
+  code: ImportWarningCode;
+  /** The sleep day the data fell in, not made. */
+  day: string;
+  /** Minutes with data in that day, and of those in the night. */
+  minutes: number;
+  nightMinutes: number;
 }
 
 /** The body of `POST /api/rooms/:roomId/uploads` is the file itself; its name travels in this header, URI-encoded. */

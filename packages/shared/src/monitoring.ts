@@ -4,11 +4,13 @@
  */
 
 /**
+ * `sittingUp` (起きあがり): in bed with the trunk upright (the chest sensor's acceleration), the posture
+ * before leaving the bed, as 眠りSCAN reports it.
  * `late` (遅延): the device's data still comes but further behind real time than the tolerance allows
  * (or has paused for less than the domain's offline minutes); `offline` only after the domain's
  * `deviceOfflineMin` without any data.
  */
-export const ROOM_STATE_NAMES = ['offline', 'late', 'outOfBed', 'awake', 'asleep', 'noBreathing'] as const;
+export const ROOM_STATE_NAMES = ['offline', 'late', 'outOfBed', 'sittingUp', 'awake', 'asleep', 'noBreathing'] as const;
 export type RoomStateName = (typeof ROOM_STATE_NAMES)[number];
 
 /**
@@ -51,10 +53,24 @@ export function withoutVitals(state: LiveRoomState): LiveRoomState {
 
 /**
  * Alert types (the `alerts.type` of PRODUCT.md section 5) and their severity, as in ThingsBoard's alarms:
- * `critical` needs someone at the bedside now (no breathing, the nurse call), `major` soon, `minor` at
+ * `critical` needs someone at the bedside now (no breathing, no normal heart rhythm — 心拍異常: flutter,
+ * fibrillation or asystole in the ECG of a person in bed — and the nurse call), `major` soon, `minor` at
  * the next round, `warning` concerns the equipment. The station orders and colours alerts by it.
  */
-export const ALERT_TYPE_NAMES = ['noBreathing', 'button', 'heartRateHigh', 'heartRateLow', 'respirationHigh', 'respirationLow', 'longOutOfBed', 'outOfBed', 'temperatureHigh', 'deviceOffline'] as const;
+export const ALERT_TYPE_NAMES = [
+  'noBreathing',
+  'heartRhythm',
+  'button',
+  'heartRateHigh',
+  'heartRateLow',
+  'respirationHigh',
+  'respirationLow',
+  'longOutOfBed',
+  'outOfBed',
+  'sittingUp',
+  'temperatureHigh',
+  'deviceOffline',
+] as const;
 export type AlertTypeName = (typeof ALERT_TYPE_NAMES)[number];
 
 export const ALERT_SEVERITIES = ['critical', 'major', 'minor', 'warning'] as const;
@@ -62,6 +78,7 @@ export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
 
 export const ALERT_SEVERITY: Readonly<Record<AlertTypeName, AlertSeverity>> = {
   noBreathing: 'critical',
+  heartRhythm: 'critical',
   button: 'critical',
   heartRateHigh: 'major',
   heartRateLow: 'major',
@@ -69,6 +86,7 @@ export const ALERT_SEVERITY: Readonly<Record<AlertTypeName, AlertSeverity>> = {
   respirationLow: 'major',
   longOutOfBed: 'major',
   outOfBed: 'minor',
+  sittingUp: 'minor',
   temperatureHigh: 'minor',
   deviceOffline: 'warning',
 };

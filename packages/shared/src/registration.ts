@@ -7,6 +7,10 @@
 import { z } from 'zod/v3';
 import { ROLE_LEVELS } from './roles.ts';
 
+// The error codes live in a module without zod, so that the web app's sign-in page can name them
+// without loading the schema library.
+export { REGISTRATION_ERRORS, REPORT_LINK_ERRORS } from './registrationErrors.ts';
+
 /** How long an invitation link stays valid. */
 export const INVITATION_VALID_DAYS = 7;
 
@@ -15,7 +19,13 @@ export const REGISTRABLE_DOMAIN_KINDS = ['corporation', 'facility', 'individual'
 export type RegistrableDomainKind = (typeof REGISTRABLE_DOMAIN_KINDS)[number];
 
 /** Levels an invitation may grant: a domain's own users, up to its owner. */
-export const INVITABLE_LEVELS = [ROLE_LEVELS.individualUser, ROLE_LEVELS.generalStaff, ROLE_LEVELS.administrator, ROLE_LEVELS.privilegeAdministrator, ROLE_LEVELS.ownerAdministrator] as const;
+export const INVITABLE_LEVELS = [
+  ROLE_LEVELS.individualUser,
+  ROLE_LEVELS.generalStaff,
+  ROLE_LEVELS.administrator,
+  ROLE_LEVELS.privilegeAdministrator,
+  ROLE_LEVELS.ownerAdministrator,
+] as const;
 
 const email = z.string().trim().toLowerCase().email();
 const name = z.string().trim().min(1).max(100);
@@ -30,7 +40,10 @@ export type RegisterDomainInput = z.infer<typeof registerDomainInput>;
 export const createInvitationInput = z
   .object({
     email,
-    accessLevel: z.number().int().refine((level) => (INVITABLE_LEVELS as readonly number[]).includes(level), 'not a level an invitation can grant'),
+    accessLevel: z
+      .number()
+      .int()
+      .refine((level) => (INVITABLE_LEVELS as readonly number[]).includes(level), 'not a level an invitation can grant'),
     /** Default: the inviter's own domain. */
     domainId: z.string().min(1).optional(),
   })
@@ -55,29 +68,11 @@ export interface InvitationPreview {
   status: InvitationStatus;
 }
 
-/** Error codes of the registration endpoints (beside Better Auth's own, e.g. USER_ALREADY_EXISTS). */
-export const REGISTRATION_ERRORS = {
-  invalidInput: 'INVALID_REGISTRATION_INPUT',
-  invitationNotFound: 'INVITATION_NOT_FOUND',
-  invitationUsed: 'INVITATION_USED',
-  invitationExpired: 'INVITATION_EXPIRED',
-  /** The signed-in account's address is not the invited one. */
-  invitationOtherAddress: 'INVITATION_FOR_ANOTHER_ADDRESS',
-  /** The invited address has an account already: sign in with it, then accept. */
-  signInToAccept: 'SIGN_IN_TO_ACCEPT_INVITATION',
-  /** Accepting would leave the account's current domain without an owner. */
-  lastOwner: 'LAST_OWNER_OF_DOMAIN',
-  /** The inviter may not grant this level or invite to this domain. */
-  invitationNotAllowed: 'INVITATION_NOT_ALLOWED',
-} as const;
-
 /** How long a report link works unless its creator says otherwise, and at most. */
 export const REPORT_LINK_DEFAULT_DAYS = 30;
 export const REPORT_LINK_MAX_DAYS = 365;
 
-export const createReportLinkInput = z
-  .object({ roomId: z.string().min(1), validDays: z.number().int().min(1).max(REPORT_LINK_MAX_DAYS).optional() })
-  .strict();
+export const createReportLinkInput = z.object({ roomId: z.string().min(1), validDays: z.number().int().min(1).max(REPORT_LINK_MAX_DAYS).optional() }).strict();
 
 /** What /register-report-access-user shows before the link is used. */
 export interface ReportLinkPreview {
@@ -86,11 +81,3 @@ export interface ReportLinkPreview {
   expiresAt: string;
   status: InvitationStatus;
 }
-
-export const REPORT_LINK_ERRORS = {
-  notFound: 'REPORT_LINK_NOT_FOUND',
-  used: 'REPORT_LINK_USED',
-  expired: 'REPORT_LINK_EXPIRED',
-  /** Staff see reports through their own domain; the link is for family members and doctors (level 1). */
-  forViewersOnly: 'REPORT_LINK_FOR_VIEWERS_ONLY',
-} as const;

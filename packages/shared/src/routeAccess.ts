@@ -85,6 +85,10 @@ export const MAIN_ROUTES: RouteSpec[] = [
     ],
   },
   { name: 'monitoring', path: 'monitoring', access: signedIn(ADMIN) },
+  // The alerts of the user's rooms, past and present (issue 18): for the nurses who acknowledge them.
+  { name: 'alertHistory', path: 'alert-history', access: signedIn(STAFF) },
+  // Who changed what (issue 21): privilege administrators and owners (4-5) their corporation's, agencies their own, developers all.
+  { name: 'auditLog', path: 'audit-log', access: signedIn(ROLE_LEVELS.privilegeAdministrator) },
   {
     name: 'monitoringDevice',
     path: 'monitoring-device',

@@ -18,7 +18,16 @@
  *   about a tenth in sleep, so the lower bound is set to 50.
  */
 
-export const SLEEP_REFERENCE_KEYS = ['totalSleepMin', 'sleepEfficiency', 'sleepLatencyMin', 'wasoMin', 'outOfBedCount', 'respirationRate', 'heartRate', 'apneaIndex'] as const;
+export const SLEEP_REFERENCE_KEYS = [
+  'totalSleepMin',
+  'sleepEfficiency',
+  'sleepLatencyMin',
+  'wasoMin',
+  'outOfBedCount',
+  'respirationRate',
+  'heartRate',
+  'apneaIndex',
+] as const;
 export type SleepReferenceKey = (typeof SLEEP_REFERENCE_KEYS)[number];
 
 export interface SleepReferenceRange {

@@ -1,7 +1,7 @@
 // npm run simulate -- --devices N --broker mqtt://127.0.0.1:1883 [--seed S] [--speed X|max] [--duration SECONDS] …
 import { parseArgs } from 'node:util';
 import { DEFAULT_UTC_OFFSET_MINUTES } from './scenario.ts';
-import { SIMULATED_CHANNELS, type SimulatedChannel } from './frames.ts';
+import { MESSAGE_SHAPES, SIMULATED_CHANNELS, type MessageShape, type SimulatedChannel } from './frames.ts';
 import { demoSecret, readSecretsFile } from './secrets.ts';
 import { startSimulation } from './simulation.ts';
 
@@ -20,6 +20,8 @@ const USAGE = `Usage: npm run simulate -- --devices N --broker mqtt://127.0.0.1:
   --secrets FILE         JSON map of serial to secret
                          (otherwise the demo secret: HMAC-SHA256("nemuri-demo-device-secret", serial), 32 hex digits)
   --channels a,b,…       channels to send (default ${SIMULATED_CHANNELS.join(',')})
+  --shape single|multi   single (default): one MQTT message per channel frame; multi: one multi frame per
+                         device and second carrying all its channels (fewer, larger messages)
   --eit-replay           replay ../shared/data/eit/P04P-1016.get instead of the EIT model
 `;
 
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
         'secret-for': { type: 'string', multiple: true },
         secrets: { type: 'string' },
         channels: { type: 'string' },
+        shape: { type: 'string' },
         'eit-replay': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -95,6 +98,8 @@ async function main(): Promise<void> {
   }
   const channels = values.channels?.split(',').map((name) => name.trim()) ?? [...SIMULATED_CHANNELS];
   for (const channel of channels) if (!(SIMULATED_CHANNELS as readonly string[]).includes(channel)) fail(`unknown channel ${channel}`);
+  const shape = values.shape ?? 'single';
+  if (!(MESSAGE_SHAPES as readonly string[]).includes(shape)) fail(`--shape must be one of ${MESSAGE_SHAPES.join(', ')}`);
 
   const simulation = await startSimulation({
     devices,
@@ -107,6 +112,7 @@ async function main(): Promise<void> {
     serialPrefix: values['serial-prefix'] ?? 'NM-',
     secretFor: (serial) => secrets[serial] ?? demoSecret(serial),
     channels: channels as SimulatedChannel[],
+    shape: shape as MessageShape,
     eitReplay: values['eit-replay'] ?? false,
   });
   const { stats, serials } = simulation;
@@ -124,7 +130,7 @@ async function main(): Promise<void> {
     lastFrames = stats.framesGenerated;
     lastTime = now;
     console.log(
-      `${clock(stats.simulatedTimeMs)}  ${Math.round(rate)} frames/s, ${stats.framesGenerated} generated, ${stats.framesPublished} acknowledged, ` +
+      `${clock(stats.simulatedTimeMs)}  ${Math.round(rate)} frames/s, ${stats.framesGenerated} generated (${stats.messagesGenerated} messages), ${stats.framesPublished} acknowledged, ` +
         `${stats.inFlight} in flight, ${stats.offlineDevices} offline, ${stats.publishErrors} errors`,
     );
   };

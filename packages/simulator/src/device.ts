@@ -20,6 +20,8 @@ const POSTURES: readonly (readonly [number, number, number])[] = [
   [-0.96, -0.1, 0.25],
   [0.5, -0.12, 0.86],
 ];
+/** Sitting on the edge of the bed: the trunk upright, gravity along the sensor's y axis (head to feet). */
+const SITTING: readonly [number, number, number] = [0.08, -0.96, 0.25];
 /** The sensor put down on the bedside table while its wearer is out of bed. */
 const PUT_DOWN: readonly [number, number, number] = [0.02, 0.03, 1];
 
@@ -59,6 +61,11 @@ export class DeviceSimulator {
   readonly timeline: ScenarioTimeline;
   readonly utcOffsetMinutes: number;
   readonly #random: Random;
+  /**
+   * EIT's measurement noise has a stream of its own: the other channels then come out the same
+   * whether EIT is generated or not, so a run without EIT can skip its work (4,160 values a second).
+   */
+  readonly #eitRandom: Random;
   readonly #recording: EitRecording | undefined;
   readonly #model: EitModel;
   readonly #second: DeviceSecond;
@@ -66,6 +73,7 @@ export class DeviceSimulator {
   readonly #pulse = new Float32Array(ECG_RATE);
   // Continuous state carried from one second to the next.
   #cardiacPhase: number;
+  #flutterPhase = 0;
   #breathPhase: number;
   #heartRateDrift = 0;
   #respirationDrift = 0;
@@ -84,6 +92,7 @@ export class DeviceSimulator {
     this.utcOffsetMinutes = options.utcOffsetMinutes ?? DEFAULT_UTC_OFFSET_MINUTES;
     this.timeline = createTimeline(options.seed, options.serial);
     this.#random = new Random(hashSeed('signals', options.seed, options.serial));
+    this.#eitRandom = new Random(hashSeed('eit', options.seed, options.serial));
     this.#recording = options.eitRecording;
     this.#model = createEitModel();
     this.#cardiacPhase = this.#random.uniform(-Math.PI, Math.PI);
@@ -112,9 +121,10 @@ export class DeviceSimulator {
 
   /**
    * Generates the second starting at startTimeMs (a whole second). Returns null when the device is offline
-   * then: it sends nothing and its signals resume where they stopped.
+   * then: it sends nothing and its signals resume where they stopped. With `eit: false` the EIT values
+   * are left as they were (the caller does not send them); the other channels are the same either way.
    */
-  generate(startTimeMs: number): DeviceSecond | null {
+  generate(startTimeMs: number, { eit = true }: { eit?: boolean } = {}): DeviceSecond | null {
     const state = this.stateAt(startTimeMs);
     if (state.offline) return null;
     const out = this.#second;
@@ -154,9 +164,15 @@ export class DeviceSimulator {
         const b = widths[w]!;
         z += WAVE_AMPLITUDE[w]! * Math.exp((-d * d) / (2 * b * b));
       }
-      this.#pulse[i] = Math.exp(-((wrap(this.#cardiacPhase - 0.6) / 0.5) ** 2));
-      if (!inBed) out.ecg[i] = 0.01 * random.gaussian(); // leads off: noise only
-      else {
+      this.#pulse[i] = state.flutter ? 0 : Math.exp(-((wrap(this.#cardiacPhase - 0.6) / 0.5) ** 2));
+      // Leads off: the ECG front end reports the detached electrodes as a flat line (its lead-off
+      // detection blanks the output), which no body in contact gives.
+      if (!inBed) out.ecg[i] = 0;
+      else if (state.flutter) {
+        // Ventricular flutter: a regular sine-wave oscillation without QRS or T waves, ~4.5 Hz (270/min), ~1 mV.
+        this.#flutterPhase = (this.#flutterPhase + 4.5 * dt) % 1;
+        out.ecg[i] = 0.55 * Math.sin(2 * Math.PI * this.#flutterPhase) + 0.05 * breath + 0.01 * random.gaussian();
+      } else {
         const artefact = state.moving ? 0.08 * random.gaussian() : 0;
         out.ecg[i] = z * (1 + 0.08 * breath) + 0.05 * breath + 0.01 * random.gaussian() + artefact;
       }
@@ -164,7 +180,7 @@ export class DeviceSimulator {
 
     // Chest acceleration and thoracic impedance at 50 Hz.
     const decimation = ECG_RATE / RESPI_AXL_RATE;
-    const gravity = inBed ? POSTURES[this.#posture]! : PUT_DOWN;
+    const gravity = !inBed ? PUT_DOWN : state.sittingUp ? SITTING : POSTURES[this.#posture]!;
     for (let i = 0; i < RESPI_AXL_RATE; i++) {
       const breath = this.#breath[i * decimation]!;
       const pulse = this.#pulse[i * decimation]!;
@@ -182,7 +198,7 @@ export class DeviceSimulator {
 
     // What the device itself computes each second.
     out.respiHr[0] = !inBed || state.moving ? Number.NaN : state.apnea ? 0 : Math.round(respirationRate * 10) / 10;
-    out.respiHr[1] = !inBed ? Number.NaN : Math.round(heartRate * 10) / 10;
+    out.respiHr[1] = !inBed || state.flutter ? Number.NaN : Math.round(heartRate * 10) / 10;
 
     // Skin temperature follows the body in bed and the room out of it.
     const target = inBed ? state.bodyTemperature : 24;
@@ -192,7 +208,7 @@ export class DeviceSimulator {
 
     out.button.fill(state.buttonPressed ? 1 : 0);
 
-    this.#generateEit(out, inBed);
+    if (eit) this.#generateEit(out, inBed);
     return out;
   }
 
@@ -207,7 +223,7 @@ export class DeviceSimulator {
       return;
     }
     const { baseline, breathing, cardiac } = this.#model;
-    const random = this.#random;
+    const random = this.#eitRandom;
     for (let f = 0; f < out.eitRate; f++) {
       const sample = Math.floor((f * ECG_RATE) / out.eitRate);
       const breath = inBed ? this.#breath[sample]! : 0;

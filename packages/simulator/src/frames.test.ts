@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadParser } from '@nemuri/parser/node';
 import type { SmfSampleFrame } from '@nemuri/parser/index';
 import { EIT_MODEL_RATE, EIT_MODEL_WIDTH, EIT_REPLAY_FILE, EIT_REPLAY_RATE, EIT_REPLAY_WIDTH, loadEitRecording } from './eit.ts';
-import { CHANNEL_ENCODING, SIMULATED_CHANNELS, type EncodedFrame, type SimulatedChannel } from './frames.ts';
+import { CHANNEL_ENCODING, SIMULATED_CHANNELS, SequenceCounters, encodeSecond, encodeSecondMulti, type EncodedFrame, type SimulatedChannel } from './frames.ts';
 import { scenarioSecond } from './scenario.ts';
 import { DeviceSimulator } from './device.ts';
 import { demoSecret } from './secrets.ts';
@@ -48,6 +48,44 @@ describe('published frames', () => {
     }
   });
 
+  it("multi shape: one message per device and second whose nested frames are the single shape's frames", async () => {
+    const parser = await loadParser();
+    const startTime = timeOf(3600 * 2);
+    const device = new DeviceSimulator({ serial: 'NM-0001', seed: 3 });
+    const single = new SequenceCounters();
+    const multi = new SequenceCounters();
+    for (let s = 0; s < 3; s++) {
+      const second = device.generate(startTime + s * 1000)!;
+      const expected = encodeSecond(parser, second, single);
+      const message = encodeSecondMulti(parser, second, multi);
+      const decoded = parser.decodeSmfFrame(message.bytes);
+      expect(decoded.channel).toBe('multi');
+      expect(decoded.sequence).toBe(s);
+      if (decoded.channel !== 'multi') return;
+      expect(decoded.frames.map((frame) => [frame.channel, frame.sequence])).toEqual(expected.map((frame) => [frame.channel, frame.sequence]));
+      // The views the bench and onFrame get are exactly the nested frames, byte for byte.
+      expect(message.frames.map((frame) => Buffer.from(frame.bytes).toString('hex'))).toEqual(
+        expected.map((frame) => Buffer.from(frame.bytes).toString('hex')),
+      );
+      expect(message.frames.map((frame) => [frame.channel, frame.sequence])).toEqual(expected.map((frame) => [frame.channel, frame.sequence]));
+    }
+  });
+
+  it('a multi-shape dry run counts channel frames and one message per device and second', async () => {
+    const simulation = await startSimulation({
+      devices: 2,
+      seed: 3,
+      durationSeconds: 5,
+      startTime: timeOf(3600 * 2),
+      speed: Infinity,
+      shape: 'multi',
+      channels: ['ecg', 'respiAxl', 'respiHr'],
+    });
+    await simulation.done;
+    expect(simulation.stats.framesGenerated).toBe(2 * 5 * 3);
+    expect(simulation.stats.messagesGenerated).toBe(2 * 5);
+  });
+
   it('sends nothing while a device is offline and resumes with the next sequence number', async () => {
     const parser = await loadParser();
     const serial = 'NM-0001';
@@ -67,7 +105,9 @@ describe('published frames', () => {
     const parser = await loadParser();
     const recording = loadEitRecording();
     expect(recording.frames).toBe(220);
-    const frames = (await collect({ devices: 1, seed: 1, durationSeconds: 20, startTime: timeOf(3 * 3600 + 1800), channels: ['eit'], eitReplay: true })).get('NM-0001')!;
+    const frames = (await collect({ devices: 1, seed: 1, durationSeconds: 20, startTime: timeOf(3 * 3600 + 1800), channels: ['eit'], eitReplay: true })).get(
+      'NM-0001',
+    )!;
     const values = frames.map((frame) => parser.decodeSmfFrame(frame.bytes) as SmfSampleFrame);
     expect(values[0]!.sampleRate).toBe(EIT_REPLAY_RATE);
     expect(values[0]!.width).toBe(EIT_REPLAY_WIDTH);
@@ -90,7 +130,8 @@ describe('published frames', () => {
     const sums: number[] = [];
     for (const frame of frames) {
       const decoded = parser.decodeSmfFrame(frame.bytes) as SmfSampleFrame;
-      for (let f = 0; f < decoded.sampleCount; f++) sums.push(decoded.values.subarray(f * EIT_MODEL_WIDTH, (f + 1) * EIT_MODEL_WIDTH).reduce((a, b) => a + b, 0));
+      for (let f = 0; f < decoded.sampleCount; f++)
+        sums.push(decoded.values.subarray(f * EIT_MODEL_WIDTH, (f + 1) * EIT_MODEL_WIDTH).reduce((a, b) => a + b, 0));
     }
     const low = Math.min(...sums);
     const high = Math.max(...sums);

@@ -1,5 +1,7 @@
-// SMF encoding of a device's seconds: one frame per channel per second, sequence numbers per channel.
+// SMF encoding of a device's seconds: one frame per channel per second, sequence numbers per channel;
+// sent either one message per frame (`single`) or the second's frames nested in one multi frame (`multi`).
 import type { Parser, SmfSampleChannel, SmfSampleFrameInit } from '@nemuri/parser/index';
+import { SMF_HEADER_OFFSETS, SMF_HEADER_SIZE, SMF_MIN_FRAME_SIZE } from '@nemuri/parser/smf';
 import { BUTTON_RATE, ECG_RATE, IMPE_RATE, RESPI_AXL_RATE, type DeviceSecond } from './device.ts';
 
 export const SIMULATED_CHANNELS = ['ecg', 'respiAxl', 'impe', 'respiHr', 'temperature', 'button', 'eit'] as const satisfies readonly SmfSampleChannel[];
@@ -22,15 +24,46 @@ export interface EncodedFrame {
   bytes: Uint8Array;
 }
 
-/** Per-channel sequence counters of one device (u32, wrapping). */
-export class SequenceCounters {
-  readonly #next = new Map<SimulatedChannel, number>();
+/**
+ * How a device sends its second: `single`, one message per channel frame (3 to 7 messages a second);
+ * `multi`, one message a second holding all its channel frames in one multi frame
+ * (docs/device-protocol.md, "Multi frames"), which divides the per-message work of the broker and
+ * server by the number of channels.
+ */
+export const MESSAGE_SHAPES = ['single', 'multi'] as const;
+export type MessageShape = (typeof MESSAGE_SHAPES)[number];
 
-  take(channel: SimulatedChannel): number {
+/** One MQTT message of a device: its bytes and the channel frames it carries. */
+export interface EncodedMessage {
+  bytes: Uint8Array;
+  /** The channel frames (for a multi frame: views of its nested frames). */
+  frames: EncodedFrame[];
+}
+
+/** Per-channel sequence counters of one device (u32, wrapping); `multi` counts the device's multi frames. */
+export class SequenceCounters {
+  readonly #next = new Map<SimulatedChannel | 'multi', number>();
+
+  take(channel: SimulatedChannel | 'multi'): number {
     const sequence = this.#next.get(channel) ?? 0;
     this.#next.set(channel, (sequence + 1) >>> 0);
     return sequence;
   }
+}
+
+function frameInit(second: DeviceSecond, channel: SimulatedChannel, sequence: number): SmfSampleFrameInit & { channel: SimulatedChannel } {
+  const encoding = CHANNEL_ENCODING[channel];
+  return {
+    channel,
+    format: encoding.format,
+    sampleRate: channel === 'eit' ? second.eitRate : encoding.sampleRate,
+    scale: encoding.scale,
+    offset: encoding.offset,
+    sequence,
+    startTimeUs: second.startTimeMs * 1000,
+    values: second[channel],
+    ...(channel === 'eit' ? { width: second.eitWidth } : {}),
+  };
 }
 
 /** Encodes the chosen channels of one second with the WebAssembly parser (which checks every value fits). */
@@ -40,23 +73,43 @@ export function encodeSecond(
   sequences: SequenceCounters,
   channels: readonly SimulatedChannel[] = SIMULATED_CHANNELS,
 ): EncodedFrame[] {
-  const startTimeUs = second.startTimeMs * 1000;
-  const frames: EncodedFrame[] = [];
-  for (const channel of channels) {
-    const encoding = CHANNEL_ENCODING[channel];
+  return channels.map((channel) => {
     const sequence = sequences.take(channel);
-    const bytes = parser.encodeSmfFrame({
-      channel,
-      format: encoding.format,
-      sampleRate: channel === 'eit' ? second.eitRate : encoding.sampleRate,
-      scale: encoding.scale,
-      offset: encoding.offset,
-      sequence,
-      startTimeUs,
-      values: second[channel],
-      ...(channel === 'eit' ? { width: second.eitWidth } : {}),
-    });
-    frames.push({ channel, sequence, bytes });
+    return { channel, sequence, bytes: parser.encodeSmfFrame(frameInit(second, channel, sequence)) };
+  });
+}
+
+/**
+ * The chosen channels of one second as one multi frame (at most 16 channels: the protocol's limit),
+ * each nested frame with its channel's own sequence number; the multi frame has the device's.
+ */
+export function encodeSecondMulti(
+  parser: Parser,
+  second: DeviceSecond,
+  sequences: SequenceCounters,
+  channels: readonly SimulatedChannel[] = SIMULATED_CHANNELS,
+): EncodedMessage {
+  const inits = channels.map((channel) => frameInit(second, channel, sequences.take(channel)));
+  const bytes = parser.encodeSmfFrame({ channel: 'multi', sequence: sequences.take('multi'), startTimeUs: second.startTimeMs * 1000, frames: inits });
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const frames: EncodedFrame[] = [];
+  let at = SMF_HEADER_SIZE;
+  for (const init of inits) {
+    const length = SMF_MIN_FRAME_SIZE + view.getUint32(at + SMF_HEADER_OFFSETS.payloadLength, true);
+    frames.push({ channel: init.channel, sequence: init.sequence, bytes: bytes.subarray(at, at + length) });
+    at += length;
   }
-  return frames;
+  return { bytes, frames };
+}
+
+/** One second as the messages a device of this shape sends. */
+export function encodeMessages(
+  parser: Parser,
+  second: DeviceSecond,
+  sequences: SequenceCounters,
+  channels: readonly SimulatedChannel[] = SIMULATED_CHANNELS,
+  shape: MessageShape = 'single',
+): EncodedMessage[] {
+  if (shape === 'multi' && channels.length > 0) return [encodeSecondMulti(parser, second, sequences, channels)];
+  return encodeSecond(parser, second, sequences, channels).map((frame) => ({ bytes: frame.bytes, frames: [frame] }));
 }

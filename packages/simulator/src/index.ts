@@ -2,6 +2,18 @@
 export { startSimulation, serialsFor, type Simulation, type SimulationOptions, type SimulationStats } from './simulation.ts';
 export { demoSecret, readSecretsFile, DEMO_SECRET_KEY } from './secrets.ts';
 export { DeviceSimulator, type DeviceOptions, type DeviceSecond } from './device.ts';
-export { encodeSecond, SequenceCounters, SIMULATED_CHANNELS, CHANNEL_ENCODING, type EncodedFrame, type SimulatedChannel } from './frames.ts';
+export {
+  encodeSecond,
+  encodeSecondMulti,
+  encodeMessages,
+  MESSAGE_SHAPES,
+  SequenceCounters,
+  SIMULATED_CHANNELS,
+  CHANNEL_ENCODING,
+  type EncodedFrame,
+  type EncodedMessage,
+  type MessageShape,
+  type SimulatedChannel,
+} from './frames.ts';
 export { createTimeline, stateAt, scenarioSecond, type ScenarioState, type ScenarioTimeline } from './scenario.ts';
 export { loadEitRecording, EIT_REPLAY_FILE } from './eit.ts';

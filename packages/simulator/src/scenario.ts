@@ -32,6 +32,13 @@ export interface ScenarioState {
   /** Target core temperature in °C (fever included). */
   bodyTemperature: number;
   buttonPressed: boolean;
+  /**
+   * Ventricular flutter: the heart beats too fast and irregularly to pump, the ECG shows a sine-like
+   * oscillation at 240–300/min and the device computes no heart rate (the 心拍異常 alert of the demo).
+   */
+  flutter: boolean;
+  /** Sitting on the edge of the bed (trunk upright) just before getting up: 起きあがり. */
+  sittingUp: boolean;
 }
 
 export interface ScenarioTimeline {
@@ -48,6 +55,10 @@ export interface ScenarioTimeline {
   fever: { start: number; peakStart: number; peakEnd: number; end: number; rise: number };
   offline: Interval;
   button: Interval;
+  /** Before each time out of bed (and getting up in the morning) the person sits up for 10–40 s. */
+  sittingUp: Interval[];
+  /** A self-terminating ventricular flutter episode (about one device in ten), or null. */
+  flutter: Interval | null;
   movements: Interval[];
   /** Per-person baselines. */
   restingHeartRate: number;
@@ -58,6 +69,8 @@ export interface ScenarioTimeline {
 
 const MINUTE = 60;
 const HOUR = 3600;
+/** Share of devices whose night has a flutter episode (between the apnea and the offline spell). */
+const FLUTTER_SHARE = 1 / 10;
 /** Clock time hh:mm as scenario seconds. */
 const at = (hours: number, minutes = 0): number => ((hours - SCENARIO_ORIGIN_HOUR + 24) % 24) * HOUR + minutes * MINUTE;
 
@@ -105,6 +118,16 @@ export function createTimeline(seed: string | number, serial: string): ScenarioT
     t = burst.end + random.exponential(asleep ? 15 * MINUTE : 2 * MINUTE);
   }
 
+  // Drawn from a stream of its own, so that the rest of every device's night is what it was before.
+  const rare = new Random(hashSeed('flutter', seed, serial));
+  const flutter = rare.next() < FLUTTER_SHARE ? { start: Math.round(rare.uniform(at(1, 48), at(1, 56))), end: 0 } : null;
+  if (flutter) flutter.end = flutter.start + Math.round(rare.uniform(45, 90));
+  const sitting = new Random(hashSeed('sitting-up', seed, serial));
+  const sittingUp = [...outOfBed.map((interval) => interval.start), getUp].map((leaving) => ({
+    start: leaving - Math.round(sitting.uniform(10, 40)),
+    end: leaving,
+  }));
+
   return {
     bedTime,
     sleepOnset,
@@ -117,6 +140,8 @@ export function createTimeline(seed: string | number, serial: string): ScenarioT
     fever,
     offline,
     button,
+    flutter,
+    sittingUp,
     movements,
     restingHeartRate: random.uniform(54, 66),
     restingRespirationRate: random.uniform(12, 16),
@@ -143,7 +168,8 @@ export function feverAt(timeline: ScenarioTimeline, t: number): number {
 export function stateAt(timeline: ScenarioTimeline, t: number): ScenarioState {
   const inBed = t >= timeline.bedTime && t < timeline.getUp && !inside(timeline.outOfBed, t);
   const asleep = inBed && t >= timeline.sleepOnset && t < timeline.wakeTime && !inside(timeline.awakeAfterReturn, t);
-  const presence: Presence = !inBed ? 'out-of-bed' : asleep ? 'asleep' : 'in-bed-awake';
+  const sittingUp = inBed && inside(timeline.sittingUp, t);
+  const presence: Presence = !inBed ? 'out-of-bed' : asleep && !sittingUp ? 'asleep' : 'in-bed-awake';
   const fever = feverAt(timeline, t);
   const tachycardia = inBed && t >= timeline.tachycardia.start && t < timeline.tachycardia.end;
   let heartRate = timeline.restingHeartRate + (presence === 'asleep' ? 0 : 10) + 8 * fever;
@@ -158,5 +184,7 @@ export function stateAt(timeline: ScenarioTimeline, t: number): ScenarioState {
     respirationRate,
     bodyTemperature: timeline.bodyTemperature + fever,
     buttonPressed: t >= timeline.button.start && t < timeline.button.end,
+    flutter: inBed && timeline.flutter !== null && t >= timeline.flutter.start && t < timeline.flutter.end,
+    sittingUp,
   };
 }

@@ -26,6 +26,36 @@ describe('reproducibility', () => {
     expect(run('a')).toEqual(a);
     expect(run('b')).not.toEqual(a);
   });
+
+  it('gives the same other channels whether EIT is generated or not, and skips the EIT work when not', () => {
+    const withEit = device('NM-0005');
+    const withoutEit = device('NM-0005');
+    for (let t = 0; t < 30; t++) {
+      const time = TEST_ORIGIN_MS + (3 * 3600 + t) * 1000;
+      const full = withEit.generate(time);
+      const expected = full && {
+        ecg: [...full.ecg],
+        respiAxl: [...full.respiAxl],
+        impe: [...full.impe],
+        respiHr: [...full.respiHr],
+        temperature: [...full.temperature],
+        button: [...full.button],
+      };
+      const lean = withoutEit.generate(time, { eit: false });
+      const got = lean && {
+        ecg: [...lean.ecg],
+        respiAxl: [...lean.respiAxl],
+        impe: [...lean.impe],
+        respiHr: [...lean.respiHr],
+        temperature: [...lean.temperature],
+        button: [...lean.button],
+      };
+      expect(got).toEqual(expected);
+      // Never generated: the EIT array is still as allocated.
+      if (lean) expect(lean.eit.every((value) => value === 0)).toBe(true);
+      if (full) expect(full.eit.some((value) => value !== 0)).toBe(true);
+    }
+  });
 });
 
 describe('signals follow the scenario', () => {
@@ -35,7 +65,12 @@ describe('signals follow the scenario', () => {
     const simulator = device(serial);
     const quiet = (s: ReturnType<typeof stateAt>): boolean => s.presence === 'asleep' && !s.moving && !s.apnea && !s.offline;
     const asleep = findWindow(simulator.timeline, simulator.timeline.sleepOnset, 70, quiet);
-    const tachycardia = findWindow(simulator.timeline, simulator.timeline.tachycardia.start + 40, 60, (s) => !s.moving && s.presence !== 'out-of-bed' && s.heartRate > 120);
+    const tachycardia = findWindow(
+      simulator.timeline,
+      simulator.timeline.tachycardia.start + 40,
+      60,
+      (s) => !s.moving && s.presence !== 'out-of-bed' && s.heartRate > 120,
+    );
     for (const start of [asleep, tachycardia]) {
       const recorded = record(simulator, start, start + 60);
       const expected = mean(recorded.states.map((s) => s.heartRate));
@@ -45,7 +80,12 @@ describe('signals follow the scenario', () => {
 
   it.each(serials)('%s: respiration rate from the impedance and the acceleration within ±2 breaths/min', (serial) => {
     const simulator = device(serial);
-    const start = findWindow(simulator.timeline, simulator.timeline.sleepOnset + 1800, 100, (s) => s.presence === 'asleep' && !s.moving && !s.apnea && !s.offline);
+    const start = findWindow(
+      simulator.timeline,
+      simulator.timeline.sleepOnset + 1800,
+      100,
+      (s) => s.presence === 'asleep' && !s.moving && !s.apnea && !s.offline,
+    );
     record(simulator, start, start + 10); // let the breathing settle
     const recorded = record(simulator, start + 10, start + 100);
     const expected = mean(recorded.states.map((s) => s.respirationRate));
@@ -77,6 +117,32 @@ describe('signals follow the scenario', () => {
     expect(std(settled)).toBeLessThan(0.02);
     for (let a = 0; a < 3; a++) expect(std(axis(recorded.respiAxl, 3, a).subarray(RESPI_AXL_RATE))).toBeLessThan(0.001);
     expect(recorded.respiHr.every((value) => Number.isNaN(value))).toBe(true);
+    // Leads off: the front end's flat line.
+    expect(recorded.ecg.every((value) => value === 0)).toBe(true);
+  });
+
+  it('gives about one device in ten a ventricular flutter episode: a sine-like ECG at ~270/min and no device heart rate', () => {
+    const withFlutter = Array.from({ length: 60 }, (_, i) => device(`NM-${String(i + 1).padStart(4, '0')}`).timeline).filter(
+      (timeline) => timeline.flutter !== null,
+    );
+    expect(withFlutter.length).toBeGreaterThanOrEqual(2);
+    expect(withFlutter.length).toBeLessThanOrEqual(12);
+    const serial = Array.from({ length: 60 }, (_, i) => `NM-${String(i + 1).padStart(4, '0')}`).find(
+      (candidate) => device(candidate).timeline.flutter !== null,
+    )!;
+    const simulator = device(serial);
+    const flutter = simulator.timeline.flutter!;
+    expect(flutter.end - flutter.start).toBeGreaterThanOrEqual(45);
+    expect(flutter.end - flutter.start).toBeLessThanOrEqual(90);
+    const during = record(simulator, flutter.start + 5, flutter.start + 25);
+    expect(during.states.every((state) => state.flutter && state.presence !== 'out-of-bed')).toBe(true);
+    expect(during.respiHr.filter((_, i) => i % 2 === 1).every((rate) => Number.isNaN(rate))).toBe(true);
+    // Zero crossings upwards: 4.5 a second.
+    let crossings = 0;
+    for (let i = 1; i < during.ecg.length; i++) if (during.ecg[i - 1]! < 0 && during.ecg[i]! >= 0) crossings++;
+    expect(crossings / 20).toBeGreaterThan(4);
+    expect(crossings / 20).toBeLessThan(5);
+    expect(record(simulator, flutter.end + 5, flutter.end + 25).states.every((state) => !state.flutter)).toBe(true);
   });
 
   it('has every episode of the night, staggered between devices', () => {

@@ -55,7 +55,13 @@ describe('a warm-up', () => {
   it('sends the minutes before now at once, without EIT, then goes on live', async () => {
     const frames: { channel: string; at: number }[] = [];
     const started = Date.now();
-    const simulation = await startSimulation({ devices: 2, live: true, warmUpSeconds: 120, channels: ['respiHr', 'button', 'eit'], onFrame: (_, frame) => frames.push({ channel: frame.channel, at: Date.now() }) });
+    const simulation = await startSimulation({
+      devices: 2,
+      live: true,
+      warmUpSeconds: 120,
+      channels: ['respiHr', 'button', 'eit'],
+      onFrame: (_, frame) => frames.push({ channel: frame.channel, at: Date.now() }),
+    });
     try {
       await waitFor(() => simulation.stats.simulatedTimeMs >= Date.now() - 1_000, 5_000);
       expect(simulation.stats.simulatedSeconds).toBeGreaterThanOrEqual(120);

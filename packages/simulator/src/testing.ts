@@ -20,7 +20,13 @@ export function record(device: DeviceSimulator, from: number, to: number): Recor
   for (let t = from; t < to; t++) {
     const second: DeviceSecond | null = device.generate(timeOf(t));
     if (!second) throw new Error(`device offline at scenario second ${t}`);
-    seconds.push({ ecg: second.ecg.slice(), respiAxl: second.respiAxl.slice(), impe: second.impe.slice(), respiHr: second.respiHr.slice(), state: second.state });
+    seconds.push({
+      ecg: second.ecg.slice(),
+      respiAxl: second.respiAxl.slice(),
+      impe: second.impe.slice(),
+      respiHr: second.respiHr.slice(),
+      state: second.state,
+    });
   }
   const join = (key: 'ecg' | 'respiAxl' | 'impe' | 'respiHr'): Float32Array => {
     const out = new Float32Array(seconds.reduce((n, s) => n + s[key].length, 0));

@@ -28,7 +28,10 @@ describe('disc mesh', () => {
     expect(mesh.electrodeNodes).toHaveLength(16);
     for (let e = 0; e < 16; e++) {
       const centre = mesh.electrodeNodes[e]![1]!;
-      expect(Math.atan2(mesh.nodes[2 * centre + 1]!, mesh.nodes[2 * centre]!)).toBeCloseTo(Math.atan2(Math.sin(electrodeAngle(e)), Math.cos(electrodeAngle(e))), 10);
+      expect(Math.atan2(mesh.nodes[2 * centre + 1]!, mesh.nodes[2 * centre]!)).toBeCloseTo(
+        Math.atan2(Math.sin(electrodeAngle(e)), Math.cos(electrodeAngle(e))),
+        10,
+      );
     }
     // Electrode 1 at the top (anterior), electrode 5 on the image's right (the patient's left).
     expect(electrodeAngle(0)).toBeCloseTo(Math.PI / 2);
@@ -74,7 +77,9 @@ describe('forward model (complete electrode model)', () => {
         const backward = measurementOf(a, d);
         if (forward < 0 || backward < 0) continue;
         expect(homogeneous.measurements[forward]).toBeCloseTo(homogeneous.measurements[backward]!, 12);
-        expect(Math.abs(solution.measurements[forward]! - solution.measurements[backward]!)).toBeLessThan(1e-12 * Math.abs(solution.measurements[forward]!) + 1e-14);
+        expect(Math.abs(solution.measurements[forward]! - solution.measurements[backward]!)).toBeLessThan(
+          1e-12 * Math.abs(solution.measurements[forward]!) + 1e-14,
+        );
         pairs++;
       }
     }

@@ -57,7 +57,8 @@ export function createDiscMesh(options: DiscMeshOptions = {}): DiscMesh {
   let e = 0;
   const add = (a: number, b: number, c: number): void => {
     // Keep every triangle counter-clockwise: the stiffness formulas below use the signed area.
-    const area = (nodes[2 * b]! - nodes[2 * a]!) * (nodes[2 * c + 1]! - nodes[2 * a + 1]!) - (nodes[2 * c]! - nodes[2 * a]!) * (nodes[2 * b + 1]! - nodes[2 * a + 1]!);
+    const area =
+      (nodes[2 * b]! - nodes[2 * a]!) * (nodes[2 * c + 1]! - nodes[2 * a + 1]!) - (nodes[2 * c]! - nodes[2 * a]!) * (nodes[2 * b + 1]! - nodes[2 * a + 1]!);
     elements[3 * e] = a;
     elements[3 * e + 1] = area > 0 ? b : c;
     elements[3 * e + 2] = area > 0 ? c : b;
@@ -110,7 +111,10 @@ export function elementArea(mesh: DiscMesh, e: number): number {
   const a = elements[3 * e]!;
   const b = elements[3 * e + 1]!;
   const c = elements[3 * e + 2]!;
-  return 0.5 * ((nodes[2 * b]! - nodes[2 * a]!) * (nodes[2 * c + 1]! - nodes[2 * a + 1]!) - (nodes[2 * c]! - nodes[2 * a]!) * (nodes[2 * b + 1]! - nodes[2 * a + 1]!));
+  return (
+    0.5 *
+    ((nodes[2 * b]! - nodes[2 * a]!) * (nodes[2 * c + 1]! - nodes[2 * a + 1]!) - (nodes[2 * c]! - nodes[2 * a]!) * (nodes[2 * b + 1]! - nodes[2 * a + 1]!))
+  );
 }
 
 /** Element centroids, x, y interleaved. */

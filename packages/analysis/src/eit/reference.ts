@@ -20,7 +20,8 @@ export interface EitReferenceOptions {
  */
 export function referenceFrame(frames: Float32Array, width: number, out: Float32Array, options: EitReferenceOptions = {}): Float32Array {
   checkFrameWidth(width, 'EIT reference');
-  if (frames.length === 0 || frames.length % width !== 0) throw new RangeError(`EIT reference: ${frames.length} values are not a whole number (≥ 1) of ${width}-value frames`);
+  if (frames.length === 0 || frames.length % width !== 0)
+    throw new RangeError(`EIT reference: ${frames.length} values are not a whole number (≥ 1) of ${width}-value frames`);
   if (out.length !== width) throw new RangeError(`EIT reference: output has ${out.length} values, expected ${width}`);
   const count = frames.length / width;
   const fraction = options.fraction ?? 0.2;

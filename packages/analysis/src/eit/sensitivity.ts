@@ -29,7 +29,15 @@ export function discSensitivity(): DiscSensitivity {
 }
 
 /** Conductivity change per element: `value` inside the ellipse centred (cx, cy) with semi-axes (rx, ry), 0 elsewhere, by element centroid. */
-export function ellipseElements(sensitivity: DiscSensitivity, cx: number, cy: number, rx: number, ry: number, value: number, out: Float64Array = new Float64Array(sensitivity.mesh.elementCount)): Float64Array {
+export function ellipseElements(
+  sensitivity: DiscSensitivity,
+  cx: number,
+  cy: number,
+  rx: number,
+  ry: number,
+  value: number,
+  out: Float64Array = new Float64Array(sensitivity.mesh.elementCount),
+): Float64Array {
   const { centroids } = sensitivity;
   for (let e = 0; e < sensitivity.mesh.elementCount; e++) {
     const dx = (centroids[2 * e]! - cx) / rx;

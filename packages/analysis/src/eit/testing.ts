@@ -90,7 +90,12 @@ export function blobs(image: Float32Array, pixels: number, threshold: number): {
       blob.sum += image[index]!;
       const row = Math.floor(index / pixels);
       const col = index % pixels;
-      for (const [r, c] of [[row - 1, col], [row + 1, col], [row, col - 1], [row, col + 1]] as const) {
+      for (const [r, c] of [
+        [row - 1, col],
+        [row + 1, col],
+        [row, col - 1],
+        [row, col + 1],
+      ] as const) {
         if (r < 0 || c < 0 || r >= pixels || c >= pixels) continue;
         const next = r * pixels + c;
         if (label[next] === -1 && image[next]! > threshold) {

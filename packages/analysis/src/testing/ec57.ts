@@ -5,9 +5,10 @@
 // table: N L R a V F J A S E j / Q B e n f r ?), so rhythm, noise and comment annotations never count.
 // Test and benchmark only: it reads the annotated MIT-BIH records in /work/shared/data.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { heartRateFromPeaks } from '../heartRate.ts';
-import { RoomStateEstimator } from '../roomState.ts';
-import { isBeat, readAnnotations, readRecord, SHARED_DATA_DIR } from './wfdb.ts';
+import { median } from '../filters.ts';
+import { heartRateFromPeaks, qrsFeatures } from '../heartRate.ts';
+import { RoomStateEstimator, type RoomStateName } from '../roomState.ts';
+import { isBeat, readAnnotations, readRecord, SHARED_DATA_DIR, type Annotations } from './wfdb.ts';
 
 export const MATCH_WINDOW_SEC = 0.15;
 export const SCORING_FROM_SEC = 300;
@@ -20,6 +21,43 @@ export interface AnnotatedRecord {
   sampleRate: number;
   /** Sample index of every reference beat, in time order. */
   reference: Int32Array;
+  /**
+   * Rhythm episodes from the reference annotations, in time order (empty for `.beats` files): each from a
+   * rhythm change ('(N', '(VFL', '(VT', '(AFIB'…) or a ventricular flutter/fibrillation onset ('[') to the
+   * next change (or the end of the record).
+   */
+  rhythms: RhythmEpisode[];
+}
+
+export interface RhythmEpisode {
+  /** The rhythm label as annotated, '(VFL' for a '[' … ']' episode. */
+  rhythm: string;
+  from: number;
+  to: number;
+}
+
+/** MIT annotation codes: rhythm change (aux holds the rhythm), start and end of ventricular flutter/fibrillation. */
+const RHYTHM = 28;
+const VF_ON = 32;
+const VF_OFF = 33;
+/** Normal sinus rhythm; every other annotated rhythm counts as an arrhythmia. */
+export const NORMAL_RHYTHM = '(N';
+
+export function rhythmEpisodes(annotations: Annotations, length: number): RhythmEpisode[] {
+  const changes: { at: number; rhythm: string }[] = [];
+  let before = NORMAL_RHYTHM;
+  for (let i = 0; i < annotations.codes.length; i++) {
+    const code = annotations.codes[i]!;
+    const at = annotations.samples[i]!;
+    if (code === RHYTHM && annotations.aux[i]) {
+      before = annotations.aux[i]!;
+      changes.push({ at, rhythm: before });
+    } else if (code === VF_ON) changes.push({ at, rhythm: '(VFL' });
+    else if (code === VF_OFF) changes.push({ at, rhythm: before });
+  }
+  return changes
+    .map((change, i) => ({ rhythm: change.rhythm, from: change.at, to: changes[i + 1]?.at ?? length }))
+    .filter((episode) => episode.to > episode.from);
 }
 
 /**
@@ -34,9 +72,11 @@ export function annotatedRecords(root = `${SHARED_DATA_DIR}wfdb/`): AnnotatedRec
       if (!entry.isFile() || !entry.name.endsWith('.hea')) continue;
       const name = entry.name.slice(0, -4);
       let reference: Int32Array;
+      let annotations: Annotations | undefined;
       if (existsSync(`${directory}${name}.atr`)) {
-        const annotations = readAnnotations(name, 'atr', directory);
-        reference = annotations.samples.filter((_, i) => isBeat(annotations.codes[i]!));
+        annotations = readAnnotations(name, 'atr', directory);
+        const codes = annotations.codes;
+        reference = annotations.samples.filter((_, i) => isBeat(codes[i]!));
       } else if (existsSync(`${directory}${name}.beats`)) {
         reference = Int32Array.from(
           readFileSync(`${directory}${name}.beats`, 'utf8')
@@ -46,12 +86,39 @@ export function annotatedRecords(root = `${SHARED_DATA_DIR}wfdb/`): AnnotatedRec
         );
       } else continue;
       const record = readRecord(name, directory);
-      records.push({ name, lead: record.header.signals[0]!.description, ecg: record.signals[0]!, sampleRate: record.header.sampleRate, reference });
+      const ecg = record.signals[0]!;
+      const rhythms = annotations ? rhythmEpisodes(annotations, ecg.length) : [];
+      records.push({ name, lead: record.header.signals[0]!.description, ecg, sampleRate: record.header.sampleRate, reference, rhythms });
     }
   };
   visit(root);
   return records.sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/**
+ * How large each of `beats` is on the record's lead, as a share of its median reference beat: the peak to
+ * peak of the 5–15 Hz band-passed ECG (the detector's band) within ±50 ms. A reference beat under about 2 %
+ * is at the level of the lead's noise (MIT-BIH 116's saturation, where the annotators read lead V1): the
+ * lead does not show it, and no detector of this lead can find it without finding beats in noise.
+ */
+export function relativeQrsSize(record: Pick<AnnotatedRecord, 'ecg' | 'sampleRate' | 'reference'>, beats: ArrayLike<number>): Float64Array {
+  const { filtered } = qrsFeatures(record.ecg, record.sampleRate);
+  const half = Math.round(0.05 * record.sampleRate);
+  const size = (beat: number): number => {
+    let low = Infinity;
+    let high = -Infinity;
+    for (let i = Math.max(0, beat - half); i <= Math.min(filtered.length - 1, beat + half); i++) {
+      low = Math.min(low, filtered[i]!);
+      high = Math.max(high, filtered[i]!);
+    }
+    return high - low;
+  };
+  const typical = median(Float64Array.from(record.reference, size));
+  return Float64Array.from(beats, (beat) => size(beat) / typical);
+}
+
+/** Below this share of the median QRS (relativeQrsSize) a reference beat is not on the lead. */
+export const NOT_ON_LEAD = 0.02;
 
 export interface BeatScore {
   truePositives: number;
@@ -74,7 +141,13 @@ export interface BeatScore {
  * takes the nearest still unmatched detection within the window; detections just before the scoring
  * start may match a beat after it but are never counted as false.
  */
-export function scoreBeats(reference: ArrayLike<number>, detected: ArrayLike<number>, sampleRate: number, fromSec = SCORING_FROM_SEC, windowSec = MATCH_WINDOW_SEC): BeatScore {
+export function scoreBeats(
+  reference: ArrayLike<number>,
+  detected: ArrayLike<number>,
+  sampleRate: number,
+  fromSec = SCORING_FROM_SEC,
+  windowSec = MATCH_WINDOW_SEC,
+): BeatScore {
   const window = Math.round(windowSec * sampleRate);
   const from = Math.round(fromSec * sampleRate);
   const used = new Uint8Array(detected.length);
@@ -118,6 +191,34 @@ export function scoreBeats(reference: ArrayLike<number>, detected: ArrayLike<num
   };
 }
 
+/** What a room showed each second of a record: the room-state estimator fed the ECG one second at a time. */
+export interface LiveRun {
+  /** Per second (index = seconds from the start; the second ends at (index + 1) s): the state shown. */
+  states: RoomStateName[];
+  /** Per second: the heart rate shown, NaN when none. */
+  heartRates: Float64Array;
+}
+
+/**
+ * The room-state estimator fed the record's ECG one second at a time, as a bedside device would send it,
+ * and evaluated after each second. The ECG is its only channel: the subject of every record lies in bed.
+ */
+export function liveRun(record: Pick<AnnotatedRecord, 'ecg' | 'sampleRate'>): LiveRun {
+  const rate = record.sampleRate;
+  const estimator = new RoomStateEstimator();
+  const origin = Date.UTC(2026, 0, 1);
+  const seconds = Math.floor(record.ecg.length / rate);
+  const states: RoomStateName[] = [];
+  const heartRates = new Float64Array(seconds);
+  for (let second = 0; second < seconds; second++) {
+    estimator.push('ecg', origin + second * 1000, rate, record.ecg.subarray(second * rate, (second + 1) * rate));
+    const state = estimator.evaluate(origin + (second + 1) * 1000);
+    states.push(state.state);
+    heartRates[second] = state.heartRate ?? Number.NaN;
+  }
+  return { states, heartRates };
+}
+
 export interface LiveHeartRateScore {
   /** Seconds with a reference rate (at least two reference beats in the window). */
   seconds: number;
@@ -132,19 +233,15 @@ export interface LiveHeartRateScore {
  * The live heart rate as a room shows it: the room-state estimator fed the record one second at a time and
  * evaluated after each second, against 60 / median RR of the reference beats in the same 8 s window.
  */
-export function liveHeartRate(record: AnnotatedRecord): LiveHeartRateScore {
+export function liveHeartRate(record: AnnotatedRecord, run = liveRun(record)): LiveHeartRateScore {
   const rate = record.sampleRate;
-  const estimator = new RoomStateEstimator();
-  const origin = Date.UTC(2026, 0, 1);
   const window = 8 * rate;
   const errors: number[] = [];
   let seconds = 0;
   let within5 = 0;
   let noRate = 0;
   let first = 0;
-  for (let second = 0; (second + 1) * rate <= record.ecg.length; second++) {
-    estimator.push('ecg', origin + second * 1000, rate, record.ecg.subarray(second * rate, (second + 1) * rate));
-    const state = estimator.evaluate(origin + (second + 1) * 1000);
+  for (let second = 0; second < run.states.length; second++) {
     const end = (second + 1) * rate;
     if (end < window) continue;
     while (first < record.reference.length && record.reference[first]! < end - window) first++;
@@ -153,14 +250,51 @@ export function liveHeartRate(record: AnnotatedRecord): LiveHeartRateScore {
     const reference = heartRateFromPeaks(record.reference.subarray(first, last), rate);
     if (!Number.isFinite(reference)) continue;
     seconds++;
-    if (state.heartRate === null) {
+    const shown = run.heartRates[second]!;
+    if (Number.isNaN(shown)) {
       noRate++;
       continue;
     }
-    const error = Math.abs(state.heartRate - reference);
+    const error = Math.abs(shown - reference);
     errors.push(error);
     if (error <= 5) within5++;
   }
   errors.sort((a, b) => a - b);
   return { seconds, within5, noRate, medianError: errors.length > 0 ? errors[errors.length >> 1]! : Number.NaN };
+}
+
+export interface PresenceScore {
+  /** Seconds the room was shown (after the estimator's first 8 s): the subject is in bed in all of them. */
+  seconds: number;
+  /** Of those, seconds shown as out of bed (離床). */
+  outOfBed: number;
+  /** Per arrhythmia (every annotated rhythm but normal sinus rhythm): seconds, and seconds shown out of bed. */
+  arrhythmias: Map<string, { seconds: number; outOfBed: number }>;
+}
+
+/**
+ * Presence read from the ECG alone on a record whose subject is in bed throughout: every second shown as
+ * out of bed is wrong, and one during an arrhythmia hides a failing heart (issue 19: 86 s of 離床 during
+ * ventricular flutter, so no alert). A second belongs to a rhythm episode when it ends inside it.
+ */
+export function presence(record: Pick<AnnotatedRecord, 'ecg' | 'sampleRate' | 'rhythms'>, run = liveRun(record)): PresenceScore {
+  const rate = record.sampleRate;
+  const arrhythmias = new Map<string, { seconds: number; outOfBed: number }>();
+  let seconds = 0;
+  let outOfBed = 0;
+  let episode = 0;
+  for (let second = 8; second < run.states.length; second++) {
+    const out = run.states[second] === 'outOfBed';
+    seconds++;
+    if (out) outOfBed++;
+    const end = (second + 1) * rate;
+    while (episode < record.rhythms.length && record.rhythms[episode]!.to < end) episode++;
+    const rhythm = record.rhythms[episode];
+    if (!rhythm || rhythm.from >= end || rhythm.rhythm === NORMAL_RHYTHM) continue;
+    const tally = arrhythmias.get(rhythm.rhythm) ?? { seconds: 0, outOfBed: 0 };
+    tally.seconds++;
+    if (out) tally.outOfBed++;
+    arrhythmias.set(rhythm.rhythm, tally);
+  }
+  return { seconds, outOfBed, arrhythmias };
 }

@@ -87,12 +87,15 @@ export interface Annotations {
   samples: Int32Array;
   /** MIT annotation code (1 = N, 5 = V, 8 = A, 28 = rhythm change, …). */
   codes: Uint8Array;
+  /** The auxiliary text of each annotation ('' when none): a rhythm change's new rhythm, e.g. '(VFL'. */
+  aux: string[];
 }
 
 /** MIT format: 16-bit little-endian words, 6-bit code and 10-bit time increment, with SKIP/NUM/SUB/CHN/AUX pseudo-codes. */
 export function parseAnnotations(bytes: Uint8Array): Annotations {
   const samples: number[] = [];
   const codes: number[] = [];
+  const aux: string[] = [];
   let time = 0;
   let i = 0;
   while (i + 1 < bytes.length) {
@@ -107,15 +110,19 @@ export function parseAnnotations(bytes: Uint8Array): Annotations {
       const low = bytes[i + 2]! | (bytes[i + 3]! << 8);
       time += ((high << 16) | low) >> 0;
       i += 4;
-    } else if (code === AUX) i += value + (value % 2);
-    else if (code === NUM || code === SUB || code === CHN) continue;
+    } else if (code === AUX) {
+      // The text belongs to the annotation before it.
+      if (aux.length > 0) aux[aux.length - 1] = new TextDecoder('latin1').decode(bytes.subarray(i, i + value)).replace(/\0+$/, '');
+      i += value + (value % 2);
+    } else if (code === NUM || code === SUB || code === CHN) continue;
     else {
       time += value;
       samples.push(time);
       codes.push(code);
+      aux.push('');
     }
   }
-  return { samples: Int32Array.from(samples), codes: Uint8Array.from(codes) };
+  return { samples: Int32Array.from(samples), codes: Uint8Array.from(codes), aux };
 }
 
 export function readAnnotations(name: string, extension = 'atr', directory = `${SHARED_DATA_DIR}wfdb/`): Annotations {

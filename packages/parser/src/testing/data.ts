@@ -9,7 +9,9 @@ export const DATA_DIR = new URL('../../../../../shared/data/', import.meta.url);
 export function dataFile(relative: string, dataDir: URL = DATA_DIR): Uint8Array {
   const dir = fileURLToPath(dataDir);
   if (!existsSync(dir)) {
-    throw new Error(`Test data folder not found: looked for ${dir} (the shared/data folder beside the repository, "../shared/data" from its root). The parser tests need those real recordings.`);
+    throw new Error(
+      `Test data folder not found: looked for ${dir} (the shared/data folder beside the repository, "../shared/data" from its root). The parser tests need those real recordings.`,
+    );
   }
   const path = fileURLToPath(new URL(relative, dataDir));
   if (!existsSync(path)) throw new Error(`Test data file not found: ${path}`);

@@ -202,7 +202,10 @@ export function referenceDecodeEdf(bytes: Uint8Array, withDigital = true): Refer
             }
           }
           const [onset = '', duration] = String.fromCharCode(...(parts[0] as Uint8Array)).split('\x15');
-          const texts = parts.slice(1).filter((t) => t.length > 0).map((t) => UTF8.decode(t));
+          const texts = parts
+            .slice(1)
+            .filter((t) => t.length > 0)
+            .map((t) => UTF8.decode(t));
           tals.push({ onset: Number(onset), duration: duration === undefined ? null : Number(duration), texts, record: r });
           k = stop;
         }

@@ -13,7 +13,13 @@ export function fixCrc(bytes: Uint8Array, at = 0): Uint8Array {
 type FieldType = 'u8' | 'u16' | 'u32' | 'f32' | 'i64';
 
 /** Writes one header field of the frame at `at`; by default fixes the CRC so only the field is wrong. */
-export function withField(frame: Uint8Array, offset: number, type: FieldType, value: number | bigint, options: { at?: number; crc?: boolean } = {}): Uint8Array {
+export function withField(
+  frame: Uint8Array,
+  offset: number,
+  type: FieldType,
+  value: number | bigint,
+  options: { at?: number; crc?: boolean } = {},
+): Uint8Array {
   const copy = frame.slice();
   const view = new DataView(copy.buffer);
   const p = (options.at ?? 0) + offset;

@@ -10,15 +10,12 @@
  * Every write acts on the caller's own record only. Table `account_profiles` (migration
  * 006_account_profiles).
  */
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
 import { ACCOUNT_PROFILE_ERRORS, isPhotoType, normalizePhoneNumber, PHOTO_MAX_BYTES, type AccountProfile, type PhotoType } from '@nemuri/shared/accountProfile';
 import type { Queryable } from '../database/database.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Principal } from '../auth/signedInUser.ts';
-
-export interface AccountPluginOptions {
-  database: Queryable;
-}
 
 interface ProfileRow {
   phone_number: string | null;
@@ -48,7 +45,8 @@ export class AccountInputError extends Error {
 /** The photo in a data URL, checked: type allowed, content of that type, size within the cap. */
 export function decodePhoto(dataUrl: unknown): { type: PhotoType; bytes: Buffer } {
   if (typeof dataUrl !== 'string') throw new AccountInputError(ACCOUNT_PROFILE_ERRORS.invalidPhoto, 'dataUrl must be a data URL');
-  if (dataUrl.length > DATA_URL_MAX_LENGTH) throw new AccountInputError(ACCOUNT_PROFILE_ERRORS.photoTooLarge, `the photo may have at most ${PHOTO_MAX_BYTES} bytes`);
+  if (dataUrl.length > DATA_URL_MAX_LENGTH)
+    throw new AccountInputError(ACCOUNT_PROFILE_ERRORS.photoTooLarge, `the photo may have at most ${PHOTO_MAX_BYTES} bytes`);
   const match = /^data:([a-z/]+);base64,([A-Za-z0-9+/]+={0,2})$/.exec(dataUrl);
   const type = match?.[1] ?? '';
   if (match === null || !isPhotoType(type)) throw new AccountInputError(ACCOUNT_PROFILE_ERRORS.invalidPhoto, 'the photo must be PNG, JPEG or WebP');
@@ -81,73 +79,81 @@ export async function phoneNumberOf(database: Queryable, uid: string): Promise<s
   return rows[0]?.phone_number ?? null;
 }
 
-export const accountPlugin: FastifyPluginAsync<AccountPluginOptions> = async (app, { database }) => {
-  const profileOf = async (uid: string): Promise<AccountProfile> => {
-    const { rows } = await database.query<ProfileRow>('select phone_number, photo_version from account_profiles where user_id = $1', [uid]);
-    const row = rows[0];
-    return { phoneNumber: row?.phone_number ?? null, photoURL: photoUrlOf(uid, row?.photo_version ?? null) };
-  };
+export const accountPlugin = fp(
+  async (app) => {
+    const { database } = app;
+    const profileOf = async (uid: string): Promise<AccountProfile> => {
+      const { rows } = await database.query<ProfileRow>('select phone_number, photo_version from account_profiles where user_id = $1', [uid]);
+      const row = rows[0];
+      return { phoneNumber: row?.phone_number ?? null, photoURL: photoUrlOf(uid, row?.photo_version ?? null) };
+    };
 
-  /** Better Auth's user record points at the photo (or at none), so the shell's avatar follows. */
-  const pointUserAt = (uid: string, url: string | null) => database.query('update "user" set image = $1, "updatedAt" = now() where id = $2', [url, uid]);
+    /** Better Auth's user record points at the photo (or at none), so the shell's avatar follows. */
+    const pointUserAt = (uid: string, url: string | null) => database.query('update "user" set image = $1, "updatedAt" = now() where id = $2', [url, uid]);
 
-  app.get('/api/account/profile', async (request, reply) => {
-    const { uid } = signedIn(request.principal);
-    reply.header('cache-control', 'no-store');
-    return profileOf(uid);
-  });
+    app.get('/api/account/profile', async (request, reply) => {
+      const { uid } = signedIn(request.principal);
+      reply.header('cache-control', 'no-store');
+      return profileOf(uid);
+    });
 
-  app.put('/api/account/profile/phone', async (request, reply) => {
-    const { uid } = signedIn(request.principal);
-    const raw = bodyField(request.body, 'phoneNumber');
-    let phone: string | null = null;
-    if (typeof raw === 'string' && raw.trim() !== '') {
-      phone = normalizePhoneNumber(raw);
-      if (phone === null) return sendInputError(reply, new AccountInputError(ACCOUNT_PROFILE_ERRORS.invalidPhone, 'not a Japanese phone number'));
-    } else if (raw !== null && raw !== '' && raw !== undefined) {
-      return sendInputError(reply, new AccountInputError(ACCOUNT_PROFILE_ERRORS.invalidPhone, 'phoneNumber must be a string or null'));
-    }
-    await database.query(
-      `insert into account_profiles (user_id, phone_number) values ($1, $2)
+    app.put('/api/account/profile/phone', async (request, reply) => {
+      const { uid } = signedIn(request.principal);
+      const raw = bodyField(request.body, 'phoneNumber');
+      let phone: string | null = null;
+      if (typeof raw === 'string' && raw.trim() !== '') {
+        phone = normalizePhoneNumber(raw);
+        if (phone === null) return sendInputError(reply, new AccountInputError(ACCOUNT_PROFILE_ERRORS.invalidPhone, 'not a Japanese phone number'));
+      } else if (raw !== null && raw !== '' && raw !== undefined) {
+        return sendInputError(reply, new AccountInputError(ACCOUNT_PROFILE_ERRORS.invalidPhone, 'phoneNumber must be a string or null'));
+      }
+      await database.query(
+        `insert into account_profiles (user_id, phone_number) values ($1, $2)
        on conflict (user_id) do update set phone_number = excluded.phone_number, updated_at = now()`,
-      [uid, phone],
-    );
-    return profileOf(uid);
-  });
+        [uid, phone],
+      );
+      return profileOf(uid);
+    });
 
-  app.put('/api/account/profile/photo', { bodyLimit: DATA_URL_MAX_LENGTH + 1024 }, async (request, reply) => {
-    const { uid } = signedIn(request.principal);
-    let photo: { type: PhotoType; bytes: Buffer };
-    try {
-      photo = decodePhoto(bodyField(request.body, 'dataUrl'));
-    } catch (error) {
-      if (error instanceof AccountInputError) return sendInputError(reply, error);
-      throw error;
-    }
-    const version = Date.now().toString(36);
-    await database.query(
-      `insert into account_profiles (user_id, photo, photo_type, photo_version) values ($1, $2, $3, $4)
+    app.put('/api/account/profile/photo', { bodyLimit: DATA_URL_MAX_LENGTH + 1024 }, async (request, reply) => {
+      const { uid } = signedIn(request.principal);
+      let photo: { type: PhotoType; bytes: Buffer };
+      try {
+        photo = decodePhoto(bodyField(request.body, 'dataUrl'));
+      } catch (error) {
+        if (error instanceof AccountInputError) return sendInputError(reply, error);
+        throw error;
+      }
+      const version = Date.now().toString(36);
+      await database.query(
+        `insert into account_profiles (user_id, photo, photo_type, photo_version) values ($1, $2, $3, $4)
        on conflict (user_id) do update set photo = excluded.photo, photo_type = excluded.photo_type, photo_version = excluded.photo_version, updated_at = now()`,
-      [uid, new Uint8Array(photo.bytes), photo.type, version],
-    );
-    await pointUserAt(uid, photoUrlOf(uid, version));
-    return profileOf(uid);
-  });
+        [uid, new Uint8Array(photo.bytes), photo.type, version],
+      );
+      await pointUserAt(uid, photoUrlOf(uid, version));
+      return profileOf(uid);
+    });
 
-  app.delete('/api/account/profile/photo', async (request) => {
-    const { uid } = signedIn(request.principal);
-    await database.query('update account_profiles set photo = null, photo_type = null, photo_version = null, updated_at = now() where user_id = $1', [uid]);
-    await pointUserAt(uid, null);
-    return profileOf(uid);
-  });
+    app.delete('/api/account/profile/photo', async (request) => {
+      const { uid } = signedIn(request.principal);
+      await database.query('update account_profiles set photo = null, photo_type = null, photo_version = null, updated_at = now() where user_id = $1', [uid]);
+      await pointUserAt(uid, null);
+      return profileOf(uid);
+    });
 
-  app.get<{ Params: { uid: string } }>('/api/account/photos/:uid', async (request, reply) => {
-    signedIn(request.principal);
-    const { rows } = await database.query<{ photo: Uint8Array | null; photo_type: string | null }>('select photo, photo_type from account_profiles where user_id = $1', [request.params.uid]);
-    const row = rows[0];
-    if (row?.photo === null || row?.photo === undefined || row.photo_type === null || !isPhotoType(row.photo_type)) throw new ApiError(404, 'not-found', 'no photo');
-    // The URL changes with every upload (?v=), so the browser may keep a copy.
-    reply.header('cache-control', 'private, max-age=86400').header('x-content-type-options', 'nosniff').type(row.photo_type);
-    return reply.send(Buffer.from(row.photo));
-  });
-};
+    app.get<{ Params: { uid: string } }>('/api/account/photos/:uid', async (request, reply) => {
+      signedIn(request.principal);
+      const { rows } = await database.query<{ photo: Uint8Array | null; photo_type: string | null }>(
+        'select photo, photo_type from account_profiles where user_id = $1',
+        [request.params.uid],
+      );
+      const row = rows[0];
+      if (row?.photo === null || row?.photo === undefined || row.photo_type === null || !isPhotoType(row.photo_type))
+        throw new ApiError(404, 'not-found', 'no photo');
+      // The URL changes with every upload (?v=), so the browser may keep a copy.
+      reply.header('cache-control', 'private, max-age=86400').header('x-content-type-options', 'nosniff').type(row.photo_type);
+      return reply.send(Buffer.from(row.photo));
+    });
+  },
+  { name: 'account', dependencies: ['database', 'principal'], encapsulate: true },
+);

@@ -27,9 +27,12 @@ export function checkId(value: string, what: string): string {
 export function callerFor(principal: Claims | null, agencyId: string, operation: AgencyOperation): Claims {
   if (principal === null) throw new ApiError(401, 'unauthenticated', 'Sign in to use the data');
   const level = principal.accessLevel;
-  if (level < ROLE_LEVELS.agency) throw new AgencyError(403, 'permission-denied', 'permission-denied', 'The agency area needs an agency (level 50) or developer (level 100) account');
-  if (level < ROLE_LEVELS.developer && principal.domainId !== agencyId) throw new AgencyError(403, 'permission-denied', 'permission-denied', 'An agency account sees its own agency only');
-  if (operation === 'write' && level < ROLE_LEVELS.agencyAdmin) throw new AgencyError(403, 'permission-denied', 'permission-denied', 'Editing bills, partners and settings needs an agency administrator (level 51)');
+  if (level < ROLE_LEVELS.agency)
+    throw new AgencyError(403, 'permission-denied', 'permission-denied', 'The agency area needs an agency (level 50) or developer (level 100) account');
+  if (level < ROLE_LEVELS.developer && principal.domainId !== agencyId)
+    throw new AgencyError(403, 'permission-denied', 'permission-denied', 'An agency account sees its own agency only');
+  if (operation === 'write' && level < ROLE_LEVELS.agencyAdmin)
+    throw new AgencyError(403, 'permission-denied', 'permission-denied', 'Editing bills, partners and settings needs an agency administrator (level 51)');
   return principal;
 }
 

@@ -4,6 +4,7 @@
  * read: the agency, its partners with their domains, its devices (owned by it or held by a
  * partner's domain), the partners' rooms, its bills and the borrows of its devices.
  */
+import { DEFAULT_PAYMENT_TERMS, type PaymentTerms } from '@nemuri/shared/billing/billArithmetic';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import type { Data } from '@nemuri/shared/documents/update';
@@ -19,6 +20,14 @@ export function text(value: unknown): string | null {
 
 export function numberOr(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+/** The contract's payment terms, or the default (月末締め翌月末払い). */
+export function paymentTermsOf(partner: Data | null): PaymentTerms {
+  const terms = partner?.paymentTerms;
+  if (typeof terms !== 'object' || terms === null) return DEFAULT_PAYMENT_TERMS;
+  const { monthsAfter, day } = terms as Data;
+  return { monthsAfter: numberOr(monthsAfter, DEFAULT_PAYMENT_TERMS.monthsAfter), day: typeof day === 'number' ? day : null };
 }
 
 export function idOf(record: Data): string {
@@ -60,7 +69,7 @@ export async function readAgency(store: DocumentStore, claims: Claims, agencyId:
 }
 
 /** The partner's domains: its root and every domain whose root it is. */
-function domainsOfPartner(partnerId: string, domains: readonly DomainInfo[]): string[] {
+export function domainsOfPartner(partnerId: string, domains: readonly DomainInfo[]): string[] {
   return [partnerId, ...domains.filter((domain) => domain.rootDomainId === partnerId && domain.id !== partnerId).map((domain) => domain.id)];
 }
 
@@ -88,7 +97,12 @@ export async function loadAgencyData(store: DocumentStore, claims: Claims, agenc
     store.query(claims, { collection: 'borrows', collectionGroup: true, limit: LIMIT }),
     store.query(claims, { collection: 'deviceTypes', limit: LIMIT }),
   ]);
-  const domains: DomainInfo[] = domainRecords.map((record) => ({ id: idOf(record), name: text(record.name) ?? idOf(record), kind: text(record.kind) ?? '', rootDomainId: text(record.rootDomainId) ?? idOf(record) }));
+  const domains: DomainInfo[] = domainRecords.map((record) => ({
+    id: idOf(record),
+    name: text(record.name) ?? idOf(record),
+    kind: text(record.kind) ?? '',
+    rootDomainId: text(record.rootDomainId) ?? idOf(record),
+  }));
   const partnerDomains = new Map(partners.map((partner) => [idOf(partner), domainsOfPartner(idOf(partner), domains)]));
   const partnerDomainIds = new Set([...partnerDomains.values()].flat());
   // The agency's devices: owned by it, or held by one of its partners' domains.

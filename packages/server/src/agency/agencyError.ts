@@ -22,6 +22,7 @@ export type AgencyReason =
   | 'bill-already-paid'
   | 'registration-number-missing'
   | 'future-month'
+  | 'month-not-over'
   | 'conflict';
 
 export class AgencyError extends ApiError {

@@ -20,6 +20,8 @@ export interface PartnerInput {
   contractEnd: string | null;
   monthlyUnitPrice: number;
   status: 'active' | 'ended';
+  /** When bills are due (billArithmetic.ts dueDateOf); absent: 月末締め翌月末払い. */
+  paymentTerms?: { monthsAfter: number; day: number | null } | undefined;
 }
 
 export const PARTNER_KINDS = ['corporation', 'individual'];
@@ -38,19 +40,30 @@ export async function savePartner(store: DocumentStore, claims: Claims, agencyId
     throw new AgencyError(400, 'invalid-argument', 'invalid-argument', 'contractEnd is before contractStart');
   }
   const path = `domains/${agencyId}/partners/${partnerId}`;
-  if ((await store.get(claims, path)) === null) throw new AgencyError(404, 'not-found', 'partner-not-found', `No partner ${partnerId}: ask the customer with a partner request`);
-  return store.set(claims, path, { ...input }, false);
+  if ((await store.get(claims, path)) === null)
+    throw new AgencyError(404, 'not-found', 'partner-not-found', `No partner ${partnerId}: ask the customer with a partner request`);
+  const { paymentTerms, ...contract } = input;
+  return store.set(claims, path, { ...contract, ...(paymentTerms === undefined ? {} : { paymentTerms }) }, false);
 }
 
 /** The staff of a partner's domains (read-only for the agency), without disabled flags hidden. */
 export async function partnerStaff(store: DocumentStore, claims: Claims, agencyId: string, partnerId: string, domainIds: readonly string[]): Promise<Data[]> {
   const partner = await store.get(claims, `domains/${agencyId}/partners/${partnerId}`);
   if (partner === null) throw new AgencyError(404, 'not-found', 'partner-not-found', `No partner ${partnerId}`);
-  const lists = await Promise.all(domainIds.map(async (domainId) => (await store.query(claims, { collection: `domains/${domainId}/staff`, limit: LIMIT })).map((staff) => ({ ...staff, domainId }))));
+  const lists = await Promise.all(
+    domainIds.map(async (domainId) =>
+      (await store.query(claims, { collection: `domains/${domainId}/staff`, limit: LIMIT })).map((staff) => ({ ...staff, domainId })),
+    ),
+  );
   return lists.flat();
 }
 
 /** Sets or clears the agency's invoice registration number (T + 13 digits). */
-export async function saveInvoiceSettings(store: DocumentStore, claims: Claims, agencyId: string, invoiceRegistrationNumber: string | null): Promise<Data | null> {
+export async function saveInvoiceSettings(
+  store: DocumentStore,
+  claims: Claims,
+  agencyId: string,
+  invoiceRegistrationNumber: string | null,
+): Promise<Data | null> {
   return store.update(claims, `domains/${agencyId}`, { invoiceRegistrationNumber });
 }

@@ -4,7 +4,7 @@
  */
 import { daysUsedInMonth, parseMonth } from '@nemuri/shared/billing/billArithmetic';
 import type { Data } from '@nemuri/shared/documents/update';
-import { idOf, numberOr, partnerOfDomain, text, type AgencyData } from './agencyData.ts';
+import { domainsOfPartner, idOf, numberOr, partnerOfDomain, paymentTermsOf, text, type AgencyData } from './agencyData.ts';
 import type { AgencyStatistics, DeviceRow, PartnerRow, RoomRow } from '@nemuri/shared/billing/agencyAnswers';
 
 export type { DeviceRow, PartnerRow, RoomRow };
@@ -57,24 +57,29 @@ export function roomRows(data: AgencyData): RoomRow[] {
     .sort((a, b) => a.domainName.localeCompare(b.domainName) || a.name.localeCompare(b.name));
 }
 
+/** A partner's row: its contract, what its domains hold and what it owes. */
+export function partnerRow(data: AgencyData, partner: Data): PartnerRow {
+  const id = idOf(partner);
+  const domainIds = data.partnerDomains.get(id) ?? domainsOfPartner(id, data.domains);
+  return {
+    id,
+    name: text(partner.name) ?? id,
+    contractStart: text(partner.contractStart),
+    contractEnd: text(partner.contractEnd),
+    monthlyUnitPrice: typeof partner.monthlyUnitPrice === 'number' ? partner.monthlyUnitPrice : null,
+    status: text(partner.status) ?? 'active',
+    paymentTerms: paymentTermsOf(partner),
+    domainIds,
+    deviceCount: data.devices.filter((device) => domainIds.includes(text(device.domainId) ?? '')).length,
+    roomCount: data.rooms.filter((room) => domainIds.includes(text(room.domainId) ?? '')).length,
+    unpaidTotal: data.bills
+      .filter((bill) => bill.partnerDomainId === id && bill.status === 'issued')
+      .reduce((total, bill) => total + numberOr(bill.total, 0), 0),
+  };
+}
+
 export function partnerRows(data: AgencyData): PartnerRow[] {
-  return data.partners
-    .map((partner) => {
-      const id = idOf(partner);
-      const domainIds = data.partnerDomains.get(id) ?? [id];
-      return {
-        id,
-        name: text(partner.name) ?? id,
-        contractStart: text(partner.contractStart),
-        contractEnd: text(partner.contractEnd),
-        monthlyUnitPrice: typeof partner.monthlyUnitPrice === 'number' ? partner.monthlyUnitPrice : null,
-        status: text(partner.status) ?? 'active',
-        domainIds,
-        deviceCount: data.devices.filter((device) => domainIds.includes(text(device.domainId) ?? '')).length,
-        roomCount: data.rooms.filter((room) => domainIds.includes(text(room.domainId) ?? '')).length,
-      };
-    })
-    .sort((a, b) => a.name.localeCompare(b.name));
+  return data.partners.map((partner) => partnerRow(data, partner)).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** `YYYY-MM` of an instant in Japan time. */
@@ -112,7 +117,17 @@ export function agencyStatistics(data: AgencyData, now: number): AgencyStatistic
         .filter((borrow) => daysUsedInMonth(month, [{ from: String(borrow.from), until: text(borrow.until), returnedAt: text(borrow.returnedAt) }]) > 0)
         .map((borrow) => borrow.deviceSerial),
     );
-    return { month, subtotal: sum(billed, 'subtotal'), consumptionTax: sum(billed, 'consumptionTax'), total: sum(billed, 'total'), paid: sum(billed.filter((bill) => bill.status === 'paid'), 'total'), devicesOut: serialsOut.size };
+    return {
+      month,
+      subtotal: sum(billed, 'subtotal'),
+      consumptionTax: sum(billed, 'consumptionTax'),
+      total: sum(billed, 'total'),
+      paid: sum(
+        billed.filter((bill) => bill.status === 'paid'),
+        'total',
+      ),
+      devicesOut: serialsOut.size,
+    };
   });
   const rooms = roomRows(data);
   return {

@@ -7,13 +7,28 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { billTotals, buildBill, consumptionTaxOf, daysInMonth, daysUsedInMonth, lineAmount, monthDayRange, nextMonth } from '@nemuri/shared/billing/billArithmetic';
+import {
+  billTotals,
+  buildBill,
+  consumptionTaxOf,
+  daysInMonth,
+  daysUsedInMonth,
+  dueDateOf,
+  invoiceNumberOf,
+  lastPassedDay,
+  lineAmount,
+  monthDayRange,
+  monthIsOver,
+  nextMonth,
+} from '@nemuri/shared/billing/billArithmetic';
 
 const DAY_MS = 86_400_000;
 const JST = 9 * 3_600_000;
 
 /** A month between 2000-01 and 2099-12. */
-const monthArb = fc.record({ year: fc.integer({ min: 2000, max: 2099 }), month: fc.integer({ min: 1, max: 12 }) }).map(({ year, month }) => `${year}-${String(month).padStart(2, '0')}`);
+const monthArb = fc
+  .record({ year: fc.integer({ min: 2000, max: 2099 }), month: fc.integer({ min: 1, max: 12 }) })
+  .map(({ year, month }) => `${year}-${String(month).padStart(2, '0')}`);
 const priceArb = fc.integer({ min: 0, max: 1_000_000 });
 
 /** The instant of a Japan-time day (day number) plus minutes, as ISO. */
@@ -73,15 +88,22 @@ describe('bill arithmetic (property-based)', () => {
 
   it('a device lent from day a (any time) and returned on day b of the month uses b − a + 1 days', () => {
     fc.assert(
-      fc.property(monthArb, fc.nat(), fc.nat(), fc.integer({ min: 0, max: 1439 }), fc.integer({ min: 1, max: 1439 }), (month, x, y, fromMinute, returnMinute) => {
-        const { first, last } = monthDayRange(month);
-        const days = last - first + 1;
-        const a = first + (x % days);
-        const b = a + (y % (last - a + 1));
-        if (a === b && returnMinute <= fromMinute) return;
-        const used = daysUsedInMonth(month, [{ from: jstIso(a, fromMinute), returnedAt: jstIso(b, returnMinute) }]);
-        expect(used).toBe(b - a + 1);
-      }),
+      fc.property(
+        monthArb,
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 0, max: 1439 }),
+        fc.integer({ min: 1, max: 1439 }),
+        (month, x, y, fromMinute, returnMinute) => {
+          const { first, last } = monthDayRange(month);
+          const days = last - first + 1;
+          const a = first + (x % days);
+          const b = a + (y % (last - a + 1));
+          if (a === b && returnMinute <= fromMinute) return;
+          const used = daysUsedInMonth(month, [{ from: jstIso(a, fromMinute), returnedAt: jstIso(b, returnMinute) }]);
+          expect(used).toBe(b - a + 1);
+        },
+      ),
     );
   });
 
@@ -120,15 +142,25 @@ describe('bill arithmetic (property-based)', () => {
 
   it('a bill: one line per device used, sorted by serial, lines and totals consistent', () => {
     fc.assert(
-      fc.property(monthArb, priceArb, fc.array(fc.record({ start: fc.integer({ min: -10, max: 35 }), length: fc.integer({ min: 0, max: 40 }) }), { maxLength: 12 }), (month, price, raw) => {
-        const { first } = monthDayRange(month);
-        const holdings = raw.map((p, index) => ({ deviceSerial: `NM-${String(index).padStart(4, '0')}`, periods: [{ from: jstIso(first + p.start, 0), until: jstIso(first + p.start + p.length, 0) }] }));
-        const bill = buildBill(month, price, holdings);
-        expect(bill.lines.every((line) => line.daysUsed > 0 && line.unitPrice === price && line.amount === lineAmount(price, line.daysUsed, daysInMonth(month)))).toBe(true);
-        expect(bill.lines.map((line) => line.deviceSerial)).toEqual([...bill.lines.map((line) => line.deviceSerial)].sort());
-        expect(bill.subtotal).toBe(bill.lines.reduce((sum, line) => sum + line.amount, 0));
-        expect(bill.total).toBe(bill.subtotal + Math.floor(bill.subtotal / 10));
-      }),
+      fc.property(
+        monthArb,
+        priceArb,
+        fc.array(fc.record({ start: fc.integer({ min: -10, max: 35 }), length: fc.integer({ min: 0, max: 40 }) }), { maxLength: 12 }),
+        (month, price, raw) => {
+          const { first } = monthDayRange(month);
+          const holdings = raw.map((p, index) => ({
+            deviceSerial: `NM-${String(index).padStart(4, '0')}`,
+            periods: [{ from: jstIso(first + p.start, 0), until: jstIso(first + p.start + p.length, 0) }],
+          }));
+          const bill = buildBill(month, price, holdings);
+          expect(
+            bill.lines.every((line) => line.daysUsed > 0 && line.unitPrice === price && line.amount === lineAmount(price, line.daysUsed, daysInMonth(month))),
+          ).toBe(true);
+          expect(bill.lines.map((line) => line.deviceSerial)).toEqual([...bill.lines.map((line) => line.deviceSerial)].sort());
+          expect(bill.subtotal).toBe(bill.lines.reduce((sum, line) => sum + line.amount, 0));
+          expect(bill.total).toBe(bill.subtotal + Math.floor(bill.subtotal / 10));
+        },
+      ),
     );
   });
 
@@ -143,6 +175,69 @@ describe('bill arithmetic (property-based)', () => {
     expect(lineAmount(2980, 29, 29)).toBe(2980);
     expect(lineAmount(2980, 10, 29)).toBe(1027);
     // Three lines of 15 yen: per-line tax 1+1+1 = 3, the invoice rule floor(45 × 0.1) = 4.
-    expect(billTotals([{ amount: 15 }, { amount: 15 }, { amount: 15 }])).toEqual({ subtotal: 45, taxRate: 10, consumptionTax: 4, total: 49 });
+    expect(billTotals([{ amount: 15 }, { amount: 15 }, { amount: 15 }])).toEqual({
+      subtotal: 45,
+      taxRate: 10,
+      taxes: [{ rate: 10, base: 45, tax: 4 }],
+      consumptionTax: 4,
+      total: 49,
+    });
+    // Two rates: each rounded once on its own base (10 %: floor(1999 × 0.1) = 199; 8 %: floor(1015 × 0.08) = 81).
+    expect(billTotals([{ amount: 999 }, { amount: 1000 }, { amount: 1015, taxRate: 8 }])).toEqual({
+      subtotal: 3014,
+      taxRate: 10,
+      taxes: [
+        { rate: 10, base: 1999, tax: 199 },
+        { rate: 8, base: 1015, tax: 81 },
+      ],
+      consumptionTax: 280,
+      total: 3294,
+    });
+  });
+
+  it('per tax rate: the bases sum to the subtotal, each rate’s tax is rounded down once on its base, the total adds them', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ amount: fc.integer({ min: 0, max: 10_000_000 }), taxRate: fc.constantFrom(10, 8) }), { maxLength: 100 }), (lines) => {
+        const totals = billTotals(lines);
+        expect(totals.taxes.map((part) => part.rate)).toEqual([...new Set(lines.map((line) => line.taxRate))].sort((a, b) => b - a));
+        for (const part of totals.taxes) {
+          const base = lines.filter((line) => line.taxRate === part.rate).reduce((sum, line) => sum + line.amount, 0);
+          expect(part).toEqual({ rate: part.rate, base, tax: Math.floor((base * part.rate) / 100) });
+        }
+        expect(totals.subtotal).toBe(lines.reduce((sum, line) => sum + line.amount, 0));
+        expect(totals.consumptionTax).toBe(totals.taxes.reduce((sum, part) => sum + part.tax, 0));
+        expect(totals.total).toBe(totals.subtotal + totals.consumptionTax);
+      }),
+    );
+  });
+
+  it('only days that have passed are billed: never a day from today on, the whole month once it is over', () => {
+    fc.assert(
+      fc.property(monthArb, fc.integer({ min: -5, max: 40 }), fc.integer({ min: 0, max: 1439 }), (month, dayOffset, minute) => {
+        const { first, last } = monthDayRange(month);
+        const now = Date.parse(jstIso(first + dayOffset, minute));
+        const through = lastPassedDay(month, now);
+        // A device held the whole month and beyond.
+        const held = [{ from: jstIso(first - 3, 0) }];
+        const billed = through === null ? 0 : daysUsedInMonth(month, held, through);
+        expect(billed).toBe(Math.max(0, Math.min(dayOffset, last - first + 1)));
+        expect(monthIsOver(month, now)).toBe(first + dayOffset > last);
+      }),
+    );
+    // Made on 24 November: 23 days, not 30.
+    expect(lastPassedDay('2026-11', Date.parse('2026-11-24T10:00:00+09:00'))).toBe('2026-11-23');
+    expect(buildBill('2026-11', 3000, [{ deviceSerial: 'NM-1', periods: [{ from: '2026-10-01T00:00:00+09:00' }] }], 10, '2026-11-23').lines).toEqual([
+      { deviceSerial: 'NM-1', daysUsed: 23, unitPrice: 3000, amount: 2300, taxRate: 10 },
+    ]);
+  });
+
+  it('due dates from payment terms: end of next month by default, a day clamped to the month’s end, across the year', () => {
+    expect(dueDateOf('2026-11')).toBe('2026-12-31');
+    expect(dueDateOf('2026-12')).toBe('2027-01-31');
+    expect(dueDateOf('2026-12', { monthsAfter: 2, day: 10 })).toBe('2027-02-10');
+    expect(dueDateOf('2027-01', { monthsAfter: 1, day: 31 })).toBe('2027-02-28');
+    expect(dueDateOf('2027-12', { monthsAfter: 2, day: 30 })).toBe('2028-02-29');
+    expect(dueDateOf('2026-11', { monthsAfter: 0, day: null })).toBe('2026-11-30');
+    expect(invoiceNumberOf(42)).toBe('000042');
   });
 });

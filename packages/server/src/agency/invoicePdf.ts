@@ -4,18 +4,20 @@
  *   1. the issuer's name and registration number (登録番号 T + 13 digits),
  *   2. the date of the transactions (the billed month) and of issue,
  *   3. the transactions (each device: serial, days used, monthly unit price, amount),
- *   4. the amounts per tax rate (10 % 対象 subtotal) and the tax rate,
+ *   4. the amounts per tax rate (10 %対象, 8 %対象 subtotals) and the tax rates,
  *   5. the consumption tax per tax rate (rounded once per rate for the whole invoice),
- *   6. the recipient's name,
- * plus the total, the due date and the invoice number. Japanese text needs a Japanese font:
+ *   6. the recipient's legal name,
+ * plus the total, the due date (from the contract's payment terms), the period billed (only days
+ * that have passed) and the invoice number (sequential per issuer). Japanese text needs a Japanese font:
  * Noto Sans JP (SIL Open Font License) from @expo-google-fonts/noto-sans-jp, embedded as a
  * subset by pdfkit, so `pdftotext` and screen readers get the text back.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
-import { numberOr, text } from './agencyData.ts';
+import { billTotals, type RateTotal } from '@nemuri/shared/billing/billArithmetic';
 import type { Data } from '@nemuri/shared/documents/update';
+import { numberOr, text } from './agencyData.ts';
 
 const require = createRequire(import.meta.url);
 const FONT_FILES = {
@@ -26,7 +28,10 @@ const FONT_FILES = {
 /** The fonts, read once (5 MB each) on the first invoice. */
 let fonts: Promise<{ regular: Buffer; bold: Buffer }> | null = null;
 function loadFonts(): Promise<{ regular: Buffer; bold: Buffer }> {
-  fonts ??= Promise.all([readFile(require.resolve(FONT_FILES.regular)), readFile(require.resolve(FONT_FILES.bold))]).then(([regular, bold]) => ({ regular, bold }));
+  fonts ??= Promise.all([readFile(require.resolve(FONT_FILES.regular)), readFile(require.resolve(FONT_FILES.bold))]).then(([regular, bold]) => ({
+    regular,
+    bold,
+  }));
   return fonts;
 }
 
@@ -54,6 +59,15 @@ function monthLabel(month: string): string {
   return `${year}年${Number(m)}月分`;
 }
 
+/** The days billed: the month, or its first days when it was billed while under way. */
+function periodLabel(bill: Data, daysInMonth: number): string {
+  const month = String(bill.month);
+  const through = text(bill.billedThrough);
+  const lastDay = through === null ? daysInMonth : Number(through.slice(8, 10));
+  const [, m] = month.split('-');
+  return `${monthLabel(month)}（${Number(m)}月1日〜${Number(m)}月${lastDay}日、${lastDay}日間）`;
+}
+
 /** The issuer as printed: fixed on the bill at issue, the agency record for the rest. */
 export function issuerOf(bill: Data, agency: Data): InvoiceIssuer {
   const address = typeof agency.address === 'object' && agency.address !== null ? (agency.address as Data) : {};
@@ -72,15 +86,33 @@ interface Line {
   daysUsed: number;
   unitPrice: number;
   amount: number;
+  taxRate: number;
 }
 
-function linesOf(bill: Data): Line[] {
+function linesOf(bill: Data, taxRate: number): Line[] {
   const lines = Array.isArray(bill.lines) ? (bill.lines as Data[]) : [];
-  return lines.map((line) => ({ deviceSerial: String(line.deviceSerial), daysUsed: numberOr(line.daysUsed, 0), unitPrice: numberOr(line.unitPrice, 0), amount: numberOr(line.amount, 0) }));
+  return lines.map((line) => ({
+    deviceSerial: String(line.deviceSerial),
+    daysUsed: numberOr(line.daysUsed, 0),
+    unitPrice: numberOr(line.unitPrice, 0),
+    amount: numberOr(line.amount, 0),
+    taxRate: numberOr(line.taxRate, taxRate),
+  }));
 }
 
-/** The invoice of an issued or paid bill, as PDF bytes. */
-export async function renderInvoicePdf(bill: Data, issuer: InvoiceIssuer, daysInMonth: number): Promise<Buffer> {
+/** The per-rate parts as stored at generation, or computed from the lines for bills made before they were stored. */
+function taxesOf(bill: Data, lines: readonly Line[], taxRate: number): RateTotal[] {
+  if (Array.isArray(bill.taxes) && bill.taxes.length > 0)
+    return (bill.taxes as Data[]).map((part) => ({ rate: numberOr(part.rate, taxRate), base: numberOr(part.base, 0), tax: numberOr(part.tax, 0) }));
+  if (lines.length > 0) return billTotals(lines, taxRate).taxes;
+  return [{ rate: taxRate, base: numberOr(bill.subtotal, 0), tax: numberOr(bill.consumptionTax, 0) }];
+}
+
+/**
+ * The invoice of an issued or paid bill, as PDF bytes. `addressee` is the partner's legal name
+ * (the bill's, fixed at issue, or the partner domain's for bills issued before it was fixed).
+ */
+export async function renderInvoicePdf(bill: Data, issuer: InvoiceIssuer, addressee: string, daysInMonth: number): Promise<Buffer> {
   const { regular, bold } = await loadFonts();
   const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `適格請求書 ${text(bill.invoiceNumber) ?? ''}`, Author: issuer.name } });
   const chunks: Buffer[] = [];
@@ -97,6 +129,8 @@ export async function renderInvoicePdf(bill: Data, issuer: InvoiceIssuer, daysIn
   const subtotal = numberOr(bill.subtotal, 0);
   const tax = numberOr(bill.consumptionTax, 0);
   const total = numberOr(bill.total, subtotal + tax);
+  const lines = linesOf(bill, taxRate);
+  const multipleRates = new Set(lines.map((line) => line.taxRate)).size > 1;
 
   doc.font('bold').fontSize(20).text('適格請求書', { align: 'center' });
   doc.moveDown(0.5);
@@ -108,10 +142,20 @@ export async function renderInvoicePdf(bill: Data, issuer: InvoiceIssuer, daysIn
   doc.moveDown();
 
   const top = doc.y;
-  doc.font('bold').fontSize(14).text(`${text(bill.partnerName) ?? String(bill.partnerDomainId)} 御中`, left, top, { width: width / 2 });
-  doc.font('regular').fontSize(10).moveDown(0.5).text(`対象期間: ${monthLabel(String(bill.month))}（${daysInMonth}日）`, { width: width / 2 });
+  doc
+    .font('bold')
+    .fontSize(14)
+    .text(`${addressee} 御中`, left, top, { width: width / 2 });
+  doc
+    .font('regular')
+    .fontSize(10)
+    .moveDown(0.5)
+    .text(`対象期間: ${periodLabel(bill, daysInMonth)}`, { width: width / 2 });
   const issuerX = left + width / 2 + 20;
-  doc.font('bold').fontSize(11).text(issuer.name, issuerX, top, { width: width / 2 - 20 });
+  doc
+    .font('bold')
+    .fontSize(11)
+    .text(issuer.name, issuerX, top, { width: width / 2 - 20 });
   doc.font('regular').fontSize(9);
   if (issuer.postalCode !== null) doc.text(`〒${issuer.postalCode}`, { width: width / 2 - 20 });
   if (issuer.address !== null) doc.text(issuer.address, { width: width / 2 - 20 });
@@ -120,7 +164,10 @@ export async function renderInvoicePdf(bill: Data, issuer: InvoiceIssuer, daysIn
   doc.x = left;
   doc.moveDown(2);
 
-  doc.font('bold').fontSize(13).text(`ご請求金額（税込）: ${yen(total)}`, left, Math.max(doc.y, top + 90), { width });
+  doc
+    .font('bold')
+    .fontSize(13)
+    .text(`ご請求金額（税込）: ${yen(total)}`, left, Math.max(doc.y, top + 90), { width });
   doc.moveDown();
 
   // The transactions: one row per device.
@@ -142,16 +189,30 @@ export async function renderInvoicePdf(bill: Data, issuer: InvoiceIssuer, daysIn
       x += column.width;
     });
     doc.y = y + 16;
-    doc.moveTo(left, doc.y - 3).lineTo(left + width, doc.y - 3).lineWidth(0.3).strokeColor('#999999').stroke();
+    doc
+      .moveTo(left, doc.y - 3)
+      .lineTo(left + width, doc.y - 3)
+      .lineWidth(0.3)
+      .strokeColor('#999999')
+      .stroke();
   };
-  row(columns.map((column) => column.title), 'bold');
-  for (const line of linesOf(bill)) row([line.deviceSerial, `${line.daysUsed}日`, yen(line.unitPrice), yen(line.amount)], 'regular');
+  row(
+    columns.map((column) => column.title),
+    'bold',
+  );
+  // With more than one rate, each line names its rate (※ marks the reduced rate, as is customary).
+  const serialOf = (line: Line): string => (multipleRates ? `${line.deviceSerial}${line.taxRate < 10 ? ' ※' : ''}（${line.taxRate}%）` : line.deviceSerial);
+  for (const line of lines) row([serialOf(line), `${line.daysUsed}日`, yen(line.unitPrice), yen(line.amount)], 'regular');
   doc.moveDown();
 
-  // Amounts per tax rate: one rate (10 %) on these invoices.
+  // Amounts per tax rate: each rate's base and its tax, rounded once.
   const summary: [string, string][] = [
-    [`${taxRate}%対象 小計（税抜）`, yen(subtotal)],
-    [`消費税（${taxRate}%）`, yen(tax)],
+    ['小計（税抜）', yen(subtotal)],
+    ...taxesOf(bill, lines, taxRate).flatMap((part): [string, string][] => [
+      [`${part.rate}%対象（税抜）`, yen(part.base)],
+      [`消費税（${part.rate}%）`, yen(part.tax)],
+    ]),
+    ['消費税合計', yen(tax)],
     ['合計（税込）', yen(total)],
   ];
   const labelX = left + width * 0.4;
@@ -165,7 +226,12 @@ export async function renderInvoicePdf(bill: Data, issuer: InvoiceIssuer, daysIn
   doc.x = left;
   doc.moveDown();
   doc.font('regular').fontSize(8).fillColor('#444444');
-  doc.text(`金額は月額単価を利用日数で日割り（月額単価 × 利用日数 ÷ 当月日数、円未満切り捨て）しています。消費税は税率ごとに請求書単位で1回端数処理（切り捨て）しています。`, left, doc.y, { width });
+  doc.text(
+    `金額は月額単価を利用日数で日割り（月額単価 × 利用日数 ÷ 当月日数（${daysInMonth}日）、円未満切り捨て）しています。消費税は税率ごとに請求書単位で1回端数処理（切り捨て）しています。${multipleRates ? '※は軽減税率（8%）対象です。' : ''}`,
+    left,
+    doc.y,
+    { width },
+  );
   doc.end();
   return done;
 }

@@ -15,9 +15,16 @@ import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import type { Data } from '@nemuri/shared/documents/update';
-import { ASK_AGAIN_AFTER_DAYS, type AgencyPartnerRequestRow, type CustomerPartnerRequestRow, type PartnerRequestInput, type PartnerRequestStatus } from '@nemuri/shared/partnerRequests';
+import {
+  ASK_AGAIN_AFTER_DAYS,
+  type AgencyPartnerRequestRow,
+  type CustomerPartnerRequestRow,
+  type PartnerRequestInput,
+  type PartnerRequestStatus,
+} from '@nemuri/shared/partnerRequests';
 import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
 import type { DocumentStore } from '../documents/store.ts';
+import { keysetPage } from '../documents/keysetPage.ts';
 import { ApiError } from '../http/errors.ts';
 import type { MailMessage } from '../mail/mail.ts';
 import { partnerRequestMail } from '../mail/mailTexts.ts';
@@ -95,10 +102,16 @@ function agencyRow(request: Data): AgencyPartnerRequestRow {
   return { domainId: idOf(request), customerName: text(request.customerName) ?? idOf(request), ...contractOf(request) };
 }
 
-/** The agency's requests, newest first. */
-export async function agencyRequests(store: DocumentStore, claims: Claims, agencyId: string): Promise<AgencyPartnerRequestRow[]> {
-  const requests = await store.query(claims, { collection: `domains/${agencyId}/partnerRequests`, limit: LIMIT });
-  return requests.map(agencyRow).sort((a, b) => b.requestedAt.localeCompare(a.requestedAt));
+/** A page of the agency's requests, newest first (then by id), keyset-paged (keysetPage.ts). */
+export async function agencyRequestsPage(
+  store: DocumentStore,
+  claims: Claims,
+  agencyId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ requests: AgencyPartnerRequestRow[]; nextCursor: string | null }> {
+  const page = await keysetPage(store, claims, { collection: `domains/${agencyId}/partnerRequests`, orderBy: [['requestedAt', 'desc']] }, limit, cursor);
+  return { requests: page.records.map(agencyRow), nextCursor: page.nextCursor };
 }
 
 export interface AskResult {
@@ -109,7 +122,11 @@ export interface AskResult {
 
 /** The customer's owners' addresses (active level-5 staff of the root). */
 async function ownerAddresses(store: DocumentStore, customerId: string): Promise<string[]> {
-  const staff = await store.query(SYSTEM_PRINCIPAL, { collection: `domains/${customerId}/staff`, where: [['accessLevel', '==', ROLE_LEVELS.ownerAdministrator]], limit: LIMIT });
+  const staff = await store.query(SYSTEM_PRINCIPAL, {
+    collection: `domains/${customerId}/staff`,
+    where: [['accessLevel', '==', ROLE_LEVELS.ownerAdministrator]],
+    limit: LIMIT,
+  });
   return [...new Set(staff.filter((member) => member.disabled !== true).flatMap((member) => (typeof member.email === 'string' ? [member.email] : [])))];
 }
 
@@ -118,13 +135,21 @@ async function ownerAddresses(store: DocumentStore, customerId: string): Promise
  * partner, proposing the contract. Asking again while waiting changes the proposal; after a decline,
  * only ASK_AGAIN_AFTER_DAYS later.
  */
-export async function askPartner(store: DocumentStore, claims: Claims, agency: Data, customerId: string, input: PartnerRequestInput, now: Date): Promise<AskResult> {
+export async function askPartner(
+  store: DocumentStore,
+  claims: Claims,
+  agency: Data,
+  customerId: string,
+  input: PartnerRequestInput,
+  now: Date,
+): Promise<AskResult> {
   if (input.contractStart !== null && input.contractEnd !== null && input.contractEnd < input.contractStart) {
     throw new AgencyError(400, 'invalid-argument', 'invalid-argument', 'contractEnd is before contractStart');
   }
   const agencyId = idOf(agency);
   const customer = await askableRoot(store, agencyId, customerId);
-  if ((await store.get(claims, partnerPath(agencyId, customerId))) !== null) throw new AgencyError(409, 'failed-precondition', 'already-partner', `${customerId} is already a partner`);
+  if ((await store.get(claims, partnerPath(agencyId, customerId))) !== null)
+    throw new AgencyError(409, 'failed-precondition', 'already-partner', `${customerId} is already a partner`);
   const existing = (await store.get(claims, requestPath(agencyId, customerId)))?.document ?? null;
   if (existing?.status === 'declined' && now.getTime() - Date.parse(String(existing.answeredAt)) < ASK_AGAIN_AFTER_DAYS * 86_400_000) {
     throw new AgencyError(409, 'failed-precondition', 'recently-declined', `${customerId} declined within the last ${ASK_AGAIN_AFTER_DAYS} days`);
@@ -146,7 +171,9 @@ export async function askPartner(store: DocumentStore, claims: Claims, agency: D
     answeredAt: null,
   };
   const saved = await store.set(claims, requestPath(agencyId, customerId), record, false);
-  const notify = waiting ? [] : (await ownerAddresses(store, customerId)).map((to) => partnerRequestMail(to, text(customer.name) ?? customerId, text(agency.name) ?? agencyId));
+  const notify = waiting
+    ? []
+    : (await ownerAddresses(store, customerId)).map((to) => partnerRequestMail(to, text(customer.name) ?? customerId, text(agency.name) ?? agencyId));
   return { request: agencyRow(saved), notify };
 }
 
@@ -154,8 +181,14 @@ export async function askPartner(store: DocumentStore, claims: Claims, agency: D
 export async function cancelRequest(store: DocumentStore, claims: Claims, agencyId: string, customerId: string, now: Date): Promise<void> {
   const found = await store.get(claims, requestPath(agencyId, customerId));
   if (found === null) throw new AgencyError(404, 'not-found', 'request-not-found', `No partner request to ${customerId}`);
-  if (found.document.status !== 'requested') throw new AgencyError(409, 'failed-precondition', 'request-not-pending', `The request to ${customerId} is ${String(found.document.status)}`);
-  await commitOne(store, claims, requestPath(agencyId, customerId), found.version, { ...withoutCommon(found.document), status: 'cancelled', answeredBy: claims.uid, answeredAt: now.toISOString() });
+  if (found.document.status !== 'requested')
+    throw new AgencyError(409, 'failed-precondition', 'request-not-pending', `The request to ${customerId} is ${String(found.document.status)}`);
+  await commitOne(store, claims, requestPath(agencyId, customerId), found.version, {
+    ...withoutCommon(found.document),
+    status: 'cancelled',
+    answeredBy: claims.uid,
+    answeredAt: now.toISOString(),
+  });
 }
 
 // ---------------------------------------------------------------- the customer's side
@@ -165,7 +198,12 @@ export function customerCaller(principal: Claims | null, domainId: string): Clai
   if (principal === null) throw new ApiError(401, 'unauthenticated', 'Sign in to use the data');
   const level = principal.accessLevel;
   if (level < ROLE_LEVELS.privilegeAdministrator || level > ROLE_LEVELS.ownerAdministrator) {
-    throw new AgencyError(403, 'permission-denied', 'permission-denied', 'Partner requests are answered by the owner (level 5) or a privileged administrator (level 4) of the corporation or household');
+    throw new AgencyError(
+      403,
+      'permission-denied',
+      'permission-denied',
+      'Partner requests are answered by the owner (level 5) or a privileged administrator (level 4) of the corporation or household',
+    );
   }
   if (principal.rootDomainId !== domainId) throw notFound(domainId);
   return principal;
@@ -189,7 +227,8 @@ async function commitOne(store: DocumentStore, claims: Claims, path: string, ver
   try {
     await store.commit(claims, { reads: [{ path, version }], writes: [{ op: 'set', path, data, merge: false }, ...also] });
   } catch (error) {
-    if (error instanceof DocumentError && error.code === 'aborted') throw new AgencyError(409, 'failed-precondition', 'conflict', `${path} changed meanwhile; try again`);
+    if (error instanceof DocumentError && error.code === 'aborted')
+      throw new AgencyError(409, 'failed-precondition', 'conflict', `${path} changed meanwhile; try again`);
     throw error;
   }
 }
@@ -239,7 +278,8 @@ export async function answerRequest(store: DocumentStore, customer: Claims, cust
   const path = requestPath(agencyId, customerId);
   const found = await store.get(SYSTEM_PRINCIPAL, path);
   if (found === null) throw new AgencyError(404, 'not-found', 'request-not-found', `No partner request from ${agencyId}`);
-  if (found.document.status !== 'requested') throw new AgencyError(409, 'failed-precondition', 'request-not-pending', `The request from ${agencyId} is ${String(found.document.status)}`);
+  if (found.document.status !== 'requested')
+    throw new AgencyError(409, 'failed-precondition', 'request-not-pending', `The request from ${agencyId} is ${String(found.document.status)}`);
   const request = found.document;
   const answered = { ...withoutCommon(request), status: accept ? 'accepted' : 'declined', answeredBy: customer.uid, answeredAt: now.toISOString() };
   if (!accept) return commitOne(store, consentClaims(customer, agencyId), path, found.version, answered);
@@ -255,7 +295,9 @@ export async function answerRequest(store: DocumentStore, customer: Claims, cust
     monthlyUnitPrice: numberOr(request.monthlyUnitPrice, 0),
     status: 'active',
   };
-  await commitOne(store, consentClaims(customer, agencyId), path, found.version, answered, [{ op: 'set', path: partnerPath(agencyId, customerId), data: partner, merge: false }]);
+  await commitOne(store, consentClaims(customer, agencyId), path, found.version, answered, [
+    { op: 'set', path: partnerPath(agencyId, customerId), data: partner, merge: false },
+  ]);
 }
 
 /** Ends a partnership: the partner record goes (and with it the agency's sight of the customer); the request says ended. */

@@ -17,7 +17,10 @@ describe('anonymous sign-in', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir('nemuri-anon-');
-    server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '0', WEB_DIST: join(dir.path, 'no-web') }), { logger: false });
+    server = await startServer(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '0', WEB_DIST: join(dir.path, 'no-web') }),
+      { logger: false },
+    );
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

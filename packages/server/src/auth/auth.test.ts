@@ -179,10 +179,22 @@ function signInWorks(setUp: () => Promise<Setup>): void {
     // A second instance on the same database, with a mail transport that keeps the mail.
     const mails: { to: string; subject: string; text: string }[] = [];
     const config = { publicUrl: null, authSecret: null, authRateLimitMax: null, port: server.port };
-    const auth = await createAuth({ config, database: server.database, mail: { send: async (mail) => void mails.push(mail) } });
+    const auth = await createAuth({
+      config,
+      database: server.database,
+      documents: server.app.documents,
+      secondFactor: server.app.secondFactor,
+      mail: { send: async (mail) => void mails.push(mail) },
+    });
     await auth.api.requestPasswordReset({ body: { email: 'goro@example.com' } });
     await expect.poll(() => mails.length).toBe(1);
-    expect(mails).toEqual([{ to: 'goro@example.com', subject: '【Nemuri Monitor】パスワードの再設定', text: expect.stringContaining(`http://localhost:${server.port}/handleauth?mode=resetPassword&token=`) }]);
+    expect(mails).toEqual([
+      {
+        to: 'goro@example.com',
+        subject: '【ねむりモニター】パスワードの再設定',
+        text: expect.stringContaining(`http://localhost:${server.port}/handleauth?mode=resetPassword&token=`),
+      },
+    ]);
     const token = /[?&]token=([^&\s]+)/.exec(mails[0]?.text ?? '')?.[1] ?? '';
     await auth.api.resetPassword({ body: { token, newPassword: 'a-reset-password' } });
     expect(await browser.me()).toBeNull();
@@ -230,7 +242,15 @@ function signInWorks(setUp: () => Promise<Setup>): void {
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(limited.setCookies).toEqual([]);
     // A client sending a made-up address does not escape; another client is not affected.
-    expect((await attacker.post('/api/auth/sign-in/email', { email: 'individual@example.com', password: DEMO_PASSWORD }, { 'x-forwarded-for': '203.0.113.9', 'x-nemuri-client-ip': '203.0.113.9' })).status).toBe(429);
+    expect(
+      (
+        await attacker.post(
+          '/api/auth/sign-in/email',
+          { email: 'individual@example.com', password: DEMO_PASSWORD },
+          { 'x-forwarded-for': '203.0.113.9', 'x-nemuri-client-ip': '203.0.113.9' },
+        )
+      ).status,
+    ).toBe(429);
     expect((await client().signIn('individual@example.com', DEMO_PASSWORD)).status).toBe(200);
   });
 
@@ -304,7 +324,12 @@ function signInWorks(setUp: () => Promise<Setup>): void {
       const browser = client();
       await browser.signIn('admin@example.com', DEMO_PASSWORD);
       const uid = ((await browser.me()) as SignedInUser).uid;
-      expect(await principalFor(browser.cookieHeader)).toEqual({ uid, accessLevel: ROLE_LEVELS.administrator, domainId: 'demo-facility-a', rootDomainId: 'demo-corp' });
+      expect(await principalFor(browser.cookieHeader)).toEqual({
+        uid,
+        accessLevel: ROLE_LEVELS.administrator,
+        domainId: 'demo-facility-a',
+        rootDomainId: 'demo-corp',
+      });
       expect(await principalFor(browser.cookieHeader, '/not-api/principal')).toBeNull(); // only /api routes resolve it
       await browser.signOut();
       expect(await principalFor(browser.cookieHeader)).toBeNull();
@@ -337,7 +362,13 @@ function signInWorks(setUp: () => Promise<Setup>): void {
       const lines: string[] = [];
       const log = (line: string) => (_details: object, message: string) => lines.push(`${line}: ${message}`);
       const logger = { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
-      const again = await createAuth({ config: { publicUrl: null, authSecret: null, authRateLimitMax: null, port: server.port }, database: server.database, logger });
+      const again = await createAuth({
+        config: { publicUrl: null, authSecret: null, authRateLimitMax: null, port: server.port },
+        database: server.database,
+        documents: server.app.documents,
+        secondFactor: server.app.secondFactor,
+        logger,
+      });
       expect(await createDemoAccounts(again)).toBe(0);
       expect(lines.filter((line) => !line.startsWith('debug'))).toEqual([]);
       const found = await again.api.getSession({ headers: new Headers({ cookie: browser.cookieHeader }) });
@@ -350,7 +381,11 @@ function signInWorks(setUp: () => Promise<Setup>): void {
 describe('sign-in on PGlite in memory', () => {
   signInWorks(async () => {
     const dir: TempDir = await makeTempDir('nemuri-auth-');
-    return { env: { DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '1', WEB_DIST: join(dir.path, 'no-web') }, persistent: false, cleanUp: () => dir.remove() };
+    return {
+      env: { DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '1', WEB_DIST: join(dir.path, 'no-web') },
+      persistent: false,
+      cleanUp: () => dir.remove(),
+    };
   });
 });
 
@@ -374,9 +409,20 @@ describePostgres('sign-in on PostgreSQL', () => {
     let server: RunningServer;
     beforeAll(async () => {
       https = await createTestSchema();
-      server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: https.url, PUBLIC_URL: 'https://nemuri.example', AUTH_RATE_LIMIT_MAX: '2', DEMO: '1', WEB_DIST: '/nonexistent' }), {
-        logger: false,
-      });
+      server = await startServer(
+        loadConfig({
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATABASE_URL: https.url,
+          PUBLIC_URL: 'https://nemuri.example',
+          AUTH_RATE_LIMIT_MAX: '2',
+          DEMO: '1',
+          WEB_DIST: '/nonexistent',
+        }),
+        {
+          logger: false,
+        },
+      );
     });
     afterAll(async () => {
       await server?.stop();
@@ -388,7 +434,9 @@ describePostgres('sign-in on PostgreSQL', () => {
       const browser = new BrowserClient(server.url, { origin: 'https://nemuri.example' });
       const reply = await browser.signIn('staff@example.com', DEMO_PASSWORD);
       expect(reply.status).toBe(200);
-      expect(reply.setCookies).toEqual([expect.stringMatching(/^__Secure-nemuri\.session_token=[^;]+; Max-Age=604800; Path=\/; HttpOnly; Secure; SameSite=Lax$/)]);
+      expect(reply.setCookies).toEqual([
+        expect.stringMatching(/^__Secure-nemuri\.session_token=[^;]+; Max-Age=604800; Path=\/; HttpOnly; Secure; SameSite=Lax$/),
+      ]);
       expect(await browser.me()).toMatchObject({ email: 'staff@example.com' });
     });
 

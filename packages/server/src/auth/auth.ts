@@ -26,7 +26,8 @@ import { emailChange } from './emailChange.ts';
 import { checkSocialProvider, checkUnlink } from './providerLinks.ts';
 import { checkFreshSession, FRESH_SESSION_SECONDS, reauthentication } from './reauthentication.ts';
 import { isStaffDisabled } from '../staff/staffAccounts.ts';
-import { secondFactorPolicyOf } from './secondFactorPolicy.ts';
+import type { SecondFactorPolicy } from './secondFactorPolicy.ts';
+import type { DocumentStore } from '../documents/store.ts';
 import { enterpriseSso } from './sso.ts';
 import { resolveAuthSecret } from './secret.ts';
 
@@ -47,11 +48,16 @@ export interface AuthLogger {
 }
 
 export interface CreateAuthOptions {
-  config: Pick<Config, 'publicUrl' | 'authSecret' | 'authRateLimitMax'> & Partial<Pick<Config, 'oauthProviders' | 'ssoTrustedOrigins' | 'authAccountLock'>> & {
-    /** The port the server listens on (the real one when PORT is 0). */
-    port: number;
-  };
+  config: Pick<Config, 'publicUrl' | 'authSecret' | 'authRateLimitMax'> &
+    Partial<Pick<Config, 'oauthProviders' | 'ssoTrustedOrigins' | 'authAccountLock'>> & {
+      /** The port the server listens on (the real one when PORT is 0). */
+      port: number;
+    };
   database: Database;
+  /** The app's document store (`app.documents`): the records sign-in flows create go through it. */
+  documents: DocumentStore;
+  /** The app's second-factor policy (`app.secondFactor`). */
+  secondFactor: SecondFactorPolicy;
   mail?: AuthMail;
   logger?: AuthLogger;
 }
@@ -74,7 +80,7 @@ export const SINGLE_TIME_TOKEN_MINUTES = 10;
 /** The issuer shown in authenticator apps. */
 export const TOTP_ISSUER = 'Nemuri Monitor';
 
-function authOptions({ config, database, mail, logger }: CreateAuthOptions, secret: string) {
+function authOptions({ config, database, documents, secondFactor, mail, logger }: CreateAuthOptions, secret: string) {
   const baseURL = publicUrlOf(config);
   const secure = baseURL.startsWith('https:');
   /**
@@ -95,7 +101,9 @@ function authOptions({ config, database, mail, logger }: CreateAuthOptions, secr
   const offeredProviders = oauthProviders.map((provider) => provider.id);
   // An identity provider's own origin must be trusted for its callback (STACK-NOTES: OIDC on 127.0.0.1).
   const providerOrigins = oauthProviders.map((provider) => new URL(provider.discoveryUrl).origin);
-  const trustedOrigins = [...new Set([baseURL, `http://127.0.0.1:${config.port}`, `http://localhost:${config.port}`, ...providerOrigins, ...(config.ssoTrustedOrigins ?? [])])];
+  const trustedOrigins = [
+    ...new Set([baseURL, `http://127.0.0.1:${config.port}`, `http://localhost:${config.port}`, ...providerOrigins, ...(config.ssoTrustedOrigins ?? [])]),
+  ];
   return {
     appName: 'Nemuri Monitor',
     baseURL,
@@ -168,11 +176,11 @@ function authOptions({ config, database, mail, logger }: CreateAuthOptions, secr
       // One-time sign-in tokens (singleTimeToken) for QR codes and shared links.
       oneTimeToken({ expiresIn: SINGLE_TIME_TOKEN_MINUTES, storeToken: 'hashed' }),
       // /register and /registerUser/:domainId (registration/registrationEndpoints.ts).
-      registration({ database, baseURL, deliver, ...(logger === undefined ? {} : { log: logger }) }),
+      registration({ database, documents, secondFactor, baseURL, deliver }),
       // /register-report-access-user: report links for family members and doctors.
-      reportAccess({ database, baseURL, ...(logger === undefined ? {} : { log: logger }) }),
+      reportAccess({ documents, secondFactor, baseURL }),
       // Enterprise single sign-on: SAML and OIDC providers per root domain (sso.ts).
-      enterpriseSso({ database, ...(logger === undefined ? {} : { log: logger }) }),
+      enterpriseSso({ database, documents, secondFactor, ...(logger === undefined ? {} : { log: logger }) }),
     ],
     databaseHooks: {
       user: {
@@ -199,7 +207,7 @@ function authOptions({ config, database, mail, logger }: CreateAuthOptions, secr
         });
         if (ctx.path === '/two-factor/disable') {
           const session = await getSessionFromCtx(ctx);
-          if (session !== null && (await secondFactorPolicyOf(database).requires((session.user as { domainId?: string | null }).domainId))) {
+          if (session !== null && (await secondFactor.requires((session.user as { domainId?: string | null }).domainId))) {
             throw new APIError('FORBIDDEN', { code: SECOND_FACTOR_REQUIRED, message: 'your domain requires a second factor' });
           }
           return;

@@ -30,7 +30,10 @@ describe('changing and recovering the e-mail address', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir('nemuri-email-change-');
-    server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '0', WEB_DIST: join(dir.path, 'no-web') }), { logger: false });
+    server = await startServer(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '0', WEB_DIST: join(dir.path, 'no-web') }),
+      { logger: false },
+    );
   }, 120_000);
   afterAll(async () => {
     await server?.stop();

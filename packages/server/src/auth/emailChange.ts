@@ -69,7 +69,13 @@ export function emailChange({ baseURL, deliver }: { baseURL: string; deliver(mes
         // The answer is the same whether the address is taken: no account enumeration. A taken
         // address simply gets no mail; confirming would fail anyway.
         if ((await ctx.context.internalAdapter.findUserByEmail(newEmail)) === null) {
-          const token = sign(ctx.context.secret, { kind: 'changeEmail', uid: user.id, from: user.email, to: newEmail, exp: Date.now() + CHANGE_EMAIL_LINK_HOURS * 3_600_000 });
+          const token = sign(ctx.context.secret, {
+            kind: 'changeEmail',
+            uid: user.id,
+            from: user.email,
+            to: newEmail,
+            exp: Date.now() + CHANGE_EMAIL_LINK_HOURS * 3_600_000,
+          });
           deliver(changeEmailMail(newEmail, handleAuthUrl(baseURL, 'changeEmail', token), CHANGE_EMAIL_LINK_HOURS));
         }
         return ctx.json({ status: true });
@@ -79,9 +85,16 @@ export function emailChange({ baseURL, deliver }: { baseURL: string; deliver(mes
         const token = verify(ctx.context.secret, field(ctx.body, 'token'), 'changeEmail');
         const user = await ctx.context.internalAdapter.findUserById(token.uid);
         if (user === null || user.email.toLowerCase() !== token.from.toLowerCase()) throw new APIError('BAD_REQUEST', EMAIL_CHANGE_ERRORS.invalidToken);
-        if ((await ctx.context.internalAdapter.findUserByEmail(token.to)) !== null) throw new APIError('BAD_REQUEST', { code: 'USER_ALREADY_EXISTS', message: 'User already exists' });
+        if ((await ctx.context.internalAdapter.findUserByEmail(token.to)) !== null)
+          throw new APIError('BAD_REQUEST', { code: 'USER_ALREADY_EXISTS', message: 'User already exists' });
         await ctx.context.internalAdapter.updateUser(user.id, { email: token.to, emailVerified: true });
-        const recover = sign(ctx.context.secret, { kind: 'recoverEmail', uid: user.id, from: token.from, to: token.to, exp: Date.now() + RECOVER_EMAIL_LINK_DAYS * 86_400_000 });
+        const recover = sign(ctx.context.secret, {
+          kind: 'recoverEmail',
+          uid: user.id,
+          from: token.from,
+          to: token.to,
+          exp: Date.now() + RECOVER_EMAIL_LINK_DAYS * 86_400_000,
+        });
         deliver(recoverEmailMail(token.from, token.to, handleAuthUrl(baseURL, 'recoverEmail', recover), RECOVER_EMAIL_LINK_DAYS));
         return ctx.json({ email: token.to });
       }),

@@ -4,13 +4,14 @@
  * of every /api route except /api/auth/* (Better Auth's own) and /api/health (which must answer
  * while the database does not); elsewhere it stays null. The session is read once per request
  * (`sessionOf`), and a session due for renewal sends its renewed cookie with the answer.
+ * A request with an integration API key (`Authorization: Bearer nmk_…`) acts for that key instead,
+ * and reaches only the routes its scopes grant (integrations/apiKeyPrincipal.ts).
  */
+import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Queryable } from '../database/database.ts';
-import { appWide } from '../http/appWide.ts';
 import type { Auth, AuthSession } from './auth.ts';
+import { apiKeyPrincipals } from '../integrations/apiKeyPrincipal.ts';
 import { AUTH_BASE_PATH, webHeaders } from './http.ts';
-import { secondFactorPolicyOf } from './secondFactorPolicy.ts';
 import { principalOf, type Principal } from './signedInUser.ts';
 
 declare module 'fastify' {
@@ -22,8 +23,6 @@ declare module 'fastify' {
 
 export interface PrincipalPluginOptions {
   auth: Auth | Promise<Auth>;
-  /** Where domain settings are read (whether a second factor is required). */
-  database: Queryable;
 }
 
 const sessions = new WeakMap<FastifyRequest, Promise<AuthSession | null>>();
@@ -53,12 +52,22 @@ export function needsPrincipal(url: string): boolean {
   return url.startsWith('/api/') && !url.startsWith(`${AUTH_BASE_PATH}/`) && !/^\/api\/health(?:[/?]|$)/.test(url);
 }
 
-export const principalPlugin = appWide<PrincipalPluginOptions>(async (app, { auth, database }) => {
-  const secondFactor = secondFactorPolicyOf(database);
-  app.decorateRequest('principal', null);
-  app.addHook('preHandler', async (request, reply) => {
-    if (!needsPrincipal(request.url)) return;
-    const session = await sessionOf(auth, request, reply);
-    request.principal = session === null ? null : principalOf(session, await secondFactor.requires(session.user.domainId));
-  });
-});
+export const principalPlugin = fp<PrincipalPluginOptions>(
+  async (app, { auth }) => {
+    const secondFactor = app.secondFactor;
+    const apiKeys = apiKeyPrincipals(app.database);
+    app.decorateRequest('principal', null);
+    app.addHook('preHandler', async (request, reply) => {
+      if (!needsPrincipal(request.url)) return;
+      // A key, when presented, is the only identity: a session cookie beside it is not read.
+      const keyPrincipal = await apiKeys.principalOf(request);
+      if (keyPrincipal !== undefined) {
+        request.principal = keyPrincipal;
+        return;
+      }
+      const session = await sessionOf(auth, request, reply);
+      request.principal = session === null ? null : principalOf(session, await secondFactor.requires(session.user.domainId));
+    });
+  },
+  { name: 'principal', dependencies: ['database', 'secondFactor'] },
+);

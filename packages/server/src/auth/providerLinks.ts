@@ -29,6 +29,7 @@ export async function checkUnlink(ctx: HookContext, accountsOf: () => Promise<re
   const accounts = await accountsOf();
   if (accounts === null) return;
   const accountId = typeof ctx.body === 'object' && ctx.body !== null ? (ctx.body as { accountId?: unknown }).accountId : undefined;
-  if (typeof accountId !== 'string' || !accounts.some((account) => account.id === accountId)) throw new APIError('BAD_REQUEST', PROVIDER_ERRORS.invalidProvider);
+  if (typeof accountId !== 'string' || !accounts.some((account) => account.id === accountId))
+    throw new APIError('BAD_REQUEST', PROVIDER_ERRORS.invalidProvider);
   if (accounts.length <= 1) throw new APIError('BAD_REQUEST', PROVIDER_ERRORS.lastProvider);
 }

@@ -26,7 +26,9 @@ describe('reauthentication and one-time tokens', () => {
   };
   /** Makes every session of the user look an hour old. */
   const age = async (email: string) => {
-    await server.database.query(`update "session" set "createdAt" = now() - interval '1 hour' where "userId" = (select id from "user" where email = $1)`, [email]);
+    await server.database.query(`update "session" set "createdAt" = now() - interval '1 hour' where "userId" = (select id from "user" where email = $1)`, [
+      email,
+    ]);
   };
 
   beforeAll(async () => {
@@ -58,7 +60,10 @@ describe('reauthentication and one-time tokens', () => {
     expect((await browser.post('/api/auth/link-social', { provider: 'google', callbackURL: '/link' })).status).toBe(200);
 
     await age('stale@example.com');
-    expect(await browser.post('/api/auth/link-social', { provider: 'google', callbackURL: '/link' })).toMatchObject({ status: 403, body: REAUTHENTICATION_ERRORS.notFresh });
+    expect(await browser.post('/api/auth/link-social', { provider: 'google', callbackURL: '/link' })).toMatchObject({
+      status: 403,
+      body: REAUTHENTICATION_ERRORS.notFresh,
+    });
     expect((await browser.post('/api/auth/unlink-account', { accountId: 'any' })).body).toMatchObject({ code: 'SESSION_NOT_FRESH' });
 
     expect(await browser.post('/api/auth/reauthenticate', { password: 'wrong-password' })).toMatchObject({ status: 400, body: { code: 'INVALID_PASSWORD' } });

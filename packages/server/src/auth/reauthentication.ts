@@ -31,7 +31,8 @@ export function reauthentication() {
         const { session, user } = ctx.context.session;
         const account = await ctx.context.internalAdapter.findCredentialAccount(user.id);
         if (!account?.password) throw new APIError('BAD_REQUEST', REAUTHENTICATION_ERRORS.noPassword);
-        if (!(await ctx.context.password.verify({ hash: account.password, password }))) throw new APIError('BAD_REQUEST', { code: 'INVALID_PASSWORD', message: 'Invalid password' });
+        if (!(await ctx.context.password.verify({ hash: account.password, password })))
+          throw new APIError('BAD_REQUEST', { code: 'INVALID_PASSWORD', message: 'Invalid password' });
         const fresh = await ctx.context.internalAdapter.createSession(user.id);
         await setSessionCookie(ctx, { session: fresh, user });
         await ctx.context.internalAdapter.deleteSession(session.token);
@@ -47,5 +48,6 @@ export async function checkFreshSession(ctx: Parameters<typeof getSessionFromCtx
   if (ctx.path === undefined || !SENSITIVE_PATHS.has(ctx.path)) return;
   const found = await getSessionFromCtx(ctx);
   if (found === null) return;
-  if (Date.now() - new Date(found.session.createdAt).getTime() >= FRESH_SESSION_SECONDS * 1000) throw new APIError('FORBIDDEN', REAUTHENTICATION_ERRORS.notFresh);
+  if (Date.now() - new Date(found.session.createdAt).getTime() >= FRESH_SESSION_SECONDS * 1000)
+    throw new APIError('FORBIDDEN', REAUTHENTICATION_ERRORS.notFresh);
 }

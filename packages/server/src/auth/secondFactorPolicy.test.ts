@@ -20,7 +20,12 @@ describe('the second-factor policy (domain settings.requireMfa)', () => {
     await store.set(system, 'domains/corp', { name: '法人', kind: 'corporation' }, false);
     await store.set(system, 'domains/strict-corp', { name: '厳格法人', kind: 'corporation', settings: { requireMfa: true } }, false);
     await store.set(system, 'domains/plain', { name: '施設', kind: 'facility', parentDomainId: 'corp', rootDomainId: 'corp' }, false);
-    await store.set(system, 'domains/strict', { name: '施設', kind: 'facility', parentDomainId: 'corp', rootDomainId: 'corp', settings: { requireMfa: true } }, false);
+    await store.set(
+      system,
+      'domains/strict',
+      { name: '施設', kind: 'facility', parentDomainId: 'corp', rootDomainId: 'corp', settings: { requireMfa: true } },
+      false,
+    );
     await store.set(system, 'domains/under-strict', { name: '施設', kind: 'facility', parentDomainId: 'strict-corp', rootDomainId: 'strict-corp' }, false);
   });
   afterAll(() => database.close());

@@ -2,8 +2,10 @@
  * Whether a user's domain requires a second factor: `settings.requireMfa` on the user's domain or
  * on its root domain (a corporation can require it of every facility). Read on every request
  * that resolves a principal, so answers are kept for a few seconds per domain: a changed setting
- * takes effect within SECOND_FACTOR_POLICY_TTL_MS.
+ * takes effect within SECOND_FACTOR_POLICY_TTL_MS. One policy per app (`app.secondFactor`, the
+ * `secondFactor` service), shared by sign-in, the request principal, `/api/me` and the live sockets.
  */
+import fp from 'fastify-plugin';
 import type { Queryable } from '../database/database.ts';
 import { effectiveLevel, secondFactorsOf, type Principal } from './signedInUser.ts';
 
@@ -54,17 +56,19 @@ export class SecondFactorPolicy {
   }
 }
 
-const policies = new WeakMap<Queryable, SecondFactorPolicy>();
-
-/** One policy (and cache) per database, shared by sign-in and the request hooks. */
-export function secondFactorPolicyOf(database: Queryable): SecondFactorPolicy {
-  let policy = policies.get(database);
-  if (policy === undefined) {
-    policy = new SecondFactorPolicy(database);
-    policies.set(database, policy);
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether a domain requires a second factor, kept a few seconds (auth/secondFactorPolicy.ts). */
+    secondFactor: SecondFactorPolicy;
   }
-  return policy;
 }
+
+export const secondFactorPlugin = fp(
+  async (app) => {
+    app.decorate('secondFactor', new SecondFactorPolicy(app.database));
+  },
+  { name: 'secondFactor', dependencies: ['database'] },
+);
 
 /** A Better Auth user as our own endpoints under /api/auth see it (`ctx.context.session.user`). */
 export interface AuthUserFields {

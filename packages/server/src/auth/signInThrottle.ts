@@ -88,7 +88,10 @@ export function signInThrottle({ database, policy, notify, log }: SignInThrottle
     );
     if (++sincePrune >= PRUNE_EVERY) {
       sincePrune = 0;
-      await database.query(`delete from ${TABLE} where "lastFailureAt" < now() - make_interval(secs => $1::float8) and ("lockedUntil" is null or "lockedUntil" < now())`, [policy.seconds]);
+      await database.query(
+        `delete from ${TABLE} where "lastFailureAt" < now() - make_interval(secs => $1::float8) and ("lockedUntil" is null or "lockedUntil" < now())`,
+        [policy.seconds],
+      );
     }
     if ((rows[0]?.failures ?? 0) < policy.failures) return false;
     // Only the request that sets the lock mails: concurrent failures find it set.

@@ -3,6 +3,7 @@
  * /api/me) and the request's `Principal` (the server's access checks). Both carry the level in
  * force: 0 while the user's domain requires a second factor the user has not enrolled.
  */
+import type { ApiKeyScope } from '@nemuri/shared/integrations';
 import { isAccessLevel, ROLE_LEVELS, roleOfLevel, type AccessLevel } from '@nemuri/shared/roles';
 import type { EnrolledSecondFactor, LoginProvider, ProviderId, SignedInUser } from '@nemuri/shared/user';
 import type { AuthSession } from './auth.ts';
@@ -13,6 +14,8 @@ export interface Principal {
   accessLevel: AccessLevel;
   domainId: string | null;
   rootDomainId: string | null;
+  /** Set when an integration API key acts (integrations/apiKeyPrincipal.ts): its id and scopes. */
+  apiKey?: { id: string; scopes: readonly ApiKeyScope[] };
 }
 
 /** An account row: how the user can sign in (Better Auth's account table). */
@@ -39,7 +42,11 @@ export function assignedLevel(stored: unknown): AccessLevel {
  * The level in force: 0 while a second factor is required (secondFactorPolicy.ts, the user's
  * domain settings) and missing, else the assigned one.
  */
-export function effectiveLevel(user: Pick<AuthSession['user'], 'accessLevel'>, secondFactors: readonly EnrolledSecondFactor[], secondFactorRequired: boolean): AccessLevel {
+export function effectiveLevel(
+  user: Pick<AuthSession['user'], 'accessLevel'>,
+  secondFactors: readonly EnrolledSecondFactor[],
+  secondFactorRequired: boolean,
+): AccessLevel {
   if (secondFactors.length === 0 && secondFactorRequired) return ROLE_LEVELS.requestMfa;
   return assignedLevel(user.accessLevel);
 }
@@ -61,7 +68,12 @@ export function providerIdOf(betterAuthProviderId: string): ProviderId | null {
   return null;
 }
 
-export function toSignedInUser({ session, user }: AuthSession, accounts: readonly AuthAccount[], secondFactorRequired: boolean, phoneNumber: string | null = null): SignedInUser {
+export function toSignedInUser(
+  { session, user }: AuthSession,
+  accounts: readonly AuthAccount[],
+  secondFactorRequired: boolean,
+  phoneNumber: string | null = null,
+): SignedInUser {
   const mfas = secondFactorsOf(user);
   const isAnonymous = user.isAnonymous === true;
   const loginProviders: LoginProvider[] = [];
@@ -79,7 +91,7 @@ export function toSignedInUser({ session, user }: AuthSession, accounts: readonl
     phoneNumber,
     photoURL: user.image ?? null,
     // The way this user signs in: e-mail and password when they have one, else their first provider.
-    providerId: isAnonymous ? 'anonymous' : (loginProviders.find((login) => login.provider === 'email') ?? loginProviders[0])?.provider ?? 'email',
+    providerId: isAnonymous ? 'anonymous' : ((loginProviders.find((login) => login.provider === 'email') ?? loginProviders[0])?.provider ?? 'email'),
     isEmailVerified: isAnonymous ? false : user.emailVerified,
     isAnonymous,
     loginProviders,

@@ -22,7 +22,12 @@ describe('social sign-in through a local OpenID provider', () => {
   const client = () => new BrowserClient(server.url, { from: `127.0.2.${address++}` });
 
   /** Starts a social sign-in or link and completes it as `accountId`; returns where the browser lands. */
-  const complete = async (browser: BrowserClient, path: '/api/auth/sign-in/social' | '/api/auth/link-social', provider: string, accountId: string): Promise<string> => {
+  const complete = async (
+    browser: BrowserClient,
+    path: '/api/auth/sign-in/social' | '/api/auth/link-social',
+    provider: string,
+    accountId: string,
+  ): Promise<string> => {
     const started = await browser.post(path, { provider, callbackURL: '/link', errorCallbackURL: '/login' });
     expect(started.status, started.text).toBe(200);
     idp.queueLogin(accountId);
@@ -65,7 +70,13 @@ describe('social sign-in through a local OpenID provider', () => {
     const landed = await complete(browser, '/api/auth/sign-in/social', 'google', 'alice');
     expect(new URL(landed).pathname, landed).toBe('/link');
     const user = (await browser.me()) as SignedInUser;
-    expect(user).toMatchObject({ email: 'alice@idp.example', providerId: 'google', loginProviders: [{ provider: 'google', uid: 'alice' }], accessLevel: 1, isAnonymous: false });
+    expect(user).toMatchObject({
+      email: 'alice@idp.example',
+      providerId: 'google',
+      loginProviders: [{ provider: 'google', uid: 'alice' }],
+      accessLevel: 1,
+      isAnonymous: false,
+    });
 
     const again = client();
     await complete(again, '/api/auth/sign-in/social', 'google', 'alice');
@@ -78,7 +89,12 @@ describe('social sign-in through a local OpenID provider', () => {
     await complete(browser, '/api/auth/link-social', 'line', 'line-user-1');
     const linked = (await browser.me()) as SignedInUser;
     expect(linked.email).toBe('linker@example.com');
-    expect(linked.loginProviders).toEqual(expect.arrayContaining([{ provider: 'email', uid: linked.uid }, { provider: 'line', uid: 'line-user-1' }]));
+    expect(linked.loginProviders).toEqual(
+      expect.arrayContaining([
+        { provider: 'email', uid: linked.uid },
+        { provider: 'line', uid: 'line-user-1' },
+      ]),
+    );
 
     // The linked account signs the same user in.
     const viaLine = client();
@@ -99,8 +115,14 @@ describe('social sign-in through a local OpenID provider', () => {
 
   it('answers an unknown provider name with "invalid provider"', async () => {
     const browser = client();
-    expect(await browser.post('/api/auth/sign-in/social', { provider: 'github', callbackURL: '/' })).toMatchObject({ status: 400, body: PROVIDER_ERRORS.invalidProvider });
+    expect(await browser.post('/api/auth/sign-in/social', { provider: 'github', callbackURL: '/' })).toMatchObject({
+      status: 400,
+      body: PROVIDER_ERRORS.invalidProvider,
+    });
     await browser.signUp({ name: 'x', email: 'nolink@example.com', password: 'nolink-password' });
-    expect(await browser.post('/api/auth/link-social', { provider: 'facebook', callbackURL: '/' })).toMatchObject({ status: 400, body: PROVIDER_ERRORS.invalidProvider });
+    expect(await browser.post('/api/auth/link-social', { provider: 'facebook', callbackURL: '/' })).toMatchObject({
+      status: 400,
+      body: PROVIDER_ERRORS.invalidProvider,
+    });
   });
 });

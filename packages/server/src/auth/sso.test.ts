@@ -74,11 +74,16 @@ function ssoWorks(prepare: () => Promise<Setup>) {
     oidc = await startOidcProvider({ emailDomain: 'ume.example', cookiePrefix: 'ume' });
     setup = await prepare();
     // An enterprise OpenID provider's origin must be trusted (docs/operations.md).
-    server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO: '1', SIMULATE: '0', SSO_TRUSTED_ORIGINS: oidc.issuer, ...setup.env }), { logger: false });
+    server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DEMO: '1', SIMULATE: '0', SSO_TRUSTED_ORIGINS: oidc.issuer, ...setup.env }), {
+      logger: false,
+    });
     // The demo accounts' root domains (the demo data set itself is not loaded under Vitest).
     const store = new DocumentStore(server.database, { error: () => undefined });
     const system: Claims = { uid: 'test', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
-    for (const [domainId, kind] of [[DEMO_DOMAINS.corporation, 'corporation'], [DEMO_DOMAINS.agency, 'agency']] as const) {
+    for (const [domainId, kind] of [
+      [DEMO_DOMAINS.corporation, 'corporation'],
+      [DEMO_DOMAINS.agency, 'agency'],
+    ] as const) {
       await store.set(system, `domains/${domainId}`, { name: domainId, kind, rootDomainId: domainId, timeZone: 'Asia/Tokyo', status: 'active' }, false);
     }
   }, 120_000);
@@ -102,10 +107,22 @@ function ssoWorks(prepare: () => Promise<Setup>) {
     expect((await client().post('/api/auth/sso/register', samlProvider('saml.nobody'))).status).toBe(401);
 
     const privilege = await signedIn('privilege@example.com');
-    expect(await privilege.post('/api/auth/sso/register', samlProvider('sakura'))).toMatchObject({ status: 400, body: { code: SSO_ERRORS.invalidProviderId.code } });
-    expect(await privilege.post('/api/auth/sso/register', samlProvider('google'))).toMatchObject({ status: 400, body: { code: SSO_ERRORS.invalidProviderId.code } });
-    expect(await privilege.post('/api/auth/sso/register', samlProvider('oidc.wrong'))).toMatchObject({ status: 400, body: { code: SSO_ERRORS.protocolMismatch.code } });
-    expect(await privilege.post('/api/auth/sso/register', samlProvider('saml.other', { rootDomainId: DEMO_DOMAINS.maker }))).toMatchObject({ status: 403, body: { code: SSO_ERRORS.notAllowed.code } });
+    expect(await privilege.post('/api/auth/sso/register', samlProvider('sakura'))).toMatchObject({
+      status: 400,
+      body: { code: SSO_ERRORS.invalidProviderId.code },
+    });
+    expect(await privilege.post('/api/auth/sso/register', samlProvider('google'))).toMatchObject({
+      status: 400,
+      body: { code: SSO_ERRORS.invalidProviderId.code },
+    });
+    expect(await privilege.post('/api/auth/sso/register', samlProvider('oidc.wrong'))).toMatchObject({
+      status: 400,
+      body: { code: SSO_ERRORS.protocolMismatch.code },
+    });
+    expect(await privilege.post('/api/auth/sso/register', samlProvider('saml.other', { rootDomainId: DEMO_DOMAINS.maker }))).toMatchObject({
+      status: 403,
+      body: { code: SSO_ERRORS.notAllowed.code },
+    });
 
     const registered = await privilege.post('/api/auth/sso/register', samlProvider('saml.test'));
     expect(registered.status, registered.text).toBe(200);
@@ -116,13 +133,25 @@ function ssoWorks(prepare: () => Promise<Setup>) {
 
     // Another administrator's root domain is out of reach; a developer reaches every one.
     const developer = await signedIn('developer@example.com');
-    expect(await developer.post('/api/auth/sso/register', samlProvider('saml.nowhere', { rootDomainId: 'no-such-domain' }))).toMatchObject({ status: 400, body: { code: SSO_ERRORS.noDomain.code } });
+    expect(await developer.post('/api/auth/sso/register', samlProvider('saml.nowhere', { rootDomainId: 'no-such-domain' }))).toMatchObject({
+      status: 400,
+      body: { code: SSO_ERRORS.noDomain.code },
+    });
     const forAgency = await developer.post('/api/auth/sso/register', samlProvider('saml.agency', { rootDomainId: DEMO_DOMAINS.agency }));
     expect(forAgency.status, forAgency.text).toBe(200);
     expect((await privilege.post('/api/auth/sso/update-provider', { providerId: 'saml.test', domain: 'sakura.example' })).status).toBe(200);
-    expect(await staff.post('/api/auth/sso/update-provider', { providerId: 'saml.test', domain: 'evil.example' })).toMatchObject({ status: 403, body: { code: SSO_ERRORS.notAllowed.code } });
-    expect(await privilege.post('/api/auth/sso/update-provider', { providerId: 'saml.test', rootDomainId: DEMO_DOMAINS.agency })).toMatchObject({ status: 403, body: { code: SSO_ERRORS.notAllowed.code } });
-    expect(await privilege.post('/api/auth/sso/delete-provider', { providerId: 'saml.agency' })).toMatchObject({ status: 403, body: { code: SSO_ERRORS.notAllowed.code } });
+    expect(await staff.post('/api/auth/sso/update-provider', { providerId: 'saml.test', domain: 'evil.example' })).toMatchObject({
+      status: 403,
+      body: { code: SSO_ERRORS.notAllowed.code },
+    });
+    expect(await privilege.post('/api/auth/sso/update-provider', { providerId: 'saml.test', rootDomainId: DEMO_DOMAINS.agency })).toMatchObject({
+      status: 403,
+      body: { code: SSO_ERRORS.notAllowed.code },
+    });
+    expect(await privilege.post('/api/auth/sso/delete-provider', { providerId: 'saml.agency' })).toMatchObject({
+      status: 403,
+      body: { code: SSO_ERRORS.notAllowed.code },
+    });
     expect((await developer.post('/api/auth/sso/delete-provider', { providerId: 'saml.agency' })).status).toBe(200);
   });
 
@@ -142,7 +171,9 @@ function ssoWorks(prepare: () => Promise<Setup>) {
       domainId: DEMO_DOMAINS.corporation,
       rootDomainId: DEMO_DOMAINS.corporation,
     });
-    const staff = await server.database.query<{ data: { accessLevel: number; email: string } }>('select data from documents where path = $1', [`domains/${DEMO_DOMAINS.corporation}/staff/${user.uid}`]);
+    const staff = await server.database.query<{ data: { accessLevel: number; email: string } }>('select data from documents where path = $1', [
+      `domains/${DEMO_DOMAINS.corporation}/staff/${user.uid}`,
+    ]);
     expect(staff.rows[0]?.data).toMatchObject({ accessLevel: 2, email: 'taro@sakura.example' });
 
     // Next time the same user comes back.
@@ -153,7 +184,9 @@ function ssoWorks(prepare: () => Promise<Setup>) {
 
   it('refuses a response signed with another key, and a replayed one', async () => {
     const browser = client();
-    const forged = await saml.respond(await startSaml(browser, 'saml.test'), 'mallory@sakura.example', { signWith: { key: ROGUE_IDP_KEY, cert: ROGUE_IDP_CERT } });
+    const forged = await saml.respond(await startSaml(browser, 'saml.test'), 'mallory@sakura.example', {
+      signWith: { key: ROGUE_IDP_KEY, cert: ROGUE_IDP_CERT },
+    });
     const refused = await postToAcs(browser, forged);
     // Back to the error page the sign-in named, with the reason.
     expect(refused.status).toBe(302);
@@ -170,9 +203,18 @@ function ssoWorks(prepare: () => Promise<Setup>) {
   });
 
   it('answers an unknown or malformed provider id with "invalid provider"', async () => {
-    expect(await client().post('/api/auth/sign-in/sso', { providerId: 'saml.unknown', callbackURL: '/' })).toMatchObject({ status: 404, body: PROVIDER_ERRORS.invalidProvider });
-    expect(await client().post('/api/auth/sign-in/sso', { providerId: 'google', callbackURL: '/' })).toMatchObject({ status: 400, body: PROVIDER_ERRORS.invalidProvider });
-    expect(await client().post('/api/auth/sign-in/sso', { email: 'x@sakura.example', callbackURL: '/' })).toMatchObject({ status: 400, body: PROVIDER_ERRORS.invalidProvider });
+    expect(await client().post('/api/auth/sign-in/sso', { providerId: 'saml.unknown', callbackURL: '/' })).toMatchObject({
+      status: 404,
+      body: PROVIDER_ERRORS.invalidProvider,
+    });
+    expect(await client().post('/api/auth/sign-in/sso', { providerId: 'google', callbackURL: '/' })).toMatchObject({
+      status: 400,
+      body: PROVIDER_ERRORS.invalidProvider,
+    });
+    expect(await client().post('/api/auth/sign-in/sso', { email: 'x@sakura.example', callbackURL: '/' })).toMatchObject({
+      status: 400,
+      body: PROVIDER_ERRORS.invalidProvider,
+    });
   });
 
   it('signs in through an enterprise OpenID provider (oidc.test)', async () => {
@@ -181,7 +223,13 @@ function ssoWorks(prepare: () => Promise<Setup>) {
       providerId: 'oidc.test',
       issuer: oidc.issuer,
       domain: 'ume.example',
-      oidcConfig: { clientId: oidc.clientId, clientSecret: oidc.clientSecret, discoveryEndpoint: oidc.discoveryUrl, scopes: ['openid', 'email', 'profile'], pkce: true },
+      oidcConfig: {
+        clientId: oidc.clientId,
+        clientSecret: oidc.clientSecret,
+        discoveryEndpoint: oidc.discoveryUrl,
+        scopes: ['openid', 'email', 'profile'],
+        pkce: true,
+      },
     });
     expect(registered.status, registered.text).toBe(200);
 

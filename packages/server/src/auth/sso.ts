@@ -23,9 +23,9 @@ import type { BetterAuthPlugin } from '@better-auth/core';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database } from '../database/database.ts';
-import { DocumentStore } from '../documents/store.ts';
+import type { DocumentStore } from '../documents/store.ts';
 import { PROVIDER_ERRORS } from './providerLinks.ts';
-import { claimsOfAuthUser, secondFactorPolicyOf, type AuthUserFields } from './secondFactorPolicy.ts';
+import { claimsOfAuthUser, type AuthUserFields, type SecondFactorPolicy } from './secondFactorPolicy.ts';
 
 /** `saml.` or `oidc.`, then a name that is safe in a URL path (it appears in /sso/:samlid and the callback paths). */
 export const SSO_PROVIDER_ID = /^(saml|oidc)\.[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
@@ -44,6 +44,9 @@ const MANAGE_PATHS = new Set(['/sso/register', '/sso/update-provider', '/sso/del
 
 export interface EnterpriseSsoOptions {
   database: Database;
+  /** The app's document store: provisioned users' staff records are written through it. */
+  documents: DocumentStore;
+  secondFactor: SecondFactorPolicy;
   log?: { warn(details: object, message: string): void; error(details: object, message: string): void };
 }
 
@@ -51,11 +54,10 @@ const refuse = (status: 'BAD_REQUEST' | 'FORBIDDEN' | 'NOT_FOUND' | 'UNAUTHORIZE
   throw new APIError(status, { ...error });
 };
 
-const bodyOf = (ctx: { body?: unknown }): Record<string, unknown> => (typeof ctx.body === 'object' && ctx.body !== null ? (ctx.body as Record<string, unknown>) : {});
+const bodyOf = (ctx: { body?: unknown }): Record<string, unknown> =>
+  typeof ctx.body === 'object' && ctx.body !== null ? (ctx.body as Record<string, unknown>) : {};
 
-export function enterpriseSso({ database, log }: EnterpriseSsoOptions) {
-  const store = new DocumentStore(database, log ?? { error: () => undefined });
-  const secondFactor = secondFactorPolicyOf(database);
+export function enterpriseSso({ database, documents: store, secondFactor, log }: EnterpriseSsoOptions) {
   const onBehalfOf = (uid: string): Claims => ({ uid, accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null });
 
   const domainExists = async (domainId: string) => (await database.query('select 1 from documents where path = $1', [`domains/${domainId}`])).rows.length > 0;
@@ -70,8 +72,14 @@ export function enterpriseSso({ database, log }: EnterpriseSsoOptions) {
     if (!(await domainExists(rootDomainId))) refuse('BAD_REQUEST', SSO_ERRORS.noDomain);
   };
 
-  const findProvider = async (ctx: { context: { adapter: { findOne<T>(query: { model: string; where: { field: string; value: string }[] }): Promise<T | null> } } }, providerId: string) =>
-    ctx.context.adapter.findOne<{ providerId: string; rootDomainId?: string | null }>({ model: 'ssoProvider', where: [{ field: 'providerId', value: providerId }] });
+  const findProvider = async (
+    ctx: { context: { adapter: { findOne<T>(query: { model: string; where: { field: string; value: string }[] }): Promise<T | null> } } },
+    providerId: string,
+  ) =>
+    ctx.context.adapter.findOne<{ providerId: string; rootDomainId?: string | null }>({
+      model: 'ssoProvider',
+      where: [{ field: 'providerId', value: providerId }],
+    });
 
   const options = {
     schema: { ssoProvider: { additionalFields: { rootDomainId: { type: 'string', required: false, input: true } } } },
@@ -87,7 +95,12 @@ export function enterpriseSso({ database, log }: EnterpriseSsoOptions) {
         return;
       }
       // The staff record first: should it fail, the user has no domain yet and the next sign-in tries again.
-      await store.set(onBehalfOf(user.id), `domains/${rootDomainId}/staff/${user.id}`, { displayName: user.name, email: user.email, accessLevel: SSO_USER_LEVEL }, false);
+      await store.set(
+        onBehalfOf(user.id),
+        `domains/${rootDomainId}/staff/${user.id}`,
+        { displayName: user.name, email: user.email, accessLevel: SSO_USER_LEVEL },
+        false,
+      );
       const fields = { accessLevel: SSO_USER_LEVEL, domainId: rootDomainId, rootDomainId };
       const { context } = await getCurrentAuthContext();
       await context.internalAdapter.updateUser(user.id, fields);
@@ -116,7 +129,11 @@ export function enterpriseSso({ database, log }: EnterpriseSsoOptions) {
     if (ctx.path === '/sso/register') {
       if (typeof providerId !== 'string' || !SSO_PROVIDER_ID.test(providerId)) return refuse('BAD_REQUEST', SSO_ERRORS.invalidProviderId);
       const protocol = providerId.slice(0, providerId.indexOf('.'));
-      if ((protocol === 'saml' && body.samlConfig === undefined) || (protocol === 'oidc' && body.oidcConfig === undefined) || (body.samlConfig !== undefined && body.oidcConfig !== undefined)) {
+      if (
+        (protocol === 'saml' && body.samlConfig === undefined) ||
+        (protocol === 'oidc' && body.oidcConfig === undefined) ||
+        (body.samlConfig !== undefined && body.oidcConfig !== undefined)
+      ) {
         refuse('BAD_REQUEST', SSO_ERRORS.protocolMismatch);
       }
       const requested = body.rootDomainId;
@@ -130,7 +147,8 @@ export function enterpriseSso({ database, log }: EnterpriseSsoOptions) {
     const existing = await findProvider(ctx, providerId);
     if (existing === null) return;
     await checkManager(user, existing.rootDomainId ?? '');
-    if (ctx.path === '/sso/update-provider' && typeof body.rootDomainId === 'string' && body.rootDomainId !== existing.rootDomainId) await checkManager(user, body.rootDomainId);
+    if (ctx.path === '/sso/update-provider' && typeof body.rootDomainId === 'string' && body.rootDomainId !== existing.rootDomainId)
+      await checkManager(user, body.rootDomainId);
     return;
   });
 
@@ -138,7 +156,10 @@ export function enterpriseSso({ database, log }: EnterpriseSsoOptions) {
     ...plugin,
     hooks: {
       ...pluginHooks,
-      before: [...pluginHooks.before, { matcher: (context: { path?: string }) => context.path === '/sign-in/sso' || MANAGE_PATHS.has(context.path ?? ''), handler: guard }],
+      before: [
+        ...pluginHooks.before,
+        { matcher: (context: { path?: string }) => context.path === '/sign-in/sso' || MANAGE_PATHS.has(context.path ?? ''), handler: guard },
+      ],
     },
   } satisfies BetterAuthPlugin;
 }

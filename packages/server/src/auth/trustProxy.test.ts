@@ -19,11 +19,24 @@ describe('TRUST_PROXY', () => {
 
   const start = async (env: Record<string, string>) => {
     dir = await makeTempDir('nemuri-proxy-');
-    server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '0', WEB_DIST: join(dir.path, 'no-web'), AUTH_RATE_LIMIT_MAX: '2', ...env }), { logger: false });
+    server = await startServer(
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'memory://',
+        DATA_DIR: dir.path,
+        DEMO: '0',
+        WEB_DIST: join(dir.path, 'no-web'),
+        AUTH_RATE_LIMIT_MAX: '2',
+        ...env,
+      }),
+      { logger: false },
+    );
     // Every request comes from the same proxy address.
     return new BrowserClient(server.url, { from: '127.0.7.1' });
   };
-  const attempt = (proxy: BrowserClient, forwardedFor: string) => proxy.post('/api/auth/sign-in/email', { email: 'nobody@example.com', password: 'wrong-password' }, { 'x-forwarded-for': forwardedFor });
+  const attempt = (proxy: BrowserClient, forwardedFor: string) =>
+    proxy.post('/api/auth/sign-in/email', { email: 'nobody@example.com', password: 'wrong-password' }, { 'x-forwarded-for': forwardedFor });
 
   it('counts per forwarded client behind a trusted proxy', async () => {
     const proxy = await start({ TRUST_PROXY: '1' });

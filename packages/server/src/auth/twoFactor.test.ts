@@ -33,7 +33,10 @@ describe('second factor (TOTP)', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir('nemuri-2fa-');
-    server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '1', WEB_DIST: join(dir.path, 'no-web') }), { logger: false });
+    server = await startServer(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '1', WEB_DIST: join(dir.path, 'no-web') }),
+      { logger: false },
+    );
     // mfa@example.com's domain requires a second factor (its settings, as in the demo data set).
     const store = new DocumentStore(server.database, { error: () => undefined });
     const system = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };

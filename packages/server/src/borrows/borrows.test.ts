@@ -22,9 +22,15 @@ describe('device lending', () => {
 
   const documents = () => base.server.app.ingest.documents;
   const putDevice = (serial: string, fields: Record<string, unknown> = {}) =>
-    documents().set(SYSTEM_PRINCIPAL, `devices/${serial}`, { deviceTypeId: 'nemuri-pad', ownerAgencyDomainId: AGENCY, domainId: null, status: 'stock', ...fields }, false);
+    documents().set(
+      SYSTEM_PRINCIPAL,
+      `devices/${serial}`,
+      { deviceTypeId: 'nemuri-pad', ownerAgencyDomainId: AGENCY, domainId: null, status: 'stock', ...fields },
+      false,
+    );
   const deviceOf = async (serial: string) => (await documents().get(SYSTEM_PRINCIPAL, `devices/${serial}`))?.document;
-  const lend = (client: BrowserClient, serial: string, body: Record<string, unknown> = {}) => client.post(`/api/devices/${serial}/borrows`, { toDomainId: B, from: FROM, ...body });
+  const lend = (client: BrowserClient, serial: string, body: Record<string, unknown> = {}) =>
+    client.post(`/api/devices/${serial}/borrows`, { toDomainId: B, from: FROM, ...body });
   const giveBack = (client: BrowserClient, serial: string, borrowId: string) => client.post(`/api/devices/${serial}/borrows/${borrowId}/return`, {});
   const borrowIdOf = (reply: ClientReply): string => {
     expect(reply.status, reply.text).toBe(201);
@@ -37,8 +43,16 @@ describe('device lending', () => {
     [developer, agency, admin] = await Promise.all([as('developer@example.com'), as('agency@example.com'), as('admin@example.com')]);
     // Under vitest the demo data set is not loaded: the domains and the agency's partner list.
     await documents().set(SYSTEM_PRINCIPAL, `domains/${AGENCY}`, { name: 'ねむり販売', kind: 'agency', rootDomainId: AGENCY }, true);
-    for (const [id, name] of [[A, 'さくら苑'], [B, 'もみじ荘']] as const) {
-      await documents().set(SYSTEM_PRINCIPAL, `domains/${id}`, { name, kind: 'facility', rootDomainId: DEMO_DOMAINS.corporation, parentDomainId: DEMO_DOMAINS.corporation, agencyDomainId: AGENCY }, true);
+    for (const [id, name] of [
+      [A, 'さくら苑'],
+      [B, 'もみじ荘'],
+    ] as const) {
+      await documents().set(
+        SYSTEM_PRINCIPAL,
+        `domains/${id}`,
+        { name, kind: 'facility', rootDomainId: DEMO_DOMAINS.corporation, parentDomainId: DEMO_DOMAINS.corporation, agencyDomainId: AGENCY },
+        true,
+      );
     }
     await documents().set(SYSTEM_PRINCIPAL, `domains/${AGENCY}/partners/${B}`, { name: 'もみじ荘', status: 'active' }, true);
   }, 120_000);
@@ -65,7 +79,9 @@ describe('device lending', () => {
   it('keeps borrow records to the lending API: an agency cannot write one through the documents API', async () => {
     const serial = uniqueSerial('forged');
     await putDevice(serial);
-    const forged = await agency.send('PUT', `/api/documents/devices/${serial}/borrows/b1`, JSON.stringify({ data: { toDomainId: B, from: FROM, by: 'me' } }), { 'content-type': 'application/json' });
+    const forged = await agency.send('PUT', `/api/documents/devices/${serial}/borrows/b1`, JSON.stringify({ data: { toDomainId: B, from: FROM, by: 'me' } }), {
+      'content-type': 'application/json',
+    });
     expect(forged.status).toBe(403);
     expect(await deviceOf(serial)).toMatchObject({ status: 'stock' });
   });
@@ -167,7 +183,11 @@ describe('device lending', () => {
   });
 
   it('answers 401 when signed out', async () => {
-    const reply = await fetch(`${base.server.url}/api/devices/NM-0001/borrows`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base.server.url }, body: JSON.stringify({ toDomainId: B, from: FROM }) });
+    const reply = await fetch(`${base.server.url}/api/devices/NM-0001/borrows`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base.server.url },
+      body: JSON.stringify({ toDomainId: B, from: FROM }),
+    });
     expect(reply.status).toBe(401);
   });
 });

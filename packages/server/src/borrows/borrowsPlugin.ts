@@ -9,24 +9,16 @@
  * domain) live in deviceLending.ts; this file is HTTP: who may call, bodies, and error answers
  * `{ code, message, reason }`.
  */
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
 import { z } from 'zod/v3';
 import type { Claims } from '@nemuri/shared/documents/access';
-import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
+import { DocumentError } from '@nemuri/shared/documents/errors';
 import { timestamp } from '@nemuri/shared/documents/types';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import type { Database } from '../database/database.ts';
-import { DocumentStore } from '../documents/store.ts';
-import { ApiError, type ErrorCode } from '../http/errors.ts';
-import type { DeviceRegistry } from '../ingest/deviceRegistry.ts';
+import { ApiError, apiErrorOfDocument, parseBody } from '../http/errors.ts';
 import { DeviceLending } from './deviceLending.ts';
 import { LendingError } from './lendingError.ts';
-
-export interface BorrowsPluginOptions {
-  database: Database;
-  /** The ingest's device cache: a lent or returned device belongs to another domain from now on. */
-  registry: DeviceRegistry;
-}
 
 const NOTE_MAX = 1000;
 
@@ -41,18 +33,11 @@ export const lendBody = z
 
 const returnBody = z.object({}).strict();
 
-function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) {
-    throw new LendingError(400, 'invalid-argument', 'invalid-argument', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; '));
-  }
-  return parsed.data;
-}
-
 /** Lending is for agencies (their own devices) and the maker. */
 function lender(principal: Claims | null): Claims {
   if (principal === null) throw new ApiError(401, 'unauthenticated', 'Sign in to use the data');
-  if (principal.accessLevel < ROLE_LEVELS.agency) throw new LendingError(403, 'permission-denied', 'permission-denied', 'Lending devices needs an agency (level 50) or developer (level 100) account');
+  if (principal.accessLevel < ROLE_LEVELS.agency)
+    throw new LendingError(403, 'permission-denied', 'permission-denied', 'Lending devices needs an agency (level 50) or developer (level 100) account');
   return principal;
 }
 
@@ -61,51 +46,49 @@ function replyError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.statusCode).type('application/json; charset=utf-8').send({ code: error.code, message: error.message, reason });
 }
 
-/** The engine's errors as API errors (same codes and statuses as /api/documents). */
-function apiErrorOf(error: DocumentError): ApiError {
-  const code: ErrorCode = error.code === 'aborted' ? 'already-exists' : error.code === 'unimplemented' ? 'internal' : error.code;
-  return new ApiError(HTTP_STATUS_OF_CODE[error.code], code, error.message);
-}
+export const borrowsPlugin = fp(
+  async (app) => {
+    const registry = app.ingest.registry;
+    const lending = new DeviceLending(app.documents);
 
-export const borrowsPlugin: FastifyPluginAsync<BorrowsPluginOptions> = async (app, { database, registry }) => {
-  const lending = new DeviceLending(new DocumentStore(database, app.log));
+    const answer = async <T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T | FastifyReply> => {
+      reply.header('cache-control', 'no-store');
+      try {
+        return await fn();
+      } catch (error) {
+        const apiError = error instanceof DocumentError ? apiErrorOfDocument(error) : error;
+        if (apiError instanceof ApiError) return replyError(reply, apiError);
+        throw error;
+      }
+    };
 
-  const answer = async <T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T | FastifyReply> => {
-    reply.header('cache-control', 'no-store');
-    try {
-      return await fn();
-    } catch (error) {
-      const apiError = error instanceof DocumentError ? apiErrorOf(error) : error;
-      if (apiError instanceof ApiError) return replyError(reply, apiError);
-      throw error;
-    }
-  };
+    app.post<{ Params: { serial: string } }>('/api/devices/:serial/borrows', async (request, reply) =>
+      answer(reply, async () => {
+        const claims = lender(request.principal);
+        const body = parseBody(lendBody, request.body);
+        const { serial } = request.params;
+        const lent = await lending.lend(claims, serial, body);
+        registry.forget(serial);
+        request.log.info({ serial, by: claims.uid, toDomainId: body.toDomainId, borrowId: lent.borrowId }, 'device lent');
+        return reply.code(201).send(lent);
+      }),
+    );
 
-  app.post<{ Params: { serial: string } }>('/api/devices/:serial/borrows', async (request, reply) =>
-    answer(reply, async () => {
-      const claims = lender(request.principal);
-      const body = parseBody(lendBody, request.body);
-      const { serial } = request.params;
-      const lent = await lending.lend(claims, serial, body);
-      registry.forget(serial);
-      request.log.info({ serial, by: claims.uid, toDomainId: body.toDomainId, borrowId: lent.borrowId }, 'device lent');
-      return reply.code(201).send(lent);
-    }),
-  );
+    app.post<{ Params: { serial: string; borrowId: string } }>('/api/devices/:serial/borrows/:borrowId/return', async (request, reply) =>
+      answer(reply, async () => {
+        const claims = lender(request.principal);
+        parseBody(returnBody, request.body);
+        const { serial, borrowId } = request.params;
+        const returned = await lending.giveBack(claims, serial, borrowId);
+        registry.forget(serial);
+        request.log.info({ serial, by: claims.uid, borrowId }, 'device returned');
+        return returned;
+      }),
+    );
 
-  app.post<{ Params: { serial: string; borrowId: string } }>('/api/devices/:serial/borrows/:borrowId/return', async (request, reply) =>
-    answer(reply, async () => {
-      const claims = lender(request.principal);
-      parseBody(returnBody, request.body);
-      const { serial, borrowId } = request.params;
-      const returned = await lending.giveBack(claims, serial, borrowId);
-      registry.forget(serial);
-      request.log.info({ serial, by: claims.uid, borrowId }, 'device returned');
-      return returned;
-    }),
-  );
-
-  app.get<{ Params: { serial: string } }>('/api/devices/:serial/borrows', async (request, reply) =>
-    answer(reply, async () => ({ borrows: await lending.history(lender(request.principal), request.params.serial) })),
-  );
-};
+    app.get<{ Params: { serial: string } }>('/api/devices/:serial/borrows', async (request, reply) =>
+      answer(reply, async () => ({ borrows: await lending.history(lender(request.principal), request.params.serial) })),
+    );
+  },
+  { name: 'borrows', dependencies: ['documents', 'ingest', 'principal'], encapsulate: true },
+);

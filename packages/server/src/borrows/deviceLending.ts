@@ -130,7 +130,14 @@ export class DeviceLending {
       const domainPath = `domains/${request.toDomainId}`;
       const domain = await this.#readable(claims, domainPath);
       if (domain === null) throw new LendingError(404, 'not-found', 'domain-not-found', `No domain ${request.toDomainId}`);
-      const borrow: Data = { toDomainId: request.toDomainId, from: request.from, until: request.until ?? null, returnedAt: null, by: claims.uid, note: request.note ?? null };
+      const borrow: Data = {
+        toDomainId: request.toDomainId,
+        from: request.from,
+        until: request.until ?? null,
+        returnedAt: null,
+        by: claims.uid,
+        note: request.note ?? null,
+      };
       const writes: Write[] = [
         { op: 'set', path: `devices/${serial}/borrows/${borrowId}`, data: borrow },
         { op: 'update', path: `devices/${serial}`, data: { domainId: request.toDomainId, roomId: null, status: 'lent' } },

@@ -4,6 +4,7 @@
  * timestamptz as Date, jsonb parsed, bytea as Uint8Array. Cast intervals to text.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { TableSums } from '../backup/tableSums.ts';
 
 export type DatabaseKind = 'pglite' | 'postgresql';
 
@@ -49,6 +50,14 @@ export interface Database extends Queryable {
   listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   /** Closes the connection(s) once the queries under way are done. Safe to call twice. */
   close(): Promise<void>;
+  /** PGlite only: an online copy of the whole database to `path` (see pglite.ts). */
+  backupTo?(path: string, options?: { checksums?: boolean }): Promise<OnlineBackup>;
+}
+
+/** An online copy's size and what it holds (see backup/tableSums.ts). */
+export interface OnlineBackup {
+  bytes: number;
+  tables: TableSums;
 }
 
 export interface TransactionOptions {

@@ -127,7 +127,12 @@ function worksThroughKysely(open: () => Promise<{ database: Database; cleanUp():
 
   it('introspects the tables', async () => {
     const tables = await db.introspection.getTables();
-    expect(tables.find((table) => table.name === 'pillow')?.columns.map((column) => column.name).sort()).toEqual(['firmness', 'id', 'name']);
+    expect(
+      tables
+        .find((table) => table.name === 'pillow')
+        ?.columns.map((column) => column.name)
+        .sort(),
+    ).toEqual(['firmness', 'id', 'name']);
   });
 }
 

@@ -89,7 +89,9 @@ describePostgres('listen on PostgreSQL', () => {
         (payload) => received.push(payload),
         () => reconnects++,
       );
-      const { rows } = await database.query<{ killed: boolean }>('select pg_terminate_backend(pid) as killed from pg_stat_activity where query = $1', [`listen ${channel}`]);
+      const { rows } = await database.query<{ killed: boolean }>('select pg_terminate_backend(pid) as killed from pg_stat_activity where query = $1', [
+        `listen ${channel}`,
+      ]);
       expect(rows).toEqual([{ killed: true }]);
       await eventually(() => reconnects === 1);
       await database.query('select pg_notify($1, $2)', [channel, 'back']);

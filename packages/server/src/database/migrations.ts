@@ -135,4 +135,122 @@ export const MIGRATIONS: readonly Migration[] = [
                         and room.domain_id is distinct from alert.domain_id);
     `,
   },
+  {
+    // Notifications of alerts to staff away from the station (notifications/, docs/architecture.md
+    // "Notifications"): the durable delivery queue, every attempt, escalation per alert, push
+    // subscriptions, each person's preferences, each domain's settings and on-duty schedule.
+    id: '008_notifications',
+    sql: `
+      create table notify_queue (
+        id bigserial primary key,
+        alert_id text collate "C" not null,
+        step integer not null,
+        recipient text collate "C" not null,
+        channel text not null,
+        destination text collate "C" not null default '',
+        domain_id text collate "C" not null,
+        payload jsonb not null,
+        status text not null default 'queued',
+        attempts integer not null default 0,
+        next_attempt_at timestamptz not null default now(),
+        lease_until timestamptz,
+        leased_by text,
+        last_error text,
+        summary_id bigint,
+        created_at timestamptz not null default now(),
+        sent_at timestamptz,
+        unique (alert_id, step, recipient, channel, destination)
+      );
+      create index notify_queue_due on notify_queue (next_attempt_at, id) where status in ('queued', 'sending');
+      create index notify_queue_recipient on notify_queue (recipient, channel, sent_at) where status = 'sent';
+      create index notify_queue_held on notify_queue (recipient, channel, id) where status = 'held';
+      create index notify_queue_domain on notify_queue (domain_id, id);
+      create table notify_attempts (
+        id bigserial primary key,
+        queue_id bigint not null references notify_queue (id) on delete cascade,
+        domain_id text collate "C" not null,
+        channel text not null,
+        attempt integer not null,
+        at timestamptz not null default now(),
+        ok boolean not null,
+        status_code integer,
+        error text,
+        duration_ms integer not null
+      );
+      create index notify_attempts_domain on notify_attempts (domain_id, id);
+      create index notify_attempts_queue on notify_attempts (queue_id);
+      create table notify_escalations (
+        alert_id text collate "C" primary key,
+        domain_id text collate "C" not null,
+        room_id text collate "C",
+        alert_type text not null,
+        opened_at timestamptz not null,
+        next_step integer not null default 0,
+        next_step_at timestamptz,
+        closed_at timestamptz,
+        closed_reason text
+      );
+      create index notify_escalations_due on notify_escalations (next_step_at) where closed_at is null;
+      create table notify_escalation_steps (
+        alert_id text collate "C" not null references notify_escalations (alert_id) on delete cascade,
+        step integer not null,
+        target text not null,
+        at timestamptz not null default now(),
+        recipients integer not null,
+        primary key (alert_id, step)
+      );
+      create table notify_push_subscriptions (
+        id text collate "C" primary key,
+        user_id text collate "C" not null,
+        endpoint text not null unique,
+        p256dh text not null,
+        auth text not null,
+        label text,
+        created_at timestamptz not null default now(),
+        last_success_at timestamptz,
+        failures integer not null default 0
+      );
+      create index notify_push_subscriptions_user on notify_push_subscriptions (user_id);
+      create table notify_preferences (
+        user_id text collate "C" primary key,
+        preferences jsonb not null,
+        updated_at timestamptz not null default now()
+      );
+      create table notify_domain_settings (
+        domain_id text collate "C" primary key,
+        settings jsonb not null,
+        line_token text,
+        webhook_secret text,
+        updated_at timestamptz not null default now()
+      );
+      create table notify_shifts (
+        domain_id text collate "C" not null,
+        day date not null,
+        shift text not null,
+        assignments jsonb not null,
+        updated_by text,
+        updated_at timestamptz not null default now(),
+        primary key (domain_id, day, shift)
+      );
+      create index documents_alerts_open on documents ((data ->> 'startedAt')) where collection = 'alerts';
+    `,
+  },
+  {
+    id: '009_integration_api_keys',
+    sql: `
+      create table integration_api_keys (
+        id text collate "C" primary key,
+        domain_id text collate "C" not null,
+        root_domain_id text collate "C",
+        name text not null,
+        scopes jsonb not null,
+        secret_hash text not null,
+        created_by text collate "C" not null,
+        created_at timestamptz not null default now(),
+        last_used_at timestamptz,
+        revoked_at timestamptz
+      );
+      create index integration_api_keys_domain on integration_api_keys (domain_id, created_at desc);
+    `,
+  },
 ];

@@ -13,7 +13,16 @@
 import { mkdir } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { lockDataDir, type DataDirLock } from './dataDirLock.ts';
-import { assertChannel, TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult, type TransactionOptions } from './database.ts';
+import {
+  assertChannel,
+  TransactionGuard,
+  type Database,
+  type DatabaseSession,
+  type OnlineBackup,
+  type Queryable,
+  type QueryResult,
+  type TransactionOptions,
+} from './database.ts';
 import { Mutex } from './mutex.ts';
 import { errorFrom, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pgliteProtocol.ts';
 import { QUERY_CANCELED, STATEMENT_LIMITS } from './statementLimits.ts';
@@ -136,7 +145,9 @@ function bounded(direct: Queryable, limitMs: number): Queryable {
   const started = performance.now();
   const check = (): void => {
     if (performance.now() - started <= limitMs) return;
-    throw Object.assign(new Error(`canceling statement due to transaction timeout: the transaction held the embedded database longer than ${limitMs} ms`), { code: QUERY_CANCELED });
+    throw Object.assign(new Error(`canceling statement due to transaction timeout: the transaction held the embedded database longer than ${limitMs} ms`), {
+      code: QUERY_CANCELED,
+    });
   };
   return {
     query<Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
@@ -254,6 +265,17 @@ class PgliteDatabase implements Database {
       this.#thread.removeListener(listener);
       if (!this.#thread.exited && this.#closing === undefined) await this.#turn.run(() => this.#thread.call({ op: 'unlisten', listener }));
     };
+  }
+
+  /**
+   * Writes a consistent copy of the whole database (PGlite's gzipped tar of its data directory) to
+   * `path` while the server runs: in turn, like a transaction, so no write is half in it. Resolves
+   * to its size in bytes and each table's rows (backup/tableSums.ts) at that moment. `npm run
+   * restore` (backup/backupTool.ts) loads it into a new data directory.
+   */
+  backupTo(path: string, { checksums = false } = {}): Promise<OnlineBackup> {
+    this.#guard.assertOutside('backupTo');
+    return this.#turn.run(() => this.#thread.call<OnlineBackup>({ op: 'dump', path, checksums }));
   }
 
   close(): Promise<void> {

@@ -9,15 +9,14 @@ export type PgliteRequest =
   | { id: number; op: 'inTransaction' }
   | { id: number; op: 'listen'; channel: string; listener: number }
   | { id: number; op: 'unlisten'; listener: number }
-  | { id: number; op: 'close' };
+  | { id: number; op: 'close' }
+  /** A consistent copy of the whole database (a gzipped tar of its data directory) written to `path`. */
+  | { id: number; op: 'dump'; path: string; checksums: boolean };
 
 /** A database error's fields (message, code, detail, constraint, …), to be thrown again as they were. */
 export type ErrorFields = Record<string, unknown> & { message: string };
 
-export type PgliteReply =
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: ErrorFields }
-  | { notify: number; payload: string };
+export type PgliteReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: ErrorFields } | { notify: number; payload: string };
 
 /** What the worker is started with. */
 export interface PgliteWorkerData {

@@ -3,8 +3,10 @@
  * WebAssembly) never holds up the server's event loop. One request at a time comes from pglite.ts,
  * which already decides whose turn the one connection is.
  */
+import { rename, writeFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
+import { tableSums } from '../backup/tableSums.ts';
 import { errorFields, type PgliteReply, type PgliteRequest, type PgliteWorkerData } from './pgliteProtocol.ts';
 
 /** Parsers that make PGlite return what node-postgres returns (see database.ts). */
@@ -52,6 +54,16 @@ async function answer(request: PgliteRequest): Promise<unknown> {
     case 'close':
       if (!pglite.closed) await pglite.close();
       return null;
+    case 'dump': {
+      // Summed and copied in one request: nothing else runs on this thread in between, so the sums
+      // describe exactly the copy. Written beside its place and renamed: never half a file under its name.
+      const tables = await tableSums((sql) => pglite.query<Record<string, unknown>>(sql), { checksums: request.checksums });
+      const dump = await pglite.dumpDataDir('gzip');
+      const partial = `${request.path}.partial`;
+      await writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
+      await rename(partial, request.path);
+      return { bytes: dump.size, tables };
+    }
   }
 }
 

@@ -52,7 +52,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     // The URL's own `options` first: the limits and the search path given here win over it.
-    options: [urlOptions, limitOptions(), options.searchPath === undefined ? '' : `-c search_path=${options.searchPath}`].filter((part) => part !== '').join(' '),
+    options: [urlOptions, limitOptions(), options.searchPath === undefined ? '' : `-c search_path=${options.searchPath}`]
+      .filter((part) => part !== '')
+      .join(' '),
   };
   const pool = new pg.Pool({ ...clientConfig, max: options.maxConnections ?? POOL_CONNECTIONS });
   // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool and the next

@@ -40,7 +40,7 @@ describePostgres('statement limits on PostgreSQL', () => {
     }
   });
 
-  it('cancels a statement over its transaction\'s own limit, and a longer limit lets it finish', async () => {
+  it("cancels a statement over its transaction's own limit, and a longer limit lets it finish", async () => {
     await expect(database.transaction((tx) => tx.query('select pg_sleep(0.5)'), { statementTimeoutMs: 100 })).rejects.toMatchObject({ code: QUERY_CANCELED });
     await expect(database.transaction((tx) => tx.query('select pg_sleep(0.2)'), { statementTimeoutMs: 0 })).resolves.toBeDefined();
     // The connection went back to the pool with the default limit.

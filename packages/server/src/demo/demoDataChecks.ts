@@ -18,6 +18,7 @@ import { migrate } from '../database/migrate.ts';
 import { openPglite } from '../database/pglite.ts';
 import { verifyDeviceSecret } from '../devices/deviceSecret.ts';
 import { DocumentStore } from '../documents/store.ts';
+import { SecondFactorPolicy } from '../auth/secondFactorPolicy.ts';
 import { createTestSchema } from '../testing/postgres.ts';
 import { DEMO_ROOMS } from './demoTenants.ts';
 import { demoUserIds, seedDemoData, SYSTEM_PRINCIPAL, type DemoDataCounts } from './seedDemoData.ts';
@@ -58,21 +59,29 @@ export function demoDataHolds(choice: DatabaseChoice): void {
     if (found === undefined) throw new Error(`no claims for ${email}`);
     return found;
   };
-  const ids = async (principal: Claims, query: object): Promise<string[]> => (await store.query(principal, { limit: 1000, ...query })).map((record) => String(record.documentReferenceId)).sort();
-  const stored = async (): Promise<number> => (await database.query<{ n: number }>(`select count(*)::int as n from documents where collection <> 'auditLogs'`)).rows[0]?.n ?? -1;
+  const ids = async (principal: Claims, query: object): Promise<string[]> =>
+    (await store.query(principal, { limit: 1000, ...query })).map((record) => String(record.documentReferenceId)).sort();
+  const stored = async (): Promise<number> =>
+    (await database.query<{ n: number }>(`select count(*)::int as n from documents where collection <> 'auditLogs'`)).rows[0]?.n ?? -1;
 
   beforeAll(async () => {
     opened = await openTestDatabase(choice);
     database = opened.database;
     await migrate(database);
-    const auth = await createAuth({ config: { publicUrl: null, authSecret: null, authRateLimitMax: null, port: 3000 }, database });
-    await createDemoAccounts(auth);
-    first = await seedDemoData(database, quiet, { now: NOW });
     store = new DocumentStore(database, quiet);
+    const auth = await createAuth({
+      config: { publicUrl: null, authSecret: null, authRateLimitMax: null, port: 3000 },
+      database,
+      documents: store,
+      secondFactor: new SecondFactorPolicy(database),
+    });
+    await createDemoAccounts(auth);
+    first = await seedDemoData(store, quiet, { now: NOW });
     const uids = await demoUserIds(database);
     for (const account of DEMO_ACCOUNTS) {
       const uid = uids.get(account.email);
-      if (uid !== undefined) claims.set(account.email, { uid, accessLevel: account.accessLevel, domainId: account.domainId, rootDomainId: account.rootDomainId });
+      if (uid !== undefined)
+        claims.set(account.email, { uid, accessLevel: account.accessLevel, domainId: account.domainId, rootDomainId: account.rootDomainId });
     }
   });
   afterAll(async () => {
@@ -101,7 +110,9 @@ export function demoDataHolds(choice: DatabaseChoice): void {
   });
 
   it('stores only records that match their collection schema', async () => {
-    const { rows } = await database.query<{ path: string; collection_group: string; data: Record<string, unknown> }>(`select path, collection_group, data from documents where collection <> 'auditLogs'`);
+    const { rows } = await database.query<{ path: string; collection_group: string; data: Record<string, unknown> }>(
+      `select path, collection_group, data from documents where collection <> 'auditLogs'`,
+    );
     expect(rows.length).toBe(first.total);
     const invalid = rows.filter((row) => {
       const spec = collectionByGroup(row.collection_group);
@@ -112,19 +123,25 @@ export function demoDataHolds(choice: DatabaseChoice): void {
 
   it('is idempotent: a second run writes nothing, a forced one replaces without duplicating', async () => {
     const before = await stored();
-    const again = await seedDemoData(database, quiet, { now: NOW });
+    const again = await seedDemoData(store, quiet, { now: NOW });
     expect(again.written).toBe(false);
     expect(again.total).toBe(first.total);
     expect(await stored()).toBe(before);
-    const forced = await seedDemoData(database, quiet, { now: NOW, force: true });
+    const forced = await seedDemoData(store, quiet, { now: NOW, force: true });
     expect(forced.written).toBe(true);
     expect(await stored()).toBe(before);
   });
 
   it('puts the rooms in the right tenants for each demo account', async () => {
-    const facilityA = DEMO_ROOMS.filter((room) => room.domainId === DEMO_DOMAINS.facilityA).map((room) => room.id).sort();
-    const corporation = DEMO_ROOMS.filter((room) => room.domainId !== DEMO_DOMAINS.household).map((room) => room.id).sort();
-    const household = DEMO_ROOMS.filter((room) => room.domainId === DEMO_DOMAINS.household).map((room) => room.id).sort();
+    const facilityA = DEMO_ROOMS.filter((room) => room.domainId === DEMO_DOMAINS.facilityA)
+      .map((room) => room.id)
+      .sort();
+    const corporation = DEMO_ROOMS.filter((room) => room.domainId !== DEMO_DOMAINS.household)
+      .map((room) => room.id)
+      .sort();
+    const household = DEMO_ROOMS.filter((room) => room.domainId === DEMO_DOMAINS.household)
+      .map((room) => room.id)
+      .sort();
     const all = DEMO_ROOMS.map((room) => room.id).sort();
     expect(facilityA).toHaveLength(16);
     expect(await ids(claimsOf('staff@example.com'), { collection: 'rooms' })).toEqual(facilityA);
@@ -169,7 +186,9 @@ export function demoDataHolds(choice: DatabaseChoice): void {
     }
     const inUse = devices.filter((device) => device.status === 'in_use');
     expect(inUse).toHaveLength(24);
-    expect(devices.filter((device) => device.status === 'stock').every((device) => device.ownerAgencyDomainId === DEMO_DOMAINS.agency && device.domainId === null)).toBe(true);
+    expect(
+      devices.filter((device) => device.status === 'stock').every((device) => device.ownerAgencyDomainId === DEMO_DOMAINS.agency && device.domainId === null),
+    ).toBe(true);
     const room = await store.get(SYSTEM_PRINCIPAL, 'rooms/demo-a-101');
     expect(room?.document.deviceSerial).toBe('NM-0001');
     const latest = await store.query(SYSTEM_PRINCIPAL, { collection: 'histories', where: [['version', '==', APP_VERSION]] });

@@ -4,13 +4,12 @@
  * history up to the running version.
  */
 import { ALERT_NUMBER_SPECS } from '@nemuri/shared/domainNumbers';
+import { RAW_VIEW_KEYS, RAW_VIEWS } from '@nemuri/shared/rawViews';
 import { APP_VERSION } from '@nemuri/shared/version';
 import { CARE_NUMBERS, type DeviceTypeId } from './demoTenants.ts';
 import { addDays, type Day } from './tokyoTime.ts';
 
 type Data = Record<string, unknown>;
-
-const ALL_RAW_VIEWS = ['raw-ecg', 'raw-respi-axl', 'raw-impe', 'raw-respihr', 'raw-button', 'raw-temparature', 'raw-multi', 'raw-eit'] as const;
 
 export const DEVICE_TYPES: Record<DeviceTypeId, Data & { firmware: string }> = {
   'nemuri-chest': {
@@ -90,24 +89,13 @@ export function parameterRecords(): [string, Data][] {
   return parameters.map((data) => [`parameters/${String(data.key)}`, data]);
 }
 
-const VIEW_DEFINITIONS: Record<(typeof ALL_RAW_VIEWS)[number], { name: string; channels: string[]; layout: Data }> = {
-  'raw-ecg': { name: '心電図', channels: ['ecg'], layout: { rows: 1, secondsShown: 10, yRange: [-1.5, 2.5], gridMs: 200 } },
-  'raw-respi-axl': { name: '呼吸・体動（加速度）', channels: ['respiAxl'], layout: { rows: 3, secondsShown: 30, axes: ['x', 'y', 'z'] } },
-  'raw-impe': { name: '胸郭インピーダンス', channels: ['impe'], layout: { rows: 1, secondsShown: 30 } },
-  'raw-respihr': { name: '呼吸数・心拍数の推移', channels: ['respiHr'], layout: { rows: 2, secondsShown: 600, yRange: [0, 120] } },
-  'raw-button': { name: 'ボタンイベント', channels: ['button'], layout: { rows: 1, secondsShown: 3600, kind: 'events' } },
-  'raw-temparature': { name: '体表温度', channels: ['temperature'], layout: { rows: 1, secondsShown: 3600, yRange: [30, 40] } },
-  'raw-multi': { name: 'マルチ表示', channels: ['ecg', 'respiAxl', 'impe', 'respiHr', 'temperature'], layout: { rows: 5, secondsShown: 30, linked: true } },
-  'raw-eit': { name: 'EIT 画像', channels: ['eit'], layout: { image: { electrodes: 16, measurements: 208, pixels: 32 }, secondsShown: 30, globalImpedance: true } },
-};
-
 export function viewRecords(): [string, Data][] {
-  return ALL_RAW_VIEWS.map((routeKey) => {
-    const { name, channels, layout } = VIEW_DEFINITIONS[routeKey];
+  return RAW_VIEW_KEYS.map((routeKey) => {
+    const { name, channels, layout, defaultWindowSec } = RAW_VIEWS[routeKey];
     const deviceTypeIds = Object.entries(DEVICE_TYPES)
       .filter(([, type]) => (type.rawViews as string[]).includes(routeKey))
       .map(([id]) => id);
-    return [`views/${routeKey}`, { routeKey, name, deviceTypeIds, channels, layout }];
+    return [`views/${routeKey}`, { routeKey, name, deviceTypeIds, channels: [...channels], layout: { ...layout, secondsShown: defaultWindowSec } }];
   });
 }
 
@@ -130,7 +118,9 @@ function versionNumber(version: string): number {
 
 /** Release notes up to the running version, dated backwards from `today` (newest two days ago). */
 export function historyRecords(today: Day): [string, Data][] {
-  const releases = RELEASES.filter(([version], index) => versionNumber(version) <= versionNumber(APP_VERSION) && RELEASES.findIndex(([other]) => other === version) === index);
+  const releases = RELEASES.filter(
+    ([version], index) => versionNumber(version) <= versionNumber(APP_VERSION) && RELEASES.findIndex(([other]) => other === version) === index,
+  );
   return releases.map(([version, title, body], index) => [
     `histories/v${version.replaceAll('.', '-')}`,
     { version, date: addDays(today, -2 - (releases.length - 1 - index) * 35), title, body },

@@ -41,7 +41,10 @@ describe('demo records', () => {
 
   it('give the individual user the household rooms only', () => {
     const rooms = records.filter((record) => /^rooms\/[^/]+$/.test(record.path));
-    expect(rooms.filter((room) => (room.data.ownerUids as string[]).includes('user-individual')).map((room) => room.data.domainId)).toEqual([DEMO_DOMAINS.household, DEMO_DOMAINS.household]);
+    expect(rooms.filter((room) => (room.data.ownerUids as string[]).includes('user-individual')).map((room) => room.data.domainId)).toEqual([
+      DEMO_DOMAINS.household,
+      DEMO_DOMAINS.household,
+    ]);
   });
 
   it('have plausible nights whose metrics agree with their epochs', () => {

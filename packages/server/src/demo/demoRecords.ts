@@ -5,6 +5,7 @@
  * coming from generators seeded by record (room and day), not by position.
  */
 import { createHash } from 'node:crypto';
+import { dueDateOf, invoiceNumberOf, lastDayOf, STANDARD_TAX_RATE } from '@nemuri/shared/billing/billArithmetic';
 import { DEMO_ACCOUNTS, DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import { demoSecret } from '@nemuri/simulator/secrets';
 import { hashSeed, Random } from '@nemuri/simulator/random';
@@ -86,12 +87,21 @@ export function buildDemoRecords({ today, userIds }: DemoRecordsInput): DemoReco
   for (const [path, data] of [...deviceTypeRecords(), ...parameterRecords(), ...viewRecords(), ...historyRecords(today)]) put(path, data);
 
   // Domains, the agency's partners and bills.
-  for (const [id, data] of DEMO_DOMAIN_RECORDS) put(`domains/${id}`, data);
+  // The agency's invoice counter: the demo bills below are all issued, numbered 1 to 3 × partners.
+  const billMonths = [3, 2, 1];
+  for (const [id, data] of DEMO_DOMAIN_RECORDS)
+    put(`domains/${id}`, id === D.agency ? { ...data, lastInvoiceNumber: billMonths.length * DEMO_PARTNERS.length } : data);
   const thisMonth = monthOf(today);
   const agencyName = DEMO_DOMAIN_RECORDS.find(([id]) => id === D.agency)?.[1].name ?? null;
   for (const partner of DEMO_PARTNERS) {
     const contractStart = firstOfMonth(addMonths(thisMonth, -partner.monthsAgo));
-    put(`domains/${D.agency}/partners/${partner.domainId}`, { name: partner.name, contractStart, contractEnd: null, monthlyUnitPrice: partner.monthlyUnitPrice, status: 'active' });
+    put(`domains/${D.agency}/partners/${partner.domainId}`, {
+      name: partner.name,
+      contractStart,
+      contractEnd: null,
+      monthlyUnitPrice: partner.monthlyUnitPrice,
+      status: 'active',
+    });
     // Partners by consent (agency/partnerRequests.ts): each was asked and accepted by the customer's owner.
     const askedAt = at(addDays(contractStart, -7), 10);
     put(`domains/${D.agency}/partnerRequests/${partner.domainId}`, {
@@ -111,20 +121,35 @@ export function buildDemoRecords({ today, userIds }: DemoRecordsInput): DemoReco
     });
   }
   const serialsOfRoot = (rootId: string): string[] => DEMO_ROOMS.flatMap((room, index) => (rootOf(room.domainId) === rootId ? [serialOf(index)] : []));
-  for (const partner of DEMO_PARTNERS) {
-    for (const monthsBack of [3, 2, 1]) {
+  for (const [partnerIndex, partner] of DEMO_PARTNERS.entries()) {
+    for (const [monthIndex, monthsBack] of billMonths.entries()) {
       const month = addMonths(thisMonth, -monthsBack);
       const days = daysInMonth(month);
-      const lines = serialsOfRoot(partner.domainId).map((deviceSerial) => ({ deviceSerial, daysUsed: days, unitPrice: partner.monthlyUnitPrice, amount: partner.monthlyUnitPrice }));
+      const lines = serialsOfRoot(partner.domainId).map((deviceSerial) => ({
+        deviceSerial,
+        daysUsed: days,
+        unitPrice: partner.monthlyUnitPrice,
+        amount: partner.monthlyUnitPrice,
+      }));
       const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
       const consumptionTax = Math.floor(subtotal * 0.1);
       const issued = firstOfMonth(addMonths(month, 1));
+      const sequence = monthIndex * DEMO_PARTNERS.length + partnerIndex + 1;
       put(`domains/${D.agency}/bills/${partner.domainId}-${month}`, {
         partnerDomainId: partner.domainId,
+        partnerName: DEMO_DOMAIN_RECORDS.find(([id]) => id === partner.domainId)?.[1].name ?? partner.name,
         month,
-        lines,
+        billedThrough: lastDayOf(month),
+        lines: lines.map((line) => ({ ...line, taxRate: STANDARD_TAX_RATE })),
         subtotal,
+        taxRate: STANDARD_TAX_RATE,
+        taxes: [{ rate: STANDARD_TAX_RATE, base: subtotal, tax: consumptionTax }],
         consumptionTax,
+        invoiceSequence: sequence,
+        invoiceNumber: invoiceNumberOf(sequence),
+        dueDate: dueDateOf(month),
+        issuerName: agencyName,
+        issuerRegistrationNumber: DEMO_DOMAIN_RECORDS.find(([id]) => id === D.agency)?.[1].invoiceRegistrationNumber ?? null,
         total: subtotal + consumptionTax,
         status: monthsBack === 1 ? 'issued' : 'paid',
         issuedAt: at(issued, 9, 30),
@@ -137,7 +162,14 @@ export function buildDemoRecords({ today, userIds }: DemoRecordsInput): DemoReco
   for (const account of DEMO_ACCOUNTS) {
     const uid = uidOf(account.email);
     if (uid === null) continue;
-    put(`domains/${account.domainId}/staff/${uid}`, { displayName: account.displayName, email: account.email, accessLevel: account.accessLevel, disabled: false, invitedBy: null, lastSignInAt: null });
+    put(`domains/${account.domainId}/staff/${uid}`, {
+      displayName: account.displayName,
+      email: account.email,
+      accessLevel: account.accessLevel,
+      disabled: false,
+      invitedBy: null,
+      lastSignInAt: null,
+    });
   }
   const invitedBy: Record<string, string | null> = { [D.facilityA]: uidOf('admin@example.com'), [D.facilityB]: uidOf('owner@example.com') };
   DEMO_EXTRA_STAFF.forEach((staff, index) => {
@@ -226,7 +258,16 @@ export function buildDemoRecords({ today, userIds }: DemoRecordsInput): DemoReco
       const day = addDays(today, -n);
       const night = generateNight(profile, day, new Random(hashSeed('demo-sleep', room.id, day)));
       put(`rooms/${room.id}/sleeps/${day}`, night.record as unknown as Data);
-      if (alertDays.has(day)) alerts.push(...alertsOf(room, serialOf(index), day, night.events.filter((event) => event.type === 'outOfBed' || profile.apneaIndex >= MODERATE_APNEA_INDEX), acknowledgers(room.domainId)));
+      if (alertDays.has(day))
+        alerts.push(
+          ...alertsOf(
+            room,
+            serialOf(index),
+            day,
+            night.events.filter((event) => event.type === 'outOfBed' || profile.apneaIndex >= MODERATE_APNEA_INDEX),
+            acknowledgers(room.domainId),
+          ),
+        );
     }
   });
   alerts.push(...otherAlerts(today, acknowledgers));
@@ -253,12 +294,32 @@ function alertsOf(room: DemoRoom, serial: string, day: Day, events: readonly Nig
       startedAt = event.startedAt + CARE_NUMBERS.noBreathingAlertSec * 1000;
     }
     const acknowledgedAt = Math.min(event.endedAt, startedAt + Math.round(random.uniform(20, 180)) * 1000);
-    out.push(alertRecord(`demo-${day}-${room.id}-${out.length + 1}`, room, serial, type, startedAt, event.endedAt, staff[Math.floor(random.next() * staff.length)] ?? null, acknowledgedAt));
+    out.push(
+      alertRecord(
+        `demo-${day}-${room.id}-${out.length + 1}`,
+        room,
+        serial,
+        type,
+        startedAt,
+        event.endedAt,
+        staff[Math.floor(random.next() * staff.length)] ?? null,
+        acknowledgedAt,
+      ),
+    );
   }
   return out;
 }
 
-function alertRecord(id: string, room: DemoRoom, serial: string, type: string, startedAt: number, endedAt: number, acknowledgedBy: string | null, acknowledgedAt: number): DemoRecord {
+function alertRecord(
+  id: string,
+  room: DemoRoom,
+  serial: string,
+  type: string,
+  startedAt: number,
+  endedAt: number,
+  acknowledgedBy: string | null,
+  acknowledgedAt: number,
+): DemoRecord {
   return {
     path: `alerts/${id}`,
     data: {
@@ -290,6 +351,15 @@ function otherAlerts(today: Day, acknowledgers: (domainId: string) => string[]):
     const room = DEMO_ROOMS[roomIndex] as DemoRoom;
     const startedAt = tokyoInstant(addDays(today, -daysAgo), minute);
     const staff = acknowledgers(room.domainId);
-    return alertRecord(`demo-${addDays(today, -daysAgo)}-${type}-${index + 1}`, room, serialOf(roomIndex), type, startedAt, startedAt + seconds * 1000, staff[index % Math.max(1, staff.length)] ?? null, startedAt + Math.min(seconds, 90) * 1000);
+    return alertRecord(
+      `demo-${addDays(today, -daysAgo)}-${type}-${index + 1}`,
+      room,
+      serialOf(roomIndex),
+      type,
+      startedAt,
+      startedAt + seconds * 1000,
+      staff[index % Math.max(1, staff.length)] ?? null,
+      startedAt + Math.min(seconds, 90) * 1000,
+    );
   });
 }

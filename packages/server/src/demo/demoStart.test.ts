@@ -34,7 +34,9 @@ it('loads the demo data set once, at the first demo start', async () => {
   const first = await start();
   await first.stop();
   expect(first.rooms).toBe(24);
-  expect(first.lines.join('\n')).toMatch(/demo data: 7 domains, 24 staff, 24 rooms, 30 devices, 660 sleep days, \d+ alerts, \d+ records in all written in \d+ ms/);
+  expect(first.lines.join('\n')).toMatch(
+    /demo data: 7 domains, 24 staff, 24 rooms, 30 devices, 660 sleep days, \d+ alerts, \d+ records in all written in \d+ ms/,
+  );
   const second = await start();
   await second.stop();
   expect(second.rooms).toBe(24);

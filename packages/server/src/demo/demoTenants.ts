@@ -21,6 +21,8 @@ export const CARE_NUMBERS = {
   temperatureHigh: 37.5,
   deviceOfflineMin: 5,
   alertResoundMin: 5,
+  // 起きあがり alerts off, as by default: a facility turns them on for residents at risk of falling.
+  sittingUpAlertSec: 0,
 };
 
 const D = DEMO_DOMAINS;
@@ -157,7 +159,17 @@ export interface DemoRoom {
 const A = D.facilityA;
 const B = D.facilityB;
 const H = D.household;
-const room = (id: string, domainId: string, name: string, floor: string | null, unit: string | null, deviceTypeId: DeviceTypeId, residentName: string | null, residentNote: string | null, sleeper?: Partial<SleeperProfile>): DemoRoom => ({
+const room = (
+  id: string,
+  domainId: string,
+  name: string,
+  floor: string | null,
+  unit: string | null,
+  deviceTypeId: DeviceTypeId,
+  residentName: string | null,
+  residentNote: string | null,
+  sleeper?: Partial<SleeperProfile>,
+): DemoRoom => ({
   id,
   domainId,
   name,
@@ -172,12 +184,25 @@ const room = (id: string, domainId: string, name: string, floor: string | null, 
 /** 24 rooms in device order: room i carries NM-00(i+1). */
 export const DEMO_ROOMS: readonly DemoRoom[] = [
   room('demo-a-101', A, '101号室', '1F', '東ユニット', 'nemuri-bed', '佐々木 トシ', '夜間トイレ介助あり（2回程度）'),
-  room('demo-a-102', A, '102号室', '1F', '東ユニット', 'nemuri-bed', '石川 正男', '睡眠時無呼吸の疑い（中等度）。いびき大。主治医に報告済み', { apneaIndex: 22, respirationRate: 17, heartRate: 68, awakenings: 5 }),
+  room('demo-a-102', A, '102号室', '1F', '東ユニット', 'nemuri-bed', '石川 正男', '睡眠時無呼吸の疑い（中等度）。いびき大。主治医に報告済み', {
+    apneaIndex: 22,
+    respirationRate: 17,
+    heartRate: 68,
+    awakenings: 5,
+  }),
   room('demo-a-103', A, '103号室', '1F', '東ユニット', 'nemuri-bed', '前田 ハル', '車椅子。移乗介助が必要'),
   room('demo-a-104', A, '104号室', '1F', '東ユニット', 'nemuri-bed', '藤井 清', '高血圧（服薬中）'),
-  room('demo-a-105', A, '105号室', '1F', '西ユニット', 'nemuri-bed', '岡田 フミ', '認知症（中等度）。夜間の離床・徘徊に注意', { longTrip: 0.35, toiletTrips: 1.8, restlessness: 1.3 }),
+  room('demo-a-105', A, '105号室', '1F', '西ユニット', 'nemuri-bed', '岡田 フミ', '認知症（中等度）。夜間の離床・徘徊に注意', {
+    longTrip: 0.35,
+    toiletTrips: 1.8,
+    restlessness: 1.3,
+  }),
   room('demo-a-106', A, '106号室', '1F', '西ユニット', 'nemuri-bed', '長谷川 勇', '糖尿病（インスリン）。夜間低血糖に注意'),
-  room('demo-a-107', A, '107号室', '1F', '西ユニット', 'nemuri-bed', '村上 キミ', '入眠に時間がかかる。眠剤は頓用', { latency: 45, awakenings: 4.5, restlessness: 1.2 }),
+  room('demo-a-107', A, '107号室', '1F', '西ユニット', 'nemuri-bed', '村上 キミ', '入眠に時間がかかる。眠剤は頓用', {
+    latency: 45,
+    awakenings: 4.5,
+    restlessness: 1.2,
+  }),
   room('demo-a-108', A, '108号室', '1F', '西ユニット', 'nemuri-bed', '近藤 茂', '心不全の既往。呼吸数の変化に注意', { respirationRate: 19, heartRate: 74 }),
   room('demo-a-201', A, '201号室', '2F', '東ユニット', 'nemuri-chest', '坂本 チヨ', '難聴。声かけは正面から'),
   room('demo-a-202', A, '202号室', '2F', '東ユニット', 'nemuri-chest', '遠藤 昭', '早寝早起き。5時台に起床', { bedTime: 20 * 60 + 40, wakeTime: 5 * 60 + 10 }),
@@ -194,7 +219,12 @@ export const DEMO_ROOMS: readonly DemoRoom[] = [
   room('demo-b-05', B, '萩の間', '1F', null, 'nemuri-eit', '竹内 ヤエ', '呼吸機能の研究に協力（EIT ベルト装着、家族同意済み）'),
   room('demo-b-06', B, '桐の間', '1F', null, 'nemuri-chest', null, '空室（入居予定あり）'),
   room('demo-h-1', H, '母の部屋', null, null, 'nemuri-chest', '山田 キヨ', '88歳。夜中に一度トイレに起きる', { toiletTrips: 1.2 }),
-  room('demo-h-2', H, '寝室', null, null, 'nemuri-chest', '山田 花子', '本人', { bedTime: 21 * 60 + 50, wakeTime: 6 * 60 + 20, toiletTrips: 0.3, heartRate: 62 }),
+  room('demo-h-2', H, '寝室', null, null, 'nemuri-chest', '山田 花子', '本人', {
+    bedTime: 21 * 60 + 50,
+    wakeTime: 6 * 60 + 20,
+    toiletTrips: 0.3,
+    heartRate: 62,
+  }),
 ];
 
 export interface DemoStaff {

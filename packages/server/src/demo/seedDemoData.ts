@@ -15,8 +15,8 @@
 import { DEMO_ACCOUNTS } from '@nemuri/shared/demoAccounts';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import type { Database, Queryable } from '../database/database.ts';
-import { DocumentStore } from '../documents/store.ts';
+import type { Queryable } from '../database/database.ts';
+import type { DocumentStore } from '../documents/store.ts';
 import { buildDemoRecords, type DemoRecord } from './demoRecords.ts';
 import { tokyoDay } from './tokyoTime.ts';
 
@@ -72,12 +72,16 @@ export async function demoUserIds(database: Queryable, accounts: typeof DEMO_ACC
 }
 
 async function recorded(database: Queryable): Promise<{ collections: Record<string, number>; total: number } | null> {
-  const { rows } = await database.query<{ value: { collections?: Record<string, number>; total?: number } }>('select value from app_meta where key = $1', [DEMO_DATA_SET_KEY]);
+  const { rows } = await database.query<{ value: { collections?: Record<string, number>; total?: number } }>('select value from app_meta where key = $1', [
+    DEMO_DATA_SET_KEY,
+  ]);
   const value = rows[0]?.value;
   return value === undefined ? null : { collections: value.collections ?? {}, total: value.total ?? 0 };
 }
 
-export async function seedDemoData(database: Database, logger: DemoLogger, options: SeedDemoDataOptions = {}): Promise<DemoDataCounts> {
+/** Writes through `store` (the app's, so that live screens and the room directory hear the records). */
+export async function seedDemoData(store: DocumentStore, logger: DemoLogger, options: SeedDemoDataOptions = {}): Promise<DemoDataCounts> {
+  const { database } = store;
   const started = performance.now();
   const previous = options.force === true ? null : await recorded(database);
   if (previous !== null) return { written: false, ...previous, missingAccounts: [], milliseconds: Math.round(performance.now() - started) };
@@ -89,7 +93,6 @@ export async function seedDemoData(database: Database, logger: DemoLogger, optio
   if (missingAccounts.length > 0) logger.warn(`demo data: no user for ${missingAccounts.join(', ')}: written without their staff records`);
   const records = buildDemoRecords({ today, userIds });
 
-  const store = new DocumentStore(database, logger);
   const batchSize = options.batchSize ?? 250;
   for (let start = 0; start < records.length; start += batchSize) {
     const writes = records.slice(start, start + batchSize).map((record: DemoRecord) => ({ op: 'set', path: record.path, data: record.data, merge: false }));
@@ -123,7 +126,7 @@ export function describeCounts(counts: DemoDataCounts): string {
 /**
  * Whether a demo start loads the data set. NEMURI_DEMO_DATA=0 or 1 decides; unset, yes, except
  * under Vitest: the server tests start servers with DEMO=1 for the demo accounts and expect an
- * otherwise empty document store (documents/tenancyMatrix.ts), so they opt in with NEMURI_DEMO_DATA=1.
+ * otherwise empty document store (documents/tenancyMatrix.fixture.ts), so they opt in with NEMURI_DEMO_DATA=1.
  */
 export function demoDataWanted(env: NodeJS.ProcessEnv = process.env): boolean {
   const setting = env.NEMURI_DEMO_DATA;
@@ -133,9 +136,9 @@ export function demoDataWanted(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /** The demo start's step (server.ts): load the set unless it is there or not wanted, and log one line. */
-export async function loadDemoDataAtStart(database: Database, logger: DemoLogger): Promise<DemoDataCounts | null> {
+export async function loadDemoDataAtStart(store: DocumentStore, logger: DemoLogger): Promise<DemoDataCounts | null> {
   if (!demoDataWanted()) return null;
-  const counts = await seedDemoData(database, logger);
+  const counts = await seedDemoData(store, logger);
   logger.info(describeCounts(counts));
   return counts;
 }

@@ -118,7 +118,7 @@ export function generateNight(profile: SleeperProfile, day: Day, random: Random)
 
   const states: EpochState[] = new Array<EpochState>(length).fill('awake');
   const cycles: number[] = [];
-  for (let total = 0; total < sleepEnd - sleepStart; ) {
+  for (let total = 0; total < sleepEnd - sleepStart;) {
     const cycle = Math.round(clamp(90 + random.gaussian() * 10, 70, 115));
     cycles.push(cycle);
     total += cycle;
@@ -195,7 +195,14 @@ export function generateNight(profile: SleeperProfile, day: Day, random: Random)
     const hrOffset = state === 'awake' ? 7 : state === 'deep' ? -5 : state === 'rem' ? 3 + random.gaussian() * 2 : 0;
     const rr = round1(clamp(nightRespiration + rrOffset + random.gaussian() * 0.6 - (apneaMinutes.has(i) ? 2.5 : 0), 8, 25));
     const hr = Math.round(clamp(nightHeart + hrOffset + drift + random.gaussian() * 1.5, 45, 110));
-    const base = state === 'awake' ? 12 + random.exponential(14) : state === 'light' ? 2 + random.exponential(3) : state === 'rem' ? 1 + random.exponential(1.5) : random.exponential(0.6);
+    const base =
+      state === 'awake'
+        ? 12 + random.exponential(14)
+        : state === 'light'
+          ? 2 + random.exponential(3)
+          : state === 'rem'
+            ? 1 + random.exponential(1.5)
+            : random.exponential(0.6);
     const activity = Math.round(clamp(base * profile.restlessness, 0, 100));
     activitySum += activity;
     if (state !== 'awake') {
@@ -203,7 +210,9 @@ export function generateNight(profile: SleeperProfile, day: Day, random: Random)
       heart.push(hr);
     }
     const pauses = apneaMinutes.get(i);
-    epochs.push(pauses === undefined ? { state, respirationRate: rr, heartRate: hr, activity } : { state, respirationRate: rr, heartRate: hr, activity, pauses });
+    epochs.push(
+      pauses === undefined ? { state, respirationRate: rr, heartRate: hr, activity } : { state, respirationRate: rr, heartRate: hr, activity, pauses },
+    );
   }
 
   const timeInBedMin = length - outOfBedMin;
@@ -215,6 +224,8 @@ export function generateNight(profile: SleeperProfile, day: Day, random: Random)
       finalWake: tokyoIso(tokyoInstant(day, finalWake)),
       outOfBedTime: tokyoIso(tokyoInstant(day, up)),
       timeInBedMin,
+      // Every demo minute in bed has a state.
+      scoredMin: timeInBedMin,
       totalSleepMin: sleepMinutes,
       sleepEfficiency: round1((100 * sleepMinutes) / timeInBedMin),
       sleepLatencyMin: latency,

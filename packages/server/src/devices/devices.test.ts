@@ -27,15 +27,29 @@ describe('device registration', () => {
   const documents = () => base.server.app.ingest.documents;
   const storedHash = async (serial: string): Promise<unknown> => (await documents().get(SYSTEM_PRINCIPAL, `devices/${serial}`))?.document.credentialHash;
   const putDevice = (serial: string, fields: Record<string, unknown>) =>
-    documents().set(SYSTEM_PRINCIPAL, `devices/${serial}`, { deviceTypeId: 'nemuri-pad', ownerAgencyDomainId: DEMO_DOMAINS.agency, status: 'lent', ...fields }, false);
-  const putRoom = (id: string, domainId: string, fields: Record<string, unknown> = {}) => documents().set(SYSTEM_PRINCIPAL, `rooms/${id}`, { domainId, name: id, ...fields }, false);
+    documents().set(
+      SYSTEM_PRINCIPAL,
+      `devices/${serial}`,
+      { deviceTypeId: 'nemuri-pad', ownerAgencyDomainId: DEMO_DOMAINS.agency, status: 'lent', ...fields },
+      false,
+    );
+  const putRoom = (id: string, domainId: string, fields: Record<string, unknown> = {}) =>
+    documents().set(SYSTEM_PRINCIPAL, `rooms/${id}`, { domainId, name: id, ...fields }, false);
   const register = (client: BrowserClient, serial: string, body: unknown = {}) => client.post(`/api/devices/${serial}/registration`, body);
   const rotate = (client: BrowserClient, serial: string) => client.post(`/api/devices/${serial}/secret`, {});
   const ingest = (serial: string, secret: string) =>
-    fetch(`${base.server.url}/api/devices/${serial}/frames`, { method: 'POST', body: new Uint8Array(frame), headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${secret}` } });
+    fetch(`${base.server.url}/api/devices/${serial}/frames`, {
+      method: 'POST',
+      body: new Uint8Array(frame),
+      headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${secret}` },
+    });
   const mqttAccepts = async (serial: string, secret: string): Promise<boolean> => {
     try {
-      const device = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: secret, clientId: serial, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 }, false);
+      const device = await mqtt.connectAsync(
+        base.server.mqttUrl,
+        { username: serial, password: secret, clientId: serial, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 },
+        false,
+      );
       await device.endAsync();
       return true;
     } catch {
@@ -53,13 +67,35 @@ describe('device registration', () => {
     base = await startIngestServer();
     // The corporation's owner (level 5) reaches both facilities A and B; the administrator only A.
     const as = (email: string) => signedInClient(base.server, email);
-    [admin, staff, owner, developer] = await Promise.all([as('admin@example.com'), as('staff@example.com'), as('owner@example.com'), as('developer@example.com')]);
+    [admin, staff, owner, developer] = await Promise.all([
+      as('admin@example.com'),
+      as('staff@example.com'),
+      as('owner@example.com'),
+      as('developer@example.com'),
+    ]);
     // Under vitest the demo data set is not loaded: the two facilities of the corporation.
-    for (const [id, name] of [[A, 'さくら苑'], [B, 'もみじ荘']] as const) {
-      await documents().set(SYSTEM_PRINCIPAL, `domains/${id}`, { name, kind: 'facility', rootDomainId: DEMO_DOMAINS.corporation, parentDomainId: DEMO_DOMAINS.corporation }, true);
+    for (const [id, name] of [
+      [A, 'さくら苑'],
+      [B, 'もみじ荘'],
+    ] as const) {
+      await documents().set(
+        SYSTEM_PRINCIPAL,
+        `domains/${id}`,
+        { name, kind: 'facility', rootDomainId: DEMO_DOMAINS.corporation, parentDomainId: DEMO_DOMAINS.corporation },
+        true,
+      );
     }
     const parser = await loadParser();
-    frame = Buffer.from(parser.encodeSmfFrame({ channel: 'temperature', format: 'float32', sampleRate: 1, sequence: 0, startTimeUs: (Date.now() - 600_000) * 1000, values: [36.5] }));
+    frame = Buffer.from(
+      parser.encodeSmfFrame({
+        channel: 'temperature',
+        format: 'float32',
+        sampleRate: 1,
+        sequence: 0,
+        startTimeUs: (Date.now() - 600_000) * 1000,
+        values: [36.5],
+      }),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -118,11 +154,21 @@ describe('device registration', () => {
       expect(reply.status).toBe(403);
       expect(reply.body).toMatchObject({ code: 'permission-denied' });
     }
-    const signedOut = await fetch(`${base.server.url}/api/devices/${inA}/registration`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const signedOut = await fetch(`${base.server.url}/api/devices/${inA}/registration`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(signedOut.status).toBe(401);
 
     // Another facility's device, a device in stock and no device at all look the same.
-    const answers = [await register(admin, inB), await register(admin, stock), await register(admin, uniqueSerial('nobody')), await rotate(admin, inB), await register(admin, 'bad/serial')];
+    const answers = [
+      await register(admin, inB),
+      await register(admin, stock),
+      await register(admin, uniqueSerial('nobody')),
+      await rotate(admin, inB),
+      await register(admin, 'bad/serial'),
+    ];
     for (const reply of answers) expect(reply.status).toBe(404);
     expect(new Set(answers.slice(0, 3).map((reply) => (reply.body as { code: string }).code))).toEqual(new Set(['not-found']));
     expect(await storedHash(inB)).toBeUndefined();
@@ -174,9 +220,13 @@ describe('device registration', () => {
     expect(taken.status).toBe(409);
     expect((taken.body as { message: string }).message).toContain(other);
     // A room of facility B: not in the administrator's scope at all.
-    expect((await admin.send('PUT', `/api/devices/${serial}/room`, JSON.stringify({ roomId: foreign }), { 'content-type': 'application/json' })).status).toBe(404);
+    expect((await admin.send('PUT', `/api/devices/${serial}/room`, JSON.stringify({ roomId: foreign }), { 'content-type': 'application/json' })).status).toBe(
+      404,
+    );
     // The owner sees both facilities, but a device stays in its own facility's rooms.
-    expect((await owner.send('PUT', `/api/devices/${serial}/room`, JSON.stringify({ roomId: foreign }), { 'content-type': 'application/json' })).status).toBe(400);
+    expect((await owner.send('PUT', `/api/devices/${serial}/room`, JSON.stringify({ roomId: foreign }), { 'content-type': 'application/json' })).status).toBe(
+      400,
+    );
     expect(await deviceRoom()).toBe(second);
 
     const unassigned = await admin.send('DELETE', `/api/devices/${serial}/room`, undefined);
@@ -221,14 +271,39 @@ describe('device registration', () => {
     expect((await developer.post('/api/documents/lookup', { collection: 'devices', field: 'credentialHash', value: original })).status).toBe(403);
 
     // Writes naming it are refused; writes without it keep it.
-    expect((await admin.send('PATCH', `/api/documents/devices/${serial}`, JSON.stringify({ data: { credentialHash: planted } }), { 'content-type': 'application/json' })).status).toBe(403);
-    expect((await developer.send('PUT', `/api/documents/devices/${serial}`, JSON.stringify({ data: { deviceTypeId: 'nemuri-pad', status: 'lent', domainId: A, credentialHash: planted } }), { 'content-type': 'application/json' })).status).toBe(403);
-    const commit = await developer.post('/api/documents/commit', { reads: [], writes: [{ op: 'update', path: `devices/${serial}`, data: { credentialHash: null } }] });
+    expect(
+      (
+        await admin.send('PATCH', `/api/documents/devices/${serial}`, JSON.stringify({ data: { credentialHash: planted } }), {
+          'content-type': 'application/json',
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await developer.send(
+          'PUT',
+          `/api/documents/devices/${serial}`,
+          JSON.stringify({ data: { deviceTypeId: 'nemuri-pad', status: 'lent', domainId: A, credentialHash: planted } }),
+          { 'content-type': 'application/json' },
+        )
+      ).status,
+    ).toBe(403);
+    const commit = await developer.post('/api/documents/commit', {
+      reads: [],
+      writes: [{ op: 'update', path: `devices/${serial}`, data: { credentialHash: null } }],
+    });
     expect(commit.status).toBe(403);
-    const replaced = await developer.send('PUT', `/api/documents/devices/${serial}`, JSON.stringify({ data: { deviceTypeId: 'nemuri-pad', status: 'lent', domainId: A, firmwareVersion: '2.0.0' } }), { 'content-type': 'application/json' });
+    const replaced = await developer.send(
+      'PUT',
+      `/api/documents/devices/${serial}`,
+      JSON.stringify({ data: { deviceTypeId: 'nemuri-pad', status: 'lent', domainId: A, firmwareVersion: '2.0.0' } }),
+      { 'content-type': 'application/json' },
+    );
     expect(replaced.status, replaced.text).toBe(200);
     expect(replaced.text).not.toContain('credentialHash');
-    const patched = await admin.send('PATCH', `/api/documents/devices/${serial}`, JSON.stringify({ data: { firmwareVersion: '2.0.1' } }), { 'content-type': 'application/json' });
+    const patched = await admin.send('PATCH', `/api/documents/devices/${serial}`, JSON.stringify({ data: { firmwareVersion: '2.0.1' } }), {
+      'content-type': 'application/json',
+    });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.text).not.toContain('credentialHash');
     expect(await storedHash(serial)).toBe(original);

@@ -10,28 +10,27 @@
  * serial answers 404, so that nobody learns whether it exists elsewhere. A secret is answered once
  * and only its hash is stored (`credentialHash`, a server-only field of the document engine); the
  * ingest's cache of the device is dropped at once so that the old secret stops working for new
- * MQTT connections and every HTTP request. Writes go through the document engine with the
+ * MQTT connections and every HTTP request; with MQTT_DEVICE_ACCOUNTS the production broker's account
+ * gets the new secret in the same request (ingest/brokerAccounts.ts). Writes go through the document engine with the
  * caller's claims, so its scope checks apply and its audit log names the administrator.
  */
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
 import { z } from 'zod/v3';
 import type { Claims } from '@nemuri/shared/documents/access';
-import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
+import { DocumentError } from '@nemuri/shared/documents/errors';
 import type { Data } from '@nemuri/shared/documents/update';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import type { Database } from '../database/database.ts';
-import { DocumentStore, withServerOnlyFields } from '../documents/store.ts';
-import { ApiError, sendError, type ErrorCode } from '../http/errors.ts';
-import { SERIAL_PATTERN, type DeviceRegistry } from '../ingest/deviceRegistry.ts';
+import { withServerOnlyFields } from '../documents/store.ts';
+import { ApiError, apiErrorOfDocument, parseBody, sendError } from '../http/errors.ts';
+import { SERIAL_PATTERN } from '../ingest/deviceRegistry.ts';
 import { hashDeviceSecret, newDeviceSecret } from './deviceSecret.ts';
 
-export interface DevicesPluginOptions {
-  database: Database;
-  /** The ingest's device cache, forgotten after every credential change. */
-  registry: DeviceRegistry;
-}
-
-const roomId = z.string().min(1).max(200).regex(/^[^/]+$/, 'Invalid room id');
+const roomId = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^/]+$/, 'Invalid room id');
 const registrationBody = z.object({ roomId: roomId.optional() }).strict();
 const roomBody = z.object({ roomId: roomId.nullable() }).strict();
 
@@ -46,155 +45,161 @@ function nonEmpty(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw new ApiError(400, 'invalid-argument', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; '));
-  return parsed.data;
-}
+export const devicesPlugin = fp(
+  async (app) => {
+    const registry = app.ingest.registry;
+    const store = app.documents;
 
-/** The engine's errors as API errors (same codes and statuses as /api/documents). */
-function apiErrorOf(error: DocumentError): ApiError {
-  const code: ErrorCode = error.code === 'aborted' ? 'already-exists' : error.code === 'unimplemented' ? 'internal' : error.code;
-  return new ApiError(HTTP_STATUS_OF_CODE[error.code], code, error.message);
-}
+    const administrator = (principal: Claims | null): Claims => {
+      if (principal === null) throw new ApiError(401, 'unauthenticated', 'Sign in to use the data');
+      if (principal.accessLevel < ROLE_LEVELS.administrator)
+        throw new ApiError(403, 'permission-denied', 'Registering devices needs an administrator (level 3 or above)');
+      return principal;
+    };
 
-export const devicesPlugin: FastifyPluginAsync<DevicesPluginOptions> = async (app, { database, registry }) => {
-  const store = new DocumentStore(database, app.log);
+    /** A record the caller may read, or null (absent or outside the scope: the caller must not tell which). */
+    const readable = async (claims: Claims, path: string): Promise<Found | null> => {
+      try {
+        const found = await store.get(claims, path);
+        return found === null ? null : { data: found.document, version: found.version };
+      } catch (error) {
+        if (error instanceof DocumentError && error.code === 'permission-denied') return null;
+        throw error;
+      }
+    };
 
-  const administrator = (principal: Claims | null): Claims => {
-    if (principal === null) throw new ApiError(401, 'unauthenticated', 'Sign in to use the data');
-    if (principal.accessLevel < ROLE_LEVELS.administrator) throw new ApiError(403, 'permission-denied', 'Registering devices needs an administrator (level 3 or above)');
-    return principal;
-  };
+    /** The device, lent to a domain in the caller's scope; else 404. */
+    const deviceOf = async (claims: Claims, serial: string): Promise<Found & { domainId: string }> => {
+      const missing = new ApiError(404, 'not-found', `No device ${serial} in your facilities`);
+      if (!SERIAL_PATTERN.test(serial)) throw missing;
+      const device = await readable(claims, `devices/${serial}`);
+      const domainId = nonEmpty(device?.data.domainId);
+      if (device === null || domainId === null) throw missing;
+      if (device.data.status === 'retired') throw new ApiError(412, 'failed-precondition', `Device ${serial} is retired`);
+      return { ...device, domainId };
+    };
 
-  /** A record the caller may read, or null (absent or outside the scope: the caller must not tell which). */
-  const readable = async (claims: Claims, path: string): Promise<Found | null> => {
-    try {
-      const found = await store.get(claims, path);
-      return found === null ? null : { data: found.document, version: found.version };
-    } catch (error) {
-      if (error instanceof DocumentError && error.code === 'permission-denied') return null;
-      throw error;
-    }
-  };
-
-  /** The device, lent to a domain in the caller's scope; else 404. */
-  const deviceOf = async (claims: Claims, serial: string): Promise<Found & { domainId: string }> => {
-    const missing = new ApiError(404, 'not-found', `No device ${serial} in your facilities`);
-    if (!SERIAL_PATTERN.test(serial)) throw missing;
-    const device = await readable(claims, `devices/${serial}`);
-    const domainId = nonEmpty(device?.data.domainId);
-    if (device === null || domainId === null) throw missing;
-    if (device.data.status === 'retired') throw new ApiError(412, 'failed-precondition', `Device ${serial} is retired`);
-    return { ...device, domainId };
-  };
-
-  /** The room, in the caller's scope and the device's domain, free or holding this device. */
-  const roomFor = async (claims: Claims, id: string, serial: string, deviceDomainId: string): Promise<Found> => {
-    const room = await readable(claims, `rooms/${id}`);
-    if (room === null) throw new ApiError(404, 'not-found', `No room ${id} in your facilities`);
-    if (room.data.domainId !== deviceDomainId) throw new ApiError(400, 'invalid-argument', `Room ${id} belongs to another facility than device ${serial}`);
-    const holder = nonEmpty(room.data.deviceSerial);
-    if (holder !== null && holder !== serial) throw new ApiError(409, 'already-exists', `Room ${id} already has device ${holder}: unassign it first`);
-    return room;
-  };
-
-  /** Clears `deviceSerial` of the rooms (other than `keep`) that name this device and the caller may write. */
-  const releaseRooms = async (claims: Claims, serial: string, device: Found, keep: string | null): Promise<{ reads: { path: string; version: number }[]; writes: Write[] }> => {
-    const ids = new Set<string>();
-    const assigned = nonEmpty(device.data.roomId);
-    if (assigned !== null) ids.add(assigned);
-    const holding = await store.lookup(claims, { collection: 'rooms', field: 'deviceSerial', value: serial });
-    const holdingId = nonEmpty(holding?.documentReferenceId);
-    if (holdingId !== null) ids.add(holdingId);
-    const reads: { path: string; version: number }[] = [];
-    const writes: Write[] = [];
-    for (const id of ids) {
-      if (id === keep) continue;
+    /** The room, in the caller's scope and the device's domain, free or holding this device. */
+    const roomFor = async (claims: Claims, id: string, serial: string, deviceDomainId: string): Promise<Found> => {
       const room = await readable(claims, `rooms/${id}`);
-      if (room === null || room.data.deviceSerial !== serial) continue;
-      reads.push({ path: `rooms/${id}`, version: room.version });
-      writes.push({ op: 'update', path: `rooms/${id}`, data: { deviceSerial: null } });
-    }
-    return { reads, writes };
-  };
+      if (room === null) throw new ApiError(404, 'not-found', `No room ${id} in your facilities`);
+      if (room.data.domainId !== deviceDomainId) throw new ApiError(400, 'invalid-argument', `Room ${id} belongs to another facility than device ${serial}`);
+      const holder = nonEmpty(room.data.deviceSerial);
+      if (holder !== null && holder !== serial) throw new ApiError(409, 'already-exists', `Room ${id} already has device ${holder}: unassign it first`);
+      return room;
+    };
 
-  /** Moves the device to `target` (null: no room): both records change in one transaction. */
-  const placement = async (claims: Claims, serial: string, device: Found & { domainId: string }, target: string | null) => {
-    const released = await releaseRooms(claims, serial, device, target);
-    const reads = [{ path: `devices/${serial}`, version: device.version }, ...released.reads];
-    const writes: Write[] = [...released.writes];
-    if (target !== null) {
-      const room = await roomFor(claims, target, serial, device.domainId);
-      reads.push({ path: `rooms/${target}`, version: room.version });
-      if (room.data.deviceSerial !== serial) writes.push({ op: 'update', path: `rooms/${target}`, data: { deviceSerial: serial } });
-    }
-    return { reads, writes, deviceFields: { roomId: target } };
-  };
+    /** Clears `deviceSerial` of the rooms (other than `keep`) that name this device and the caller may write. */
+    const releaseRooms = async (
+      claims: Claims,
+      serial: string,
+      device: Found,
+      keep: string | null,
+    ): Promise<{ reads: { path: string; version: number }[]; writes: Write[] }> => {
+      const ids = new Set<string>();
+      const assigned = nonEmpty(device.data.roomId);
+      if (assigned !== null) ids.add(assigned);
+      const holding = await store.lookup(claims, { collection: 'rooms', field: 'deviceSerial', value: serial });
+      const holdingId = nonEmpty(holding?.documentReferenceId);
+      if (holdingId !== null) ids.add(holdingId);
+      const reads: { path: string; version: number }[] = [];
+      const writes: Write[] = [];
+      for (const id of ids) {
+        if (id === keep) continue;
+        const room = await readable(claims, `rooms/${id}`);
+        if (room === null || room.data.deviceSerial !== serial) continue;
+        reads.push({ path: `rooms/${id}`, version: room.version });
+        writes.push({ op: 'update', path: `rooms/${id}`, data: { deviceSerial: null } });
+      }
+      return { reads, writes };
+    };
 
-  const commit = async (claims: Claims, reads: { path: string; version: number }[], writes: Write[]): Promise<void> => {
-    await store.commit(withServerOnlyFields(claims), { reads, writes });
-  };
+    /** Moves the device to `target` (null: no room): both records change in one transaction. */
+    const placement = async (claims: Claims, serial: string, device: Found & { domainId: string }, target: string | null) => {
+      const released = await releaseRooms(claims, serial, device, target);
+      const reads = [{ path: `devices/${serial}`, version: device.version }, ...released.reads];
+      const writes: Write[] = [...released.writes];
+      if (target !== null) {
+        const room = await roomFor(claims, target, serial, device.domainId);
+        reads.push({ path: `rooms/${target}`, version: room.version });
+        if (room.data.deviceSerial !== serial) writes.push({ op: 'update', path: `rooms/${target}`, data: { deviceSerial: serial } });
+      }
+      return { reads, writes, deviceFields: { roomId: target } };
+    };
 
-  const answerErrors = async <T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T | FastifyReply> => {
-    reply.header('cache-control', 'no-store');
-    try {
-      return await fn();
-    } catch (error) {
-      const apiError = error instanceof DocumentError ? apiErrorOf(error) : error;
-      if (apiError instanceof ApiError) return sendError(reply, apiError.statusCode, apiError.code, apiError.message);
-      throw error;
-    }
-  };
+    const commit = async (claims: Claims, reads: { path: string; version: number }[], writes: Write[]): Promise<void> => {
+      await store.commit(withServerOnlyFields(claims), { reads, writes });
+    };
 
-  const deviceRecord = async (claims: Claims, serial: string): Promise<Data | null> => (await store.get(claims, `devices/${serial}`))?.document ?? null;
+    const answerErrors = async <T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T | FastifyReply> => {
+      reply.header('cache-control', 'no-store');
+      try {
+        return await fn();
+      } catch (error) {
+        const apiError = error instanceof DocumentError ? apiErrorOfDocument(error) : error;
+        if (apiError instanceof ApiError) return sendError(reply, apiError.statusCode, apiError.code, apiError.message);
+        throw error;
+      }
+    };
 
-  app.post<{ Params: { serial: string } }>('/api/devices/:serial/registration', async (request, reply) =>
-    answerErrors(reply, async () => {
-      const claims = administrator(request.principal);
-      const { serial } = request.params;
-      const body = parseBody(registrationBody, request.body);
+    const deviceRecord = async (claims: Claims, serial: string): Promise<Data | null> => (await store.get(claims, `devices/${serial}`))?.document ?? null;
+
+    app.post<{ Params: { serial: string } }>('/api/devices/:serial/registration', async (request, reply) =>
+      answerErrors(reply, async () => {
+        const claims = administrator(request.principal);
+        const { serial } = request.params;
+        const body = parseBody(registrationBody, request.body);
+        const device = await deviceOf(claims, serial);
+        const moved = body.roomId === undefined ? null : await placement(claims, serial, device, body.roomId);
+        const secret = newDeviceSecret();
+        const deviceUpdate: Write = {
+          op: 'update',
+          path: `devices/${serial}`,
+          data: { credentialHash: hashDeviceSecret(secret), status: 'in_use', ...(moved?.deviceFields ?? {}) },
+        };
+        await commit(claims, moved?.reads ?? [{ path: `devices/${serial}`, version: device.version }], [...(moved?.writes ?? []), deviceUpdate]);
+        await registry.credentialChanged(serial, secret);
+        request.log.info({ serial, by: claims.uid, roomId: body.roomId ?? null }, 'device registered');
+        return { serial, secret, device: await deviceRecord(claims, serial) };
+      }),
+    );
+
+    app.post<{ Params: { serial: string } }>('/api/devices/:serial/secret', async (request, reply) =>
+      answerErrors(reply, async () => {
+        const claims = administrator(request.principal);
+        const { serial } = request.params;
+        parseBody(z.object({}).strict(), request.body);
+        const device = await deviceOf(claims, serial);
+        const secret = newDeviceSecret();
+        await commit(
+          claims,
+          [{ path: `devices/${serial}`, version: device.version }],
+          [{ op: 'update', path: `devices/${serial}`, data: { credentialHash: hashDeviceSecret(secret) } }],
+        );
+        await registry.credentialChanged(serial, secret);
+        request.log.info({ serial, by: claims.uid }, 'device secret rotated');
+        return { serial, secret };
+      }),
+    );
+
+    const moveTo = async (claims: Claims, serial: string, target: string | null) => {
       const device = await deviceOf(claims, serial);
-      const moved = body.roomId === undefined ? null : await placement(claims, serial, device, body.roomId);
-      const secret = newDeviceSecret();
-      const deviceUpdate: Write = { op: 'update', path: `devices/${serial}`, data: { credentialHash: hashDeviceSecret(secret), status: 'in_use', ...(moved?.deviceFields ?? {}) } };
-      await commit(claims, moved?.reads ?? [{ path: `devices/${serial}`, version: device.version }], [...(moved?.writes ?? []), deviceUpdate]);
-      registry.forget(serial);
-      request.log.info({ serial, by: claims.uid, roomId: body.roomId ?? null }, 'device registered');
-      return { serial, secret, device: await deviceRecord(claims, serial) };
-    }),
-  );
+      const moved = await placement(claims, serial, device, target);
+      await commit(claims, moved.reads, [...moved.writes, { op: 'update', path: `devices/${serial}`, data: moved.deviceFields }]);
+      return { device: await deviceRecord(claims, serial) };
+    };
 
-  app.post<{ Params: { serial: string } }>('/api/devices/:serial/secret', async (request, reply) =>
-    answerErrors(reply, async () => {
-      const claims = administrator(request.principal);
-      const { serial } = request.params;
-      parseBody(z.object({}).strict(), request.body);
-      const device = await deviceOf(claims, serial);
-      const secret = newDeviceSecret();
-      await commit(claims, [{ path: `devices/${serial}`, version: device.version }], [{ op: 'update', path: `devices/${serial}`, data: { credentialHash: hashDeviceSecret(secret) } }]);
-      registry.forget(serial);
-      request.log.info({ serial, by: claims.uid }, 'device secret rotated');
-      return { serial, secret };
-    }),
-  );
+    app.put<{ Params: { serial: string } }>('/api/devices/:serial/room', async (request, reply) =>
+      answerErrors(reply, async () => {
+        const claims = administrator(request.principal);
+        const body = parseBody(roomBody, request.body);
+        return moveTo(claims, request.params.serial, body.roomId);
+      }),
+    );
 
-  const moveTo = async (claims: Claims, serial: string, target: string | null) => {
-    const device = await deviceOf(claims, serial);
-    const moved = await placement(claims, serial, device, target);
-    await commit(claims, moved.reads, [...moved.writes, { op: 'update', path: `devices/${serial}`, data: moved.deviceFields }]);
-    return { device: await deviceRecord(claims, serial) };
-  };
-
-  app.put<{ Params: { serial: string } }>('/api/devices/:serial/room', async (request, reply) =>
-    answerErrors(reply, async () => {
-      const claims = administrator(request.principal);
-      const body = parseBody(roomBody, request.body);
-      return moveTo(claims, request.params.serial, body.roomId);
-    }),
-  );
-
-  app.delete<{ Params: { serial: string } }>('/api/devices/:serial/room', async (request, reply) =>
-    answerErrors(reply, async () => moveTo(administrator(request.principal), request.params.serial, null)),
-  );
-};
+    app.delete<{ Params: { serial: string } }>('/api/devices/:serial/room', async (request, reply) =>
+      answerErrors(reply, async () => moveTo(administrator(request.principal), request.params.serial, null)),
+    );
+  },
+  { name: 'devices', dependencies: ['documents', 'ingest', 'principal'], encapsulate: true },
+);

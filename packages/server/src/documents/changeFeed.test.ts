@@ -68,7 +68,9 @@ describePostgres('the change feed across processes (PostgreSQL)', () => {
   it('turns a change too large for one notification into "everything"', async () => {
     received.length = 0;
     await writerDb.transaction((tx) => writer.notify(tx, [change(1), change(2, 9000), change(3)]));
-    await eventually(() => received.some((batch) => 'everything' in batch) && received.flatMap((batch) => ('changes' in batch ? batch.changes : [])).length === 2);
+    await eventually(
+      () => received.some((batch) => 'everything' in batch) && received.flatMap((batch) => ('changes' in batch ? batch.changes : [])).length === 2,
+    );
   });
 
   it('sends nothing for a rolled-back transaction, and skips its own and other schemas’ notifications', async () => {

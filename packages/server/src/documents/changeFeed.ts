@@ -166,15 +166,3 @@ export class ChangeFeed implements ChangeSink {
     await stop?.();
   }
 }
-
-const feeds = new WeakMap<Database, ChangeFeed>();
-
-/** The one feed of a database: every store writing to it and every live subscriber share it. */
-export function changeFeedOf(database: Database): ChangeFeed {
-  let feed = feeds.get(database);
-  if (feed === undefined) {
-    feed = new ChangeFeed(database);
-    feeds.set(database, feed);
-  }
-  return feed;
-}

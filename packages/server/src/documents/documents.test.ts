@@ -33,7 +33,15 @@ function documentsWork(choice: DatabaseChoice): void {
     await test?.stop();
   });
 
-  const ids = (query: Body) => dev.ids({ collection: 'rooms', where: [['domainId', '==', 'qdomain'], ...((query.where as unknown[]) ?? [])], ...(query.orderBy ? { orderBy: query.orderBy } : {}), ...(query.limit ? { limit: query.limit } : {}), ...(query.limitToLast ? { limitToLast: query.limitToLast } : {}), ...(query.startAfter ? { startAfter: query.startAfter } : {}) });
+  const ids = (query: Body) =>
+    dev.ids({
+      collection: 'rooms',
+      where: [['domainId', '==', 'qdomain'], ...((query.where as unknown[]) ?? [])],
+      ...(query.orderBy ? { orderBy: query.orderBy } : {}),
+      ...(query.limit ? { limit: query.limit } : {}),
+      ...(query.limitToLast ? { limitToLast: query.limitToLast } : {}),
+      ...(query.startAfter ? { startAfter: query.startAfter } : {}),
+    });
 
   it('answers 401 unauthenticated to every operation when signed out', async () => {
     const anonymous = new BrowserClient(test.server.url);
@@ -51,7 +59,14 @@ function documentsWork(choice: DatabaseChoice): void {
 
   it('sets the common fields on read; createdAt stays, updatedAt moves; they are never writable', async () => {
     const created = ok(await dev.setDocument('rooms/c1', { domainId: 'cdomain', name: 'one' })).body as { document: Body };
-    expect(created.document).toEqual({ domainId: 'cdomain', name: 'one', documentReferenceId: 'c1', documentPath: 'rooms/c1', createdAt: expect.stringMatching(/Z$/), updatedAt: created.document.createdAt });
+    expect(created.document).toEqual({
+      domainId: 'cdomain',
+      name: 'one',
+      documentReferenceId: 'c1',
+      documentPath: 'rooms/c1',
+      createdAt: expect.stringMatching(/Z$/),
+      updatedAt: created.document.createdAt,
+    });
     await new Promise((resolve) => setTimeout(resolve, 5));
     const updated = (ok(await dev.updateDocument('rooms/c1', { name: 'two' })).body as { document: Body }).document;
     expect(updated.createdAt).toBe(created.document.createdAt);
@@ -59,7 +74,14 @@ function documentsWork(choice: DatabaseChoice): void {
     expect((ok(await dev.getDocument('rooms/c1')).body as { document: Body }).document).toEqual(updated);
     for (const field of ['createdAt', 'updatedAt', 'documentReferenceId', 'documentPath']) {
       const reply = await dev.updateDocument('rooms/c1', { [field]: '2020-01-01T00:00:00Z' });
-      expect([reply.status, reply.body]).toEqual([400, { code: 'invalid-argument', message: `Unrecognized key(s) in object: '${field}'`, issues: [{ path: [], message: `Unrecognized key(s) in object: '${field}'` }] }]);
+      expect([reply.status, reply.body]).toEqual([
+        400,
+        {
+          code: 'invalid-argument',
+          message: `Unrecognized key(s) in object: '${field}'`,
+          issues: [{ path: [], message: `Unrecognized key(s) in object: '${field}'` }],
+        },
+      ]);
     }
     expect((await dev.getDocument('rooms/none')).body).toEqual({ code: 'not-found', message: 'No document at rooms/none' });
   });
@@ -87,16 +109,27 @@ function documentsWork(choice: DatabaseChoice): void {
     expect((await dev.setDocument('rooms/v', [1])).body).toEqual({ code: 'invalid-argument', message: MESSAGES.invalidData('setDoc') });
     expect((await dev.updateDocument('rooms/q1', 'x')).body).toEqual({ code: 'invalid-argument', message: MESSAGES.invalidData('updateDoc') });
     expect((await dev.getDocument('cats/c')).body).toEqual({ code: 'invalid-argument', message: MESSAGES.unknownCollection('cats') });
-    expect((await dev.getDocument('rooms/q1/sleeps/yesterday')).body).toEqual({ code: 'invalid-argument', message: MESSAGES.badDocumentPath('rooms/q1/sleeps/yesterday') });
+    expect((await dev.getDocument('rooms/q1/sleeps/yesterday')).body).toEqual({
+      code: 'invalid-argument',
+      message: MESSAGES.badDocumentPath('rooms/q1/sleeps/yesterday'),
+    });
   });
 
   it('sets with merge, removes fields set to the delete sentinel, updates nested field paths', async () => {
     ok(await dev.setDocument('domains/m1', { name: 'M', kind: 'facility', numbers: { heartRateHigh: 120, heartRateLow: 40 }, phone: '03' }));
-    const merged = (ok(await dev.setDocument('domains/m1', { numbers: { heartRateLow: DELETE_FIELD, respirationRateHigh: 30 }, phone: DELETE_FIELD }, true)).body as { document: Body }).document;
+    const merged = (
+      ok(await dev.setDocument('domains/m1', { numbers: { heartRateLow: DELETE_FIELD, respirationRateHigh: 30 }, phone: DELETE_FIELD }, true)).body as {
+        document: Body;
+      }
+    ).document;
     expect(merged).toMatchObject({ name: 'M', numbers: { heartRateHigh: 120, respirationRateHigh: 30 } });
     expect(merged).not.toHaveProperty('phone');
     expect(merged.numbers).not.toHaveProperty('heartRateLow');
-    const updated = (ok(await dev.updateDocument('domains/m1', { 'numbers.heartRateHigh': 110, 'numbers.respirationRateHigh': DELETE_FIELD, nameKana: null })).body as { document: Body }).document;
+    const updated = (
+      ok(await dev.updateDocument('domains/m1', { 'numbers.heartRateHigh': 110, 'numbers.respirationRateHigh': DELETE_FIELD, nameKana: null })).body as {
+        document: Body;
+      }
+    ).document;
     expect(updated).toMatchObject({ numbers: { heartRateHigh: 110 }, nameKana: null });
     expect(updated.numbers).toEqual({ heartRateHigh: 110 });
     const replaced = (ok(await dev.setDocument('domains/m1', { name: 'N', kind: 'agency' })).body as { document: Body }).document;
@@ -114,8 +147,14 @@ function documentsWork(choice: DatabaseChoice): void {
     await test.server.database.query(
       `insert into documents (path, collection, collection_group, parent_path, id, data, created_at, updated_at) values ('histories/bad', 'histories', 'histories', '', 'bad', '{"version": 3}', now(), now())`,
     );
-    expect((ok(await dev.getDocument('histories/bad')).body as { document: Body }).document).toEqual({ documentReferenceId: 'bad', documentPath: 'histories/bad' });
-    expect((ok(await dev.query({ collection: 'histories' })).body as { documents: Body[] }).documents).toContainEqual({ documentReferenceId: 'bad', documentPath: 'histories/bad' });
+    expect((ok(await dev.getDocument('histories/bad')).body as { document: Body }).document).toEqual({
+      documentReferenceId: 'bad',
+      documentPath: 'histories/bad',
+    });
+    expect((ok(await dev.query({ collection: 'histories' })).body as { documents: Body[] }).documents).toContainEqual({
+      documentReferenceId: 'bad',
+      documentPath: 'histories/bad',
+    });
   });
 
   const filters: [string, unknown[], string[]][] = [
@@ -155,7 +194,8 @@ function documentsWork(choice: DatabaseChoice): void {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     ok(await dev.updateDocument('rooms/t1', { name: 't1 again' }));
-    const byTime = ({ where = [], ...rest }: Body) => dev.ids({ collection: 'rooms', where: [['domainId', '==', 'tdomain'], ...(where as unknown[])], ...rest });
+    const byTime = ({ where = [], ...rest }: Body) =>
+      dev.ids({ collection: 'rooms', where: [['domainId', '==', 'tdomain'], ...(where as unknown[])], ...rest });
     expect(await byTime({ orderBy: [['createdAt', 'desc']] })).toEqual(['t3', 't2', 't1']);
     expect(await byTime({ orderBy: [['updatedAt', 'desc']], limit: 1 })).toEqual(['t1']);
     expect(await byTime({ where: [['createdAt', '>=', times[1]]], orderBy: [['createdAt']] })).toEqual(['t2', 't3']);
@@ -165,13 +205,26 @@ function documentsWork(choice: DatabaseChoice): void {
   });
 
   it('pages 50 records by default, and counts', async () => {
-    for (let index = 0; index < 55; index++) ok(await dev.setDocument(`histories/h${String(index).padStart(2, '0')}`, { version: `1.0.${index}`, date: '2026-01-01', title: 't', body: '' }));
+    for (let index = 0; index < 55; index++)
+      ok(await dev.setDocument(`histories/h${String(index).padStart(2, '0')}`, { version: `1.0.${index}`, date: '2026-01-01', title: 't', body: '' }));
     const first = await dev.ids({ collection: 'histories', where: [['title', '==', 't']] });
     expect(first).toHaveLength(50);
     expect(await dev.ids({ collection: 'histories', where: [['title', '==', 't']], startAfter: { document: `histories/${first[49]}` } })).toHaveLength(5);
     expect((ok(await dev.count({ collection: 'histories', where: [['title', '==', 't']] })).body as Body).count).toBe(55);
     expect((ok(await dev.count({ collection: 'histories', where: [['title', '==', 't']], limit: 10 })).body as Body).count).toBe(10);
-    expect((ok(await dev.count({ collection: 'rooms', where: [['domainId', '==', 'qdomain'], ['floor', '==', '2F']] })).body as Body).count).toBe(2);
+    expect(
+      (
+        ok(
+          await dev.count({
+            collection: 'rooms',
+            where: [
+              ['domainId', '==', 'qdomain'],
+              ['floor', '==', '2F'],
+            ],
+          }),
+        ).body as Body
+      ).count,
+    ).toBe(2);
   });
 
   it('queries a collection group across parents, and a child collection alone', async () => {
@@ -179,7 +232,8 @@ function documentsWork(choice: DatabaseChoice): void {
     ok(await dev.setDocument('rooms/q1/sleeps/2026-01-01', sleep));
     ok(await dev.setDocument('rooms/q1/sleeps/2026-01-02', { ...sleep, totalSleepMin: 300 }));
     ok(await dev.setDocument('rooms/q2/sleeps/2026-01-01', sleep));
-    const group = (ok(await dev.query({ collection: 'sleeps', collectionGroup: true, where: [['totalSleepMin', '==', 400]] })).body as { documents: Body[] }).documents;
+    const group = (ok(await dev.query({ collection: 'sleeps', collectionGroup: true, where: [['totalSleepMin', '==', 400]] })).body as { documents: Body[] })
+      .documents;
     expect(group.map((document) => document.documentPath)).toEqual(['rooms/q1/sleeps/2026-01-01', 'rooms/q2/sleeps/2026-01-01']);
     expect(await dev.ids({ collection: 'rooms/q1/sleeps' })).toEqual(['2026-01-01', '2026-01-02']);
     expect((ok(await dev.count({ collection: 'sleeps', collectionGroup: true })).body as Body).count).toBe(3);
@@ -187,7 +241,8 @@ function documentsWork(choice: DatabaseChoice): void {
 
   it('looks up by a unique field (limit 1) and refuses a duplicate', async () => {
     ok(await dev.setDocument('domains/u/staff/s1', { displayName: 'A', email: 'a@nemuri.jp', accessLevel: 2 }));
-    const found = (ok(await dev.lookup({ collection: 'staff', collectionGroup: true, field: 'email', value: 'a@nemuri.jp' })).body as { document: Body }).document;
+    const found = (ok(await dev.lookup({ collection: 'staff', collectionGroup: true, field: 'email', value: 'a@nemuri.jp' })).body as { document: Body })
+      .document;
     expect(found.documentPath).toBe('domains/u/staff/s1');
     expect((ok(await dev.lookup({ collection: 'rooms', field: 'name', value: 'nobody' })).body as Body).document).toBeNull();
     const duplicate = await dev.setDocument('domains/v/staff/s2', { displayName: 'B', email: 'a@nemuri.jp', accessLevel: 2 });
@@ -196,9 +251,36 @@ function documentsWork(choice: DatabaseChoice): void {
   });
 
   const badQueries: [string, Body, string][] = [
-    ['two !=', { where: [['a', '!=', 1], ['b', '!=', 1]] }, MESSAGES.moreThanOneNotEqual],
-    ['two not-in', { where: [['a', 'not-in', [1]], ['b', 'not-in', [1]]] }, MESSAGES.moreThanOneNotIn],
-    ['!= and not-in', { where: [['a', '!=', 1], ['b', 'not-in', [1]]] }, MESSAGES.notInWithNotEqual],
+    [
+      'two !=',
+      {
+        where: [
+          ['a', '!=', 1],
+          ['b', '!=', 1],
+        ],
+      },
+      MESSAGES.moreThanOneNotEqual,
+    ],
+    [
+      'two not-in',
+      {
+        where: [
+          ['a', 'not-in', [1]],
+          ['b', 'not-in', [1]],
+        ],
+      },
+      MESSAGES.moreThanOneNotIn,
+    ],
+    [
+      '!= and not-in',
+      {
+        where: [
+          ['a', '!=', 1],
+          ['b', 'not-in', [1]],
+        ],
+      },
+      MESSAGES.notInWithNotEqual,
+    ],
     ['empty in', { where: [['a', 'in', []]] }, MESSAGES.emptyIn('in')],
     ['limitToLast without orderBy', { limitToLast: 1 }, MESSAGES.limitToLastNeedsOrder],
     ['empty field path', { orderBy: [['']] }, MESSAGES.emptyFieldPath('')],
@@ -215,7 +297,8 @@ function documentsWork(choice: DatabaseChoice): void {
     ok(await dev.updateDocument('rooms/a1', { floor: '9F', name: 'y' }));
     ok(await dev.deleteDocument('rooms/a1'));
     expect((await dev.getDocument('rooms/a1')).status).toBe(404);
-    const logs = (ok(await dev.query({ collection: 'auditLogs', where: [['path', '==', 'rooms/a1']], orderBy: [['when']] })).body as { documents: Body[] }).documents;
+    const logs = (ok(await dev.query({ collection: 'auditLogs', where: [['path', '==', 'rooms/a1']], orderBy: [['when']] })).body as { documents: Body[] })
+      .documents;
     const uid = ((await dev.me()) as { uid: string }).uid;
     expect(logs.map(({ who, path, operation, changedKeys }) => ({ who, path, operation, changedKeys }))).toEqual([
       { who: uid, path: 'rooms/a1', operation: 'create', changedKeys: ['domainId', 'name'] },
@@ -223,7 +306,13 @@ function documentsWork(choice: DatabaseChoice): void {
       { who: uid, path: 'rooms/a1', operation: 'delete', changedKeys: ['domainId', 'floor', 'name'] },
     ]);
     expect(demoAccount('developer@example.com').accessLevel).toBe(100);
-    const write = await dev.setDocument(`auditLogs/${String(logs[0]?.documentReferenceId)}`, { who: 'x', when: '2026-01-01T00:00:00Z', path: 'p', operation: 'set', changedKeys: [] });
+    const write = await dev.setDocument(`auditLogs/${String(logs[0]?.documentReferenceId)}`, {
+      who: 'x',
+      when: '2026-01-01T00:00:00Z',
+      path: 'p',
+      operation: 'set',
+      changedKeys: [],
+    });
     expect([write.status, write.body]).toEqual([403, { code: 'permission-denied', message: MESSAGES.outOfScope }]);
   });
 }

@@ -12,19 +12,14 @@
  * Errors answer `{ code, message }` with the specification's codes, plus `issues` for schema
  * failures.
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { parseDocumentPath } from '@nemuri/shared/documents/paths';
 import { isPlainObject } from '@nemuri/shared/documents/update';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import type { Database } from '../database/database.ts';
 import { SMALL_COMMIT_WRITES } from '../http/fairShare.ts';
-import { DocumentStore } from './store.ts';
-
-export interface DocumentsPluginOptions {
-  database: Database;
-}
 
 const PREFIX = '/api/documents';
 
@@ -52,75 +47,78 @@ function refuseManaged(principal: Claims | null, path: unknown): void {
   if (spec.managedBy !== undefined) throw new DocumentError('permission-denied', `${spec.name} records are written through ${spec.managedBy}`);
 }
 
-export const documentsPlugin: FastifyPluginAsync<DocumentsPluginOptions> = async (app, { database }) => {
-  const store = new DocumentStore(database, app.log);
+export const documentsPlugin = fp(
+  async (app) => {
+    const store = app.documents;
 
-  const handle =
-    <T>(fn: (request: FastifyRequest) => Promise<T>) =>
-    async (request: FastifyRequest, reply: FastifyReply): Promise<T | FastifyReply> => {
-      try {
-        reply.header('cache-control', 'no-store');
-        return await fn(request);
-      } catch (error) {
-        if (!(error instanceof DocumentError)) throw error;
-        const body = { code: error.code, message: error.message, ...(error.issues.length > 0 ? { issues: error.issues } : {}) };
-        return reply.code(HTTP_STATUS_OF_CODE[error.code]).type('application/json; charset=utf-8').send(body);
-      }
-    };
+    const handle =
+      <T>(fn: (request: FastifyRequest) => Promise<T>) =>
+      async (request: FastifyRequest, reply: FastifyReply): Promise<T | FastifyReply> => {
+        try {
+          reply.header('cache-control', 'no-store');
+          return await fn(request);
+        } catch (error) {
+          if (!(error instanceof DocumentError)) throw error;
+          const body = { code: error.code, message: error.message, ...(error.issues.length > 0 ? { issues: error.issues } : {}) };
+          return reply.code(HTTP_STATUS_OF_CODE[error.code]).type('application/json; charset=utf-8').send(body);
+        }
+      };
 
-  app.get(
-    `${PREFIX}/*`,
-    handle(async (request) => {
-      const found = await store.get(request.principal, pathOf(request));
-      if (found === null) throw new DocumentError('not-found', `No document at ${pathOf(request)}`);
-      return found;
-    }),
-  );
-  app.put(
-    `${PREFIX}/*`,
-    handle(async (request) => {
-      const body = bodyOf(request);
-      refuseManaged(request.principal, pathOf(request));
-      return { document: await store.set(request.principal, pathOf(request), body.data, body.merge === true) };
-    }),
-  );
-  app.patch(
-    `${PREFIX}/*`,
-    handle(async (request) => {
-      refuseManaged(request.principal, pathOf(request));
-      const document = await store.update(request.principal, pathOf(request), bodyOf(request).data);
-      return document === null ? {} : { document };
-    }),
-  );
-  app.delete(
-    `${PREFIX}/*`,
-    handle(async (request) => {
-      refuseManaged(request.principal, pathOf(request));
-      await store.delete(request.principal, pathOf(request));
-      return {};
-    }),
-  );
-  app.post(
-    `${PREFIX}/query`,
-    handle(async (request) => ({ documents: await store.query(request.principal, bodyOf(request).query) })),
-  );
-  app.post(
-    `${PREFIX}/count`,
-    handle(async (request) => ({ count: await store.count(request.principal, bodyOf(request).query) })),
-  );
-  app.post(
-    `${PREFIX}/commit`,
-    // Up to 500 writes in one transaction: limited per user, tenant and process (http/fairShare.ts).
-    { config: { fairShare: 'commit', fairShareExempt: (request) => writesOf(request).length <= SMALL_COMMIT_WRITES } },
-    handle(async (request) => {
-      const writes = writesOf(request);
-      for (const write of writes) refuseManaged(request.principal, isPlainObject(write) ? write.path : undefined);
-      await store.commit(request.principal, request.body);
-      return {};
-    }),
-  );
-  app.post(
-    `${PREFIX}/lookup`,
-    handle(async (request) => ({ document: await store.lookup(request.principal, request.body) })),
-  );
-};
+    app.get(
+      `${PREFIX}/*`,
+      handle(async (request) => {
+        const found = await store.get(request.principal, pathOf(request));
+        if (found === null) throw new DocumentError('not-found', `No document at ${pathOf(request)}`);
+        return found;
+      }),
+    );
+    app.put(
+      `${PREFIX}/*`,
+      handle(async (request) => {
+        const body = bodyOf(request);
+        refuseManaged(request.principal, pathOf(request));
+        return { document: await store.set(request.principal, pathOf(request), body.data, body.merge === true) };
+      }),
+    );
+    app.patch(
+      `${PREFIX}/*`,
+      handle(async (request) => {
+        refuseManaged(request.principal, pathOf(request));
+        const document = await store.update(request.principal, pathOf(request), bodyOf(request).data);
+        return document === null ? {} : { document };
+      }),
+    );
+    app.delete(
+      `${PREFIX}/*`,
+      handle(async (request) => {
+        refuseManaged(request.principal, pathOf(request));
+        await store.delete(request.principal, pathOf(request));
+        return {};
+      }),
+    );
+    app.post(
+      `${PREFIX}/query`,
+      handle(async (request) => ({ documents: await store.query(request.principal, bodyOf(request).query) })),
+    );
+    app.post(
+      `${PREFIX}/count`,
+      handle(async (request) => ({ count: await store.count(request.principal, bodyOf(request).query) })),
+    );
+    app.post(
+      `${PREFIX}/commit`,
+      // Up to 500 writes in one transaction: limited per user, tenant and process (http/fairShare.ts).
+      { config: { fairShare: 'commit', fairShareExempt: (request) => writesOf(request).length <= SMALL_COMMIT_WRITES } },
+      handle(async (request) => {
+        const writes = writesOf(request);
+        for (const write of writes) refuseManaged(request.principal, isPlainObject(write) ? write.path : undefined);
+        await store.commit(request.principal, request.body);
+        return {};
+      }),
+    );
+    app.post(
+      `${PREFIX}/lookup`,
+      handle(async (request) => ({ document: await store.lookup(request.principal, request.body) })),
+    );
+  },
+  { name: 'documentsApi', dependencies: ['documents', 'principal'], encapsulate: true },
+);

@@ -153,7 +153,11 @@ export function matchesFilters(data: Data, query: ValidQuery): boolean | Unknown
  * Order of two records in the query's order (orderings, then path in the last ordering's
  * direction, as orderSql), from their sort values and paths.
  */
-export function compareInQueryOrder(query: ValidQuery, a: { values: readonly unknown[]; path: string }, b: { values: readonly unknown[]; path: string }): number | Unknown {
+export function compareInQueryOrder(
+  query: ValidQuery,
+  a: { values: readonly unknown[]; path: string },
+  b: { values: readonly unknown[]; path: string },
+): number | Unknown {
   for (let index = 0; index < query.orderBy.length; index++) {
     const order = compareValues(a.values[index], b.values[index]);
     if (order === UNKNOWN) return UNKNOWN;

@@ -71,7 +71,9 @@ function ownerRules(open: () => Promise<{ database: Database; close(): Promise<v
       store.update(system, 'domains/own/staff/c', { accessLevel: ROLE_LEVELS.generalStaff }),
     ]);
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
-    const { rows } = await database.query<{ n: number }>(`select count(*)::int as n from documents where collection = 'domains/own/staff' and (data ->> 'accessLevel')::int >= 5`);
+    const { rows } = await database.query<{ n: number }>(
+      `select count(*)::int as n from documents where collection = 'domains/own/staff' and (data ->> 'accessLevel')::int >= 5`,
+    );
     expect(rows[0]?.n).toBe(1);
   });
 }

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { Filter, Query } from '@nemuri/shared/documents/query';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describePostgres } from '../testing/postgres.ts';
-import { queryArbitraries, type Doc, type Layout, type Scalar } from './queryArbitraries.ts';
+import { queryArbitraries, type Doc, type Layout, type Scalar } from './queryArbitraries.fixture.ts';
 import { ok, signedIn, startTestServer, type DatabaseChoice, type DocumentsClient, type TestServer } from './testing.ts';
 
 const { docs, query } = queryArbitraries(['a', 'b', 'ab', 'ba', 'c']);

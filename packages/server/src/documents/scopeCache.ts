@@ -1,13 +1,12 @@
 /**
  * The looked-up part of a caller's data scope (an agency's partners, a level-1 user's rooms), kept for
- * a moment per caller and database: every read of such a caller needed a query for it before its own.
+ * a moment per caller (one cache per document store): every read of such a caller needed a query for it before its own.
  * Any change to rooms, report links or partners — made by this process or, on PostgreSQL, announced by
  * another — clears it at once; otherwise an entry lives `TTL_MS`, which also bounds how long a report
  * link that expires by the clock keeps working.
  */
 import type { Claims, ScopeFacts } from '@nemuri/shared/documents/access';
-import type { Database } from '../database/database.ts';
-import { changeFeedOf } from './changeFeed.ts';
+import type { ChangeFeed } from './changeFeed.ts';
 
 const TTL_MS = 2000;
 const MAX_ENTRIES = 10_000;
@@ -17,8 +16,8 @@ const DECIDING = new Set(['rooms', 'reportAccess', 'partners']);
 export class ScopeCache {
   readonly #entries = new Map<string, { facts: ScopeFacts; atMs: number }>();
 
-  constructor(database: Database) {
-    changeFeedOf(database).subscribe((batch) => {
+  constructor(feed: Pick<ChangeFeed, 'subscribe'>) {
+    feed.subscribe((batch) => {
       if ('everything' in batch || batch.changes.some((change) => DECIDING.has(change.collectionGroup))) this.#entries.clear();
     });
   }
@@ -35,15 +34,3 @@ export class ScopeCache {
 }
 
 const keyOf = (claims: Claims): string => `${claims.uid}\u0000${claims.accessLevel}\u0000${claims.domainId ?? ''}`;
-
-const caches = new WeakMap<Database, ScopeCache>();
-
-/** The one cache of a database, shared by every store over it. */
-export function scopeCacheOf(database: Database): ScopeCache {
-  let cache = caches.get(database);
-  if (cache === undefined) {
-    cache = new ScopeCache(database);
-    caches.set(database, cache);
-  }
-  return cache;
-}

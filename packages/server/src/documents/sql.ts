@@ -120,7 +120,8 @@ export function cursorSql(params: Params, query: ValidQuery, cursor: Cursor): st
     if (ordering === undefined) throw new Error('cursor longer than the orderings');
     return { expr: fieldExpr(params, ordering.field), value: params.json(value), direction: ordering.direction };
   });
-  if (cursor.path !== null) keys.push({ expr: 'path', value: `${params.add(cursor.path)}::text collate "C"`, direction: query.orderBy[query.orderBy.length - 1]?.direction ?? 'asc' });
+  if (cursor.path !== null)
+    keys.push({ expr: 'path', value: `${params.add(cursor.path)}::text collate "C"`, direction: query.orderBy[query.orderBy.length - 1]?.direction ?? 'asc' });
   const alternatives = keys.map((key, index) => {
     const equal = keys.slice(0, index).map((before) => `${before.expr} = ${before.value}`);
     return [...equal, `${key.expr} ${key.direction === 'asc' ? '>' : '<'} ${key.value}`].join(' and ');

@@ -20,7 +20,19 @@
  * without changing the engine.
  */
 import { randomUUID } from 'node:crypto';
-import { dataScopeOf, factsNeeded, guardAllowsView, guardAllowsWrite, inScope, isAgencyLevel, levelAllows, readsWhole, type Claims, type DataScope, type RecordTenant } from '@nemuri/shared/documents/access';
+import {
+  dataScopeOf,
+  factsNeeded,
+  guardAllowsView,
+  guardAllowsWrite,
+  inScope,
+  isAgencyLevel,
+  levelAllows,
+  readsWhole,
+  type Claims,
+  type DataScope,
+  type RecordTenant,
+} from '@nemuri/shared/documents/access';
 import type { CollectionSpec, Operation } from '@nemuri/shared/documents/collections';
 import { collectionByGroup, collectionByName } from '@nemuri/shared/documents/collections';
 import { DocumentError, MESSAGES } from '@nemuri/shared/documents/errors';
@@ -31,8 +43,9 @@ import { applySet, applyUpdate, changedKeys, isPlainObject, type Data } from '@n
 import { assertValid, readRecord } from '@nemuri/shared/documents/validate';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database, Queryable } from '../database/database.ts';
-import { changeFeedOf, type ChangeSink, type DocumentChange } from './changeFeed.ts';
-import { scopeCacheOf } from './scopeCache.ts';
+import { ChangeFeed, type DocumentChange } from './changeFeed.ts';
+import { changesFixedField, checkRules, followRules, type RuleWrite } from './collectionRules.ts';
+import { ScopeCache } from './scopeCache.ts';
 import { cursorSql, fieldExpr, filterSql, orderSql, Params, scopeSql, type Cursor } from './sql.ts';
 
 export interface Row {
@@ -63,10 +76,17 @@ interface Selection {
   reverse: boolean;
 }
 
-/** Fields placing a domain in the tree: fixed below the maker's levels. */
-const TREE_FIELDS = ['rootDomainId', 'parentDomainId', 'agencyDomainId', 'kind'];
-
 const COLUMNS = 'path, id, data, version, domain_id, root_domain_id, room_id, created_at, updated_at';
+
+/** An audit log row's id, data (JSON), domain, root domain and room. */
+type AuditParams = [string, string, string | null, string | null, string | null];
+
+/** The insert of one audit log row from AuditParams at parameters $first…$first+4, for a write's `with` clause. */
+function auditInsert(first: number): string {
+  const [id, data, domain, root, room] = [0, 1, 2, 3, 4].map((offset) => `$${first + offset}`);
+  return `insert into documents (path, collection, collection_group, parent_path, id, data, domain_id, root_domain_id, room_id, created_at, updated_at)
+    values ('auditLogs/' || ${id}::text, 'auditLogs', 'auditLogs', '', ${id}, ${data}::jsonb, ${domain}, ${root}, ${room}, now(), now())`;
+}
 
 function tenantOf(row: Pick<Row, 'domain_id' | 'root_domain_id' | 'room_id'>): RecordTenant {
   return { domainId: row.domain_id, rootDomainId: row.root_domain_id, roomId: row.room_id };
@@ -155,6 +175,9 @@ export function serverIdentity(uid: string): Claims {
   return claims;
 }
 
+/** Who the writes that rules make follow are by (the audit log names it). */
+const RULES = serverIdentity('documents:rules');
+
 /** The server's own identities: ingest's and the demo seed's `system` (seesServerOnly), and serverIdentity's. */
 function isServerIdentity(claims: Claims): boolean {
   return seesServerOnly(claims) || SERVER_IDENTITIES.has(claims);
@@ -177,8 +200,6 @@ function refuseServerOnlyKeys(spec: CollectionSpec, claims: Claims, input: Data)
 interface TransactionState {
   /** Changes, announced once it has committed. */
   changes: DocumentChange[];
-  /** Audit logs, inserted in one statement at its end. */
-  audits: { id: string; data: string; domainId: string | null; rootDomainId: string | null; roomId: string | null }[];
   /**
    * Rows read to place records in their tenant or check their references (domains, parents,
    * named records), as the transaction last saw or wrote them: a commit of many writes to one room
@@ -193,21 +214,30 @@ export class DocumentStore {
   /** The state of each open write transaction. */
   readonly #pending = new WeakMap<Queryable, TransactionState>();
 
+  /** The looked-up part of callers' scopes, cleared by the feed's changes to rooms, links and partners. */
+  readonly #scopeCache: ScopeCache;
+
+  /**
+   * The server makes one (documents/documentServices.ts, `app.documents`) with the feed every live
+   * subscriber follows. A store made without a feed (a test, a tool) gets a feed of its own: its
+   * writes reach only the listeners of that feed.
+   */
   constructor(
     readonly database: Database,
     readonly log: Logger,
-    readonly changes: ChangeSink = changeFeedOf(database),
-  ) {}
+    readonly changes: ChangeFeed = new ChangeFeed(database),
+  ) {
+    this.#scopeCache = new ScopeCache(changes);
+  }
 
   /** A write transaction whose changes go to the change feed once it has committed. */
   async #transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     let changes: DocumentChange[] = [];
     const result = await this.database.transaction(async (tx) => {
-      const state: TransactionState = { changes: [], audits: [], rows: new Map(), locked: new Set() };
+      const state: TransactionState = { changes: [], rows: new Map(), locked: new Set() };
       changes = state.changes;
       this.#pending.set(tx, state);
       const value = await fn(tx);
-      await this.#insertAudits(tx, state);
       await this.changes.notify(tx, changes);
       return value;
     });
@@ -263,7 +293,7 @@ export class DocumentStore {
     const needed = factsNeeded(claims);
     if (!needed.partners && !needed.rooms) return dataScopeOf(claims, { partnerDomainIds: [], ownedRoomIds: [], reportRoomIds: [] }, spec?.name);
     // Outside a transaction the facts may come from the cache; inside one they are read with it.
-    const cache = db === this.database ? scopeCacheOf(this.database) : null;
+    const cache = db === this.database ? this.#scopeCache : null;
     const cached = cache?.get(claims);
     if (cached !== undefined) return dataScopeOf(claims, cached, spec?.name);
     let partnerDomainIds: string[] = [];
@@ -271,7 +301,9 @@ export class DocumentStore {
     let reportRoomIds: string[] = [];
     if (needed.partners) {
       // An ended partnership gives no scope, whoever set it to ended.
-      const { rows } = await db.query<{ id: string }>(`select id from documents where collection = $1 and coalesce(data ->> 'status', 'active') = 'active'`, [`domains/${claims.domainId}/partners`]);
+      const { rows } = await db.query<{ id: string }>(`select id from documents where collection = $1 and coalesce(data ->> 'status', 'active') = 'active'`, [
+        `domains/${claims.domainId}/partners`,
+      ]);
       partnerDomainIds = rows.map((row) => row.id);
     }
     if (needed.rooms) {
@@ -392,7 +424,10 @@ export class DocumentStore {
     if (cursor !== null) where.push(cursorSql(params, query, cursor));
     const reverse = query.fromEnd;
     const order = counting ? '' : ` order by ${orderSql(params, query, reverse)}`;
-    const limit = counting && (input as { limit?: unknown; limitToLast?: unknown }).limit === undefined && (input as { limitToLast?: unknown }).limitToLast === undefined ? '' : ` limit ${params.add(query.limit)}`;
+    const limit =
+      counting && (input as { limit?: unknown; limitToLast?: unknown }).limit === undefined && (input as { limitToLast?: unknown }).limitToLast === undefined
+        ? ''
+        : ` limit ${params.add(query.limit)}`;
     const sql = `select ${COLUMNS} from documents where ${where.join(' and ')}${order}${limit}`;
     return { spec, query, scope, cursor, sql, params: params.values, reverse };
   }
@@ -402,9 +437,11 @@ export class DocumentStore {
     if ('values' in query.startAfter) return { values: query.startAfter.values, path: null };
     const ref = parseDocumentPath(query.startAfter.document);
     const row = ref.spec === spec ? await this.#row(this.database, ref.documentPath) : null;
-    if (row === null || !this.#visible(spec, claims, scope, row)) throw new DocumentError('not-found', `No document to start after: ${query.startAfter.document}`);
+    if (row === null || !this.#visible(spec, claims, scope, row))
+      throw new DocumentError('not-found', `No document to start after: ${query.startAfter.document}`);
     const values = query.orderBy.map((ordering) => valueAt(queryableData(row), ordering.field));
-    if (values.some((value) => value === undefined)) throw new DocumentError('invalid-argument', 'Invalid query. The startAfter() document lacks a field of the orderBy() clauses.');
+    if (values.some((value) => value === undefined))
+      throw new DocumentError('invalid-argument', 'Invalid query. The startAfter() document lacks a field of the orderBy() clauses.');
     return { values, path: row.path };
   }
 
@@ -457,7 +494,12 @@ export class DocumentStore {
   async lookup(principal: Claims | null, input: unknown): Promise<Data | null> {
     if (!isPlainObject(input) || typeof input.field !== 'string') throw new DocumentError('invalid-argument', MESSAGES.invalidData('lookup'));
     parseFieldPath(input.field);
-    const [first] = await this.query(principal, { collection: input.collection, collectionGroup: input.collectionGroup === true, where: [[input.field, '==', input.value]], limit: 1 });
+    const [first] = await this.query(principal, {
+      collection: input.collection,
+      collectionGroup: input.collectionGroup === true,
+      where: [[input.field, '==', input.value]],
+      limit: 1,
+    });
     return first ?? null;
   }
 
@@ -506,11 +548,10 @@ export class DocumentStore {
 
   #checkWrite(claims: Claims, scope: DataScope, spec: CollectionSpec, before: Row | null, after: { data: Data; tenant: RecordTenant } | null): void {
     if (spec.tenancy.kind === 'domainDocument' && after !== null && claims.accessLevel < ROLE_LEVELS.developer) {
-      // Below the maker's levels a domain's place in the tree is fixed once written, and a new
-      // domain can only be put under a root in the caller's scope.
-      if (before !== null && TREE_FIELDS.some((field) => JSON.stringify(before.data[field]) !== JSON.stringify(after.data[field]))) throw denied();
+      // A new domain can only be put under a root in the caller's scope (its place is then fixed: CollectionSpec.rules).
       const root = after.tenant.rootDomainId;
-      if (before === null && root !== null && root !== after.tenant.domainId && !inScope(scope, { domainId: root, rootDomainId: root, roomId: null })) throw denied();
+      if (before === null && root !== null && root !== after.tenant.domainId && !inScope(scope, { domainId: root, rootDomainId: root, roomId: null }))
+        throw denied();
     }
     if (spec.tenancy.kind !== 'global') {
       if (before !== null && !inScope(scope, tenantOf(before))) throw denied();
@@ -521,8 +562,32 @@ export class DocumentStore {
         if ((before !== null && !own(tenantOf(before))) || (after !== null && !own(after.tenant))) throw denied();
       }
     }
+    if (changesFixedField(spec, claims, before?.data ?? null, after?.data ?? null)) throw denied();
     if (!guardAllowsWrite(spec, claims, before?.data ?? null, after?.data ?? null)) throw denied();
   }
+
+  /** The rules' view of a write (collectionRules.ts). */
+  #ruleWrite(tx: Queryable, ref: DocumentRef, existing: Row | null, after: Data | null): RuleWrite {
+    return {
+      tx,
+      spec: ref.spec,
+      path: ref.documentPath,
+      collectionPath: ref.path,
+      id: ref.id,
+      before: existing === null ? null : { data: existing.data, rootDomainId: existing.root_domain_id, domainId: existing.domain_id },
+      after,
+    };
+  }
+
+  /** A write a rule makes follow (RuleActions.follow): as the engine, in the same transaction. */
+  readonly #ruleActions = {
+    follow: async (tx: Queryable, path: string, fields: Data, when: (data: Data) => boolean): Promise<void> => {
+      const ref = parseDocumentPath(path);
+      const existing = await this.#lockedRow(tx, ref.documentPath);
+      if (existing === null || !when(existing.data)) return;
+      await this.#write(RULES, ref, existing, applyUpdate(existing.data, fields), 'update', tx, await this.scopeOf(RULES, tx));
+    },
+  };
 
   async #checkUnique(tx: Queryable, spec: CollectionSpec, path: string, data: Data): Promise<void> {
     for (const field of spec.unique) {
@@ -542,7 +607,15 @@ export class DocumentStore {
    * server's own writes (ingest, demo data) are trusted. Checked again when the record moves to
    * another domain, since a reference valid in the old domain need not be in the new one.
    */
-  async #checkReferences(tx: Queryable, claims: Claims, scope: DataScope, spec: CollectionSpec, existing: Row | null, data: Data, tenant: RecordTenant): Promise<void> {
+  async #checkReferences(
+    tx: Queryable,
+    claims: Claims,
+    scope: DataScope,
+    spec: CollectionSpec,
+    existing: Row | null,
+    data: Data,
+    tenant: RecordTenant,
+  ): Promise<void> {
     if (spec.references === undefined || isServerIdentity(claims)) return;
     const moved = existing !== null && existing.domain_id !== tenant.domainId;
     for (const reference of spec.references) {
@@ -552,75 +625,64 @@ export class DocumentStore {
       const target = collectionByName(reference.collection);
       const path = `${reference.collection}/${String(value)}`;
       const named = typeof value === 'string' && target !== undefined && !value.includes('/') ? await this.#knownRow(tx, path) : null;
-      const found = named !== null && target !== undefined && this.#visible(target, claims, scope, named) && (reference.sameDomain !== true || named.domain_id === tenant.domainId);
+      const found =
+        named !== null &&
+        target !== undefined &&
+        this.#visible(target, claims, scope, named) &&
+        (reference.sameDomain !== true || named.domain_id === tenant.domainId);
       if (!found) throw new DocumentError('invalid-argument', MESSAGES.badReference(reference.field, path));
     }
   }
 
   /**
-   * A root domain always keeps at least one owner (PRODUCT.md section 1): a staff write that
-   * demotes, disables or deletes the last owner is refused. An owner is a signed-up account
-   * (a user whose id is the staff record's) at level 5 or above, not disabled, anywhere in the
-   * root domain: a staff record without an account is a name, not someone who can act as owner.
+   * The audit log row of one write, as the parameters of auditInsert (written by the write's own
+   * statement: no round trip of its own), and its change for the change feed.
    */
-  async #keepAnOwner(tx: Queryable, ref: DocumentRef, existing: Row | null, after: Data | null): Promise<void> {
-    if (ref.spec.name !== 'domains/staff' || existing === null) return;
-    const isOwner = (data: Data | null) => data !== null && typeof data.accessLevel === 'number' && data.accessLevel >= ROLE_LEVELS.ownerAdministrator && data.disabled !== true;
-    if (!isOwner(existing.data) || isOwner(after)) return;
-    const root = existing.root_domain_id ?? existing.domain_id;
-    // Two demotions at once must not both see the other owner still there.
-    await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`owners:${root ?? ref.path}`]);
-    const { rows: tables } = await tx.query<{ present: boolean }>(`select to_regclass('"user"') is not null as present`);
-    if (tables[0]?.present !== true) throw new DocumentError('failed-precondition', MESSAGES.lastOwner);
-    const { rows } = await tx.query<{ n: number }>(
-      `select count(*)::int as n from documents staff
-        where staff.collection_group = 'staff' and staff.root_domain_id = $1 and staff.path <> $2
-          and (staff.data ->> 'accessLevel')::int >= $3 and coalesce((staff.data ->> 'disabled')::boolean, false) = false
-          and exists (select 1 from "user" account where account.id = staff.id)`,
-      [root, ref.documentPath, ROLE_LEVELS.ownerAdministrator],
-    );
-    if ((rows[0]?.n ?? 0) === 0) throw new DocumentError('failed-precondition', MESSAGES.lastOwner);
-  }
-
-  #audit(tx: Queryable, claims: Claims, path: string, operation: 'create' | 'set' | 'update' | 'delete', keys: string[], tenant: RecordTenant): void {
+  #audit(tx: Queryable, claims: Claims, path: string, operation: 'create' | 'set' | 'update' | 'delete', keys: string[], tenant: RecordTenant): AuditParams {
     const id = randomUUID();
     const data = JSON.stringify({ who: claims.uid, when: new Date().toISOString(), path, operation, changedKeys: keys });
-    this.#pending.get(tx)?.audits.push({ id, data, domainId: tenant.domainId, rootDomainId: tenant.rootDomainId, roomId: tenant.roomId });
     this.#changed(tx, { path: `auditLogs/${id}`, collection: 'auditLogs', collectionGroup: 'auditLogs', op: 'create', tenant });
+    return [id, data, tenant.domainId, tenant.rootDomainId, tenant.roomId];
   }
 
-  /** The transaction's audit logs, in one statement however many writes it made. */
-  async #insertAudits(tx: Queryable, state: TransactionState): Promise<void> {
-    if (state.audits.length === 0) return;
-    await tx.query(
-      `insert into documents (path, collection, collection_group, parent_path, id, data, domain_id, root_domain_id, room_id, created_at, updated_at)
-       select 'auditLogs/' || a.id, 'auditLogs', 'auditLogs', '', a.id, a.data::jsonb, a.domain_id, a.root_domain_id, a.room_id, now(), now()
-         from jsonb_to_recordset($1::jsonb) as a(id text, data text, domain_id text, root_domain_id text, room_id text)`,
-      [JSON.stringify(state.audits.map((audit) => ({ id: audit.id, data: audit.data, domain_id: audit.domainId, root_domain_id: audit.rootDomainId, room_id: audit.roomId })))],
-    );
-  }
-
-  async #write(claims: Claims, ref: DocumentRef, existing: Row | null, written: Data, operation: 'set' | 'update', tx: Queryable, scope: DataScope): Promise<Data> {
+  async #write(
+    claims: Claims,
+    ref: DocumentRef,
+    existing: Row | null,
+    written: Data,
+    operation: 'set' | 'update',
+    tx: Queryable,
+    scope: DataScope,
+  ): Promise<Data> {
     const data = this.#keepServerOnly(ref.spec, claims, existing, written);
     assertValid(ref.spec, data);
     const tenant = await this.#tenantFor(tx, claims, ref, data);
     this.#checkWrite(claims, scope, ref.spec, existing, { data, tenant });
     await this.#checkReferences(tx, claims, scope, ref.spec, existing, data, tenant);
     await this.#checkUnique(tx, ref.spec, ref.documentPath, data);
-    await this.#keepAnOwner(tx, ref, existing, data);
+    await checkRules(this.#ruleWrite(tx, ref, existing, data));
+    const moved = existing !== null && JSON.stringify(tenantOf(existing)) !== JSON.stringify(tenant);
+    this.#changed(tx, {
+      path: ref.documentPath,
+      collection: ref.path,
+      collectionGroup: ref.spec.group,
+      op: existing === null ? 'create' : operation,
+      tenant,
+      ...(moved ? { previousTenant: tenantOf(existing) } : {}),
+    });
+    const audit = this.#audit(tx, claims, ref.documentPath, existing === null ? 'create' : operation, changedKeys(existing?.data ?? null, data), tenant);
     const { rows } = await tx.query<Row>(
-      `insert into documents (path, collection, collection_group, parent_path, id, data, domain_id, root_domain_id, room_id, created_at, updated_at)
+      `with audit as (${auditInsert(10)})
+       insert into documents (path, collection, collection_group, parent_path, id, data, domain_id, root_domain_id, room_id, created_at, updated_at)
        values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, now(), now())
        on conflict (path) do update set data = excluded.data, domain_id = excluded.domain_id, root_domain_id = excluded.root_domain_id,
          room_id = excluded.room_id, updated_at = now(), version = documents.version + 1
        returning ${COLUMNS}`,
-      [ref.documentPath, ref.path, ref.spec.group, ref.parentPath, ref.id, JSON.stringify(data), tenant.domainId, tenant.rootDomainId, tenant.roomId],
+      [ref.documentPath, ref.path, ref.spec.group, ref.parentPath, ref.id, JSON.stringify(data), tenant.domainId, tenant.rootDomainId, tenant.roomId, ...audit],
     );
     const row = rows[0] as Row;
-    const moved = existing !== null && JSON.stringify(tenantOf(existing)) !== JSON.stringify(tenant);
-    this.#changed(tx, { path: ref.documentPath, collection: ref.path, collectionGroup: ref.spec.group, op: existing === null ? 'create' : operation, tenant, ...(moved ? { previousTenant: tenantOf(existing) } : {}) });
     this.#wrote(tx, ref.documentPath, row);
-    this.#audit(tx, claims, ref.documentPath, existing === null ? 'create' : operation, changedKeys(existing?.data ?? null, data), tenant);
+    await followRules(this.#ruleWrite(tx, ref, existing, data), this.#ruleActions);
     return this.#toRecord(ref.spec, row, claims);
   }
 
@@ -664,11 +726,13 @@ export class DocumentStore {
     // Deleting what the caller cannot see is deleting nothing, as for a missing record.
     if (existing === null || !this.#visible(ref.spec, claims, scope, existing)) return;
     this.#checkWrite(claims, scope, ref.spec, existing, null);
-    await this.#keepAnOwner(tx, ref, existing, null);
-    await tx.query('delete from documents where path = $1', [ref.documentPath]);
-    this.#changed(tx, { path: ref.documentPath, collection: ref.path, collectionGroup: ref.spec.group, op: 'delete', tenant: tenantOf(existing) });
+    await checkRules(this.#ruleWrite(tx, ref, existing, null));
+    const tenant = tenantOf(existing);
+    this.#changed(tx, { path: ref.documentPath, collection: ref.path, collectionGroup: ref.spec.group, op: 'delete', tenant });
+    const audit = this.#audit(tx, claims, ref.documentPath, 'delete', changedKeys(existing.data, null), tenant);
+    await tx.query(`with audit as (${auditInsert(2)}) delete from documents where path = $1`, [ref.documentPath, ...audit]);
     this.#wrote(tx, ref.documentPath, null);
-    this.#audit(tx, claims, ref.documentPath, 'delete', changedKeys(existing.data, null), tenantOf(existing));
+    await followRules(this.#ruleWrite(tx, ref, existing, null), this.#ruleActions);
   }
 
   #emptyId(path: string): boolean {
@@ -714,7 +778,8 @@ export class DocumentStore {
    */
   async commit(principal: Claims | null, input: unknown): Promise<void> {
     const claims = this.#signedIn(principal);
-    if (!isPlainObject(input) || !Array.isArray(input.reads) || !Array.isArray(input.writes)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('runTransaction'));
+    if (!isPlainObject(input) || !Array.isArray(input.reads) || !Array.isArray(input.writes))
+      throw new DocumentError('invalid-argument', MESSAGES.invalidData('runTransaction'));
     const reads = input.reads as unknown[];
     const writes = input.writes as unknown[];
     // One commit holds its rows' locks until it ends: a bound keeps one tenant from holding them
@@ -725,7 +790,8 @@ export class DocumentStore {
     const scope = await this.scopeOf(claims);
     await this.#transaction(async (tx) => {
       for (const read of reads) {
-        if (!isPlainObject(read) || typeof read.path !== 'string' || typeof read.version !== 'number') throw new DocumentError('invalid-argument', MESSAGES.invalidData('runTransaction'));
+        if (!isPlainObject(read) || typeof read.path !== 'string' || typeof read.version !== 'number')
+          throw new DocumentError('invalid-argument', MESSAGES.invalidData('runTransaction'));
         const ref = parseDocumentPath(read.path);
         this.#checkLevel(claims, ref.spec, 'read');
         // Also holds records that do not exist yet: two transactions creating one record conflict.

@@ -1,6 +1,6 @@
-/** The tenancy matrix (tenancyMatrix.ts) on PostgreSQL. */
+/** The tenancy matrix (tenancyMatrix.fixture.ts) on PostgreSQL. */
 import { describePostgres } from '../testing/postgres.ts';
-import { tenancyHolds } from './tenancyMatrix.ts';
+import { tenancyHolds } from './tenancyMatrix.fixture.ts';
 
 describePostgres('tenancy on PostgreSQL', () => {
   tenancyHolds('postgresql');

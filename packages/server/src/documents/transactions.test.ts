@@ -55,7 +55,10 @@ function transactionsWork(choice: DatabaseChoice): void {
     );
 
   it('needs at least one attempt', async () => {
-    await expect(runTransaction(transportOf(dev), async () => undefined, { maxAttempts: 0 })).rejects.toMatchObject({ code: 'invalid-argument', message: MESSAGES.maxAttempts });
+    await expect(runTransaction(transportOf(dev), async () => undefined, { maxAttempts: 0 })).rejects.toMatchObject({
+      code: 'invalid-argument',
+      message: MESSAGES.maxAttempts,
+    });
   });
 
   it('aborts a commit whose read changed, and commits all or nothing', async () => {
@@ -63,7 +66,10 @@ function transactionsWork(choice: DatabaseChoice): void {
     const { version } = ok(await dev.getDocument('parameters/stale')).body as { version: number };
     expect(version).toBe(1);
     ok(await dev.updateDocument('parameters/stale', { value: 5 }));
-    const stale = await dev.post('/api/documents/commit', { reads: [{ path: 'parameters/stale', version }], writes: [{ op: 'update', path: 'parameters/stale', data: { value: 1 } }] });
+    const stale = await dev.post('/api/documents/commit', {
+      reads: [{ path: 'parameters/stale', version }],
+      writes: [{ op: 'update', path: 'parameters/stale', data: { value: 1 } }],
+    });
     expect([stale.status, stale.body]).toEqual([409, { code: 'aborted', message: MESSAGES.versionMismatch('parameters/stale') }]);
     const half = await dev.post('/api/documents/commit', {
       reads: [],

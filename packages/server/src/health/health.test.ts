@@ -57,7 +57,7 @@ describe('while the server starts', () => {
       status: 'error',
       version: APP_VERSION,
       database: 'pglite',
-      checks: { migrations: 'pending', signIn: 'pending', demoData: 'pending', broker: 'pending', database: 'pending' },
+      checks: { migrations: 'pending', signIn: 'pending', demoData: 'pending', broker: 'pending', database: 'pending', storage: 'ok', disk: 'ok' },
       reasons: expect.arrayContaining(['the demo data is loading', 'the MQTT broker is starting']),
     });
   });
@@ -97,7 +97,7 @@ describe('while the server starts', () => {
       status: 'ok',
       version: APP_VERSION,
       database: 'pglite',
-      checks: { migrations: 'ok', signIn: 'ok', demoData: 'ok', broker: 'ok', database: 'ok' },
+      checks: { migrations: 'ok', signIn: 'ok', demoData: 'ok', broker: 'ok', database: 'ok', storage: 'ok', disk: 'ok' },
     });
     brokerUp = false;
     const down = await fetch(`${url}/api/health/ready`);
@@ -109,7 +109,18 @@ describe('while the server starts', () => {
 describe('a started server', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', DATABASE_URL: 'memory://', WEB_DIST: webDist.path, DATA_DIR: join(webDist.path, 'data'), SIMULATE: '0' }), { logger: false });
+    server = await startServer(
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        MQTT_PORT: '0',
+        DATABASE_URL: 'memory://',
+        WEB_DIST: webDist.path,
+        DATA_DIR: join(webDist.path, 'data'),
+        SIMULATE: '0',
+      }),
+      { logger: false },
+    );
   }, 60_000);
   afterAll(() => server?.stop());
 
@@ -134,7 +145,16 @@ describe.skipIf(SKIP_MQTT)('a server on an external broker (Mosquitto)', () => {
     await requireMosquitto();
     link = await TcpLink.open(MOSQUITTO.url);
     server = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', MQTT_URL: link.through(MOSQUITTO.url), MQTT_PERSISTENT_SESSION: '0', DATABASE_URL: 'memory://', WEB_DIST: webDist.path, DATA_DIR: join(webDist.path, 'data-external'), SIMULATE: '0' }),
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        MQTT_URL: link.through(MOSQUITTO.url),
+        MQTT_PERSISTENT_SESSION: '0',
+        DATABASE_URL: 'memory://',
+        WEB_DIST: webDist.path,
+        DATA_DIR: join(webDist.path, 'data-external'),
+        SIMULATE: '0',
+      }),
       { logger: false },
     );
   }, 60_000);

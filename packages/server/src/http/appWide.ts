@@ -1,11 +1,15 @@
 /**
- * Marks a plugin as app-wide: its hooks and handlers apply to the whole app instead of only to
- * routes it registers itself. This is Fastify's documented `skip-override` property, the same
- * thing the fastify-plugin package sets.
+ * An app-wide plugin: its hooks and handlers apply to the whole app instead of only to routes it
+ * registers itself (fastify-plugin's `skip-override`), under a name other plugins can list in their
+ * `dependencies` and that Fastify checks at registration.
  */
 import type { FastifyPluginAsync, FastifyPluginOptions } from 'fastify';
+import fp from 'fastify-plugin';
 
-export function appWide<Options extends FastifyPluginOptions = Record<never, never>>(plugin: FastifyPluginAsync<Options>): FastifyPluginAsync<Options> {
-  Object.assign(plugin, { [Symbol.for('skip-override')]: true });
-  return plugin;
+export function appWide<Options extends FastifyPluginOptions = Record<never, never>>(
+  name: string,
+  plugin: FastifyPluginAsync<Options>,
+  dependencies: string[] = [],
+): FastifyPluginAsync<Options> {
+  return fp(plugin, { name, dependencies });
 }

@@ -3,6 +3,7 @@
  * `invalid-argument`, unknown things 404 `not-found`, and anything unexpected 500 `internal`
  * whose detail goes to the log only.
  */
+import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appWide } from './appWide.ts';
 
@@ -50,6 +51,32 @@ export function sendError(reply: FastifyReply, statusCode: number, code: ErrorCo
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
 }
 
+export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return sendError(reply, error.statusCode, error.code, error.message);
+}
+
+/** The document engine's errors as API errors, with the statuses of /api/documents ('aborted' reads as already-exists). */
+export function apiErrorOfDocument(error: DocumentError): ApiError {
+  const code: ErrorCode = error.code === 'aborted' ? 'already-exists' : error.code === 'unimplemented' ? 'internal' : error.code;
+  return new ApiError(HTTP_STATUS_OF_CODE[error.code], code, error.message);
+}
+
+interface BodySchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+
+/** A request body checked by its zod schema (an absent body reads as `{}`); a refusal is a 400 naming each problem. */
+export function parseBody<T>(schema: BodySchema<T>, body: unknown): T {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success)
+    throw new ApiError(
+      400,
+      'invalid-argument',
+      parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'body'}: ${issue.message}`).join('; '),
+    );
+  return parsed.data;
+}
+
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   return sendError(reply, 404, 'not-found', `no ${request.method} ${request.url.split('?')[0]}`);
 }
@@ -61,11 +88,13 @@ interface ErrorLike {
   code?: unknown;
 }
 
-export const errorsPlugin = appWide(async (app) => {
+export const errorsPlugin = appWide('errors', async (app) => {
   app.setErrorHandler((error: unknown, request, reply) => {
     const err: ErrorLike = typeof error === 'object' && error !== null ? error : {};
     const message = typeof err.message === 'string' ? err.message : 'error';
-    if (error instanceof ApiError) return sendError(reply, error.statusCode, error.code, error.message);
+    if (error instanceof ApiError) return sendApiError(reply, error);
+    // A plugin that lets the engine's refusal through answers like /api/documents.
+    if (error instanceof DocumentError) return sendApiError(reply, apiErrorOfDocument(error));
     if (err.validation !== undefined) return sendError(reply, 400, 'invalid-argument', message);
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) return sendError(reply, status, CODE_OF_STATUS[status] ?? 'invalid-argument', message);

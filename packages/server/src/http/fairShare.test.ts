@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { FairShareLimiter, FairShareRefused, requesterOf, type FairShareLimit } from './fairShare.ts';
 
-const LIMIT: FairShareLimit = { perUser: 1, perTenant: 2, global: { pglite: 1, postgresql: 3 }, queuePerTenant: 2, maxWaitMs: 200, retryAfterSeconds: 1, what: 'テスト' };
+const LIMIT: FairShareLimit = {
+  perUser: 1,
+  perTenant: 2,
+  global: { pglite: 1, postgresql: 3 },
+  queuePerTenant: 2,
+  maxWaitMs: 200,
+  retryAfterSeconds: 1,
+  what: 'テスト',
+};
 const user = (name: string, tenant: string) => ({ user: name, tenant });
 const settled = async (promise: Promise<unknown>): Promise<boolean> => {
   let done = false;

@@ -58,8 +58,24 @@ export const FAIR_SHARE: Readonly<Record<FairShareKind, FairShareLimit>> = {
     what: '一括書き込み',
   },
   pdf: { perUser: 1, perTenant: 2, global: { pglite: 2, postgresql: 2 }, queuePerTenant: 2, maxWaitMs: 20_000, retryAfterSeconds: 5, what: 'PDF の作成' },
-  download: { perUser: 2, perTenant: 4, global: { pglite: 4, postgresql: 8 }, queuePerTenant: 4, maxWaitMs: 10_000, retryAfterSeconds: 2, what: 'レポートのダウンロード' },
-  upload: { perUser: 2, perTenant: 3, global: { pglite: 4, postgresql: 8 }, queuePerTenant: 2, maxWaitMs: 10_000, retryAfterSeconds: 5, what: 'ファイルのアップロード' },
+  download: {
+    perUser: 2,
+    perTenant: 4,
+    global: { pglite: 4, postgresql: 8 },
+    queuePerTenant: 4,
+    maxWaitMs: 10_000,
+    retryAfterSeconds: 2,
+    what: 'レポートのダウンロード',
+  },
+  upload: {
+    perUser: 2,
+    perTenant: 3,
+    global: { pglite: 4, postgresql: 8 },
+    queuePerTenant: 2,
+    maxWaitMs: 10_000,
+    retryAfterSeconds: 5,
+    what: 'ファイルのアップロード',
+  },
   analysis: { perUser: 1, perTenant: 2, global: { pglite: 1, postgresql: 2 }, queuePerTenant: 2, maxWaitMs: 20_000, retryAfterSeconds: 5, what: '睡眠の解析' },
 };
 
@@ -128,7 +144,9 @@ export class FairShareLimiter {
   }
 
   #fits(who: Requester): boolean {
-    return this.#running < this.#global && (this.#users.get(who.user) ?? 0) < this.#limit.perUser && (this.#tenants.get(who.tenant) ?? 0) < this.#limit.perTenant;
+    return (
+      this.#running < this.#global && (this.#users.get(who.user) ?? 0) < this.#limit.perUser && (this.#tenants.get(who.tenant) ?? 0) < this.#limit.perTenant
+    );
   }
 
   #take(who: Requester): () => void {
@@ -201,7 +219,7 @@ export function sendFairShareRefusal(reply: FastifyReply, refused: FairShareRefu
  * handler's work (a client that hangs up does not end the turn early; the request's preHandler
  * hooks, `request.principal` among them, have run before).
  */
-export const fairSharePlugin = appWide<FairSharePluginOptions>(async (app, { databaseKind }) => {
+export const fairSharePlugin = appWide<FairSharePluginOptions>('fairShare', async (app, { databaseKind }) => {
   const limiters = new Map<FairShareKind, FairShareLimiter>();
   for (const kind of Object.keys(FAIR_SHARE) as FairShareKind[]) limiters.set(kind, new FairShareLimiter(FAIR_SHARE[kind], databaseKind));
 

@@ -54,7 +54,8 @@ export function assertJsonDepth(text: string, maxDepth: number = JSON_LIMITS.max
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (inString) {
-      if (code === 0x5c) i++; // backslash: the next character is escaped
+      if (code === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) inString = true;
     else if (code === 0x7b || code === 0x5b) {
@@ -99,7 +100,7 @@ function isJsonContentType(request: FastifyRequest): boolean {
   return typeof type === 'string' && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type);
 }
 
-export const jsonGuardPlugin = appWide(async (app) => {
+export const jsonGuardPlugin = appWide('jsonGuard', async (app) => {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

@@ -26,7 +26,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
-export const securityHeadersPlugin = appWide(async (app) => {
+export const securityHeadersPlugin = appWide('securityHeaders', async (app) => {
   app.addHook('onSend', async (request, reply) => {
     reply.headers(SECURITY_HEADERS);
     // API answers are per user and per moment: never stored by browsers, proxies or the service worker.

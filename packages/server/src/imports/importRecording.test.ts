@@ -63,7 +63,19 @@ function importedEpochs(result: ImportResult): Stage[] {
 
 describe('hypnograms', () => {
   it('reads R&K and AASM stage labels', () => {
-    expect(['Sleep stage W', 'Sleep stage 1', 'Sleep stage N2', 'Sleep stage 3', 'Sleep stage 4', 'Sleep stage R', 'Sleep stage ?', 'Movement time', 'Lights off@@EEG F4-A1'].map(stageOfText)).toEqual(['W', 'N1', 'N2', 'N3', 'N4', 'R', '?', 'M', null]);
+    expect(
+      [
+        'Sleep stage W',
+        'Sleep stage 1',
+        'Sleep stage N2',
+        'Sleep stage 3',
+        'Sleep stage 4',
+        'Sleep stage R',
+        'Sleep stage ?',
+        'Movement time',
+        'Lights off@@EEG F4-A1',
+      ].map(stageOfText),
+    ).toEqual(['W', 'N1', 'N2', 'N3', 'N4', 'R', '?', 'M', null]);
   });
 
   it.each(['SC4001EC-Hypnogram.edf', 'SC4001EC-Hypnogram.bdf'])('imports the Sleep-EDF hypnogram %s stage for stage', async (file) => {
@@ -170,9 +182,16 @@ describe('SMF recordings', () => {
   it('shares a long recording between two workers: the same days, channels and samples, the same stored minutes, nearly the same night', async () => {
     expect(await splitRecording(path())).not.toBeNull();
     let parallelChunks = 0;
-    const parallel = await runImport({ path: path(), format: 'smf', rule: DEFAULT_SLEEP_DAY, source: 'upload-1', storeSignals: true }, { chunk: () => parallelChunks++ });
+    const parallel = await runImport(
+      { path: path(), format: 'smf', rule: DEFAULT_SLEEP_DAY, source: 'upload-1', storeSignals: true },
+      { chunk: () => parallelChunks++ },
+    );
     let wholeChunks = 0;
-    await importRecording(parser, { path: path(), format: 'smf', rule: DEFAULT_SLEEP_DAY, source: 'upload-1', storeSignals: true }, { chunk: () => wholeChunks++ });
+    await importRecording(
+      parser,
+      { path: path(), format: 'smf', rule: DEFAULT_SLEEP_DAY, source: 'upload-1', storeSignals: true },
+      { chunk: () => wholeChunks++ },
+    );
     expect(parallelChunks).toBe(wholeChunks);
     expect({ ...parallel, days: parallel.days.map((day) => day.day) }).toEqual({ ...result, days: result.days.map((day) => day.day) });
     const [a, b] = [parallel.days[0]!.record!, result.days[0]!.record!];

@@ -1,5 +1,5 @@
 import type { Parser } from '@nemuri/parser/node';
-import type { ImportFormat } from '@nemuri/shared/imports';
+import type { ImportFormat, UnknownColumnChoice } from '@nemuri/shared/imports';
 import type { SleepDayRule } from '../sleep/sleepDay.ts';
 import { importCsv } from './csvImport.ts';
 import { importEdf } from './edfImport.ts';
@@ -13,6 +13,8 @@ export interface ImportJob {
   rule: SleepDayRule;
   /** What the sleep records name as their source: the upload id. */
   source: string;
+  /** Columns the import cannot read: stop (default), or import the file without them. */
+  unknownColumns?: UnknownColumnChoice;
   /** Hand over an SMF recording's frames for storage (the room has a device to keep them under). */
   storeSignals?: boolean;
   /** Replay only this part of an SMF recording and answer its epochs (smfParallel.ts). */
@@ -33,7 +35,7 @@ export function importRecording(parser: Parser, job: ImportJob, sink: ImportSink
     case 'bdf':
       return importEdf(parser, job.path, job.rule, job.source, sink.progress);
     case 'csv':
-      return importCsv(job.path, job.rule, job.source);
+      return importCsv(job.path, job.rule, job.source, job.unknownColumns ?? 'refuse');
   }
 }
 

@@ -1,6 +1,6 @@
 /** Runs one import in a worker thread (importWorkerMain.ts) and answers its result or its failure. */
 import { Worker } from 'node:worker_threads';
-import type { ImportErrorCode } from '@nemuri/shared/imports';
+import type { ImportErrorCode, ReadColumn } from '@nemuri/shared/imports';
 import { ImportError } from './importError.ts';
 import type { ImportJob, ImportSink } from './importRecording.ts';
 import type { ImportResult } from './importResult.ts';
@@ -13,7 +13,7 @@ export type ImportWorkerReply =
   | { type: 'chunk'; chunk: RecordingChunk }
   | { type: 'done'; result: ImportResult }
   | { type: 'replayed'; replay: SmfReplay }
-  | { type: 'failed'; code: ImportErrorCode; message: string };
+  | { type: 'failed'; code: ImportErrorCode; message: string; columns?: ReadColumn[] };
 
 const WORKER_URL = new URL('./importWorker.mjs', import.meta.url);
 
@@ -40,7 +40,7 @@ function inWorker(job: ImportJob, sink: ImportSink): Promise<ImportResult | SmfR
       else if (reply.type === 'chunk') sink.chunk?.(reply.chunk);
       else if (reply.type === 'done') settle(() => resolve(reply.result));
       else if (reply.type === 'replayed') settle(() => resolve(reply.replay));
-      else settle(() => reject(new ImportError(reply.code, reply.message)));
+      else settle(() => reject(new ImportError(reply.code, reply.message, reply.columns)));
     });
     worker.on('error', (error) => settle(() => reject(new ImportError('internal', error.message))));
     worker.on('exit', (code) => settle(() => reject(new ImportError('internal', `the import stopped (exit code ${code})`))));

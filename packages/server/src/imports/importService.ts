@@ -10,7 +10,14 @@ import type { Readable } from 'node:stream';
 import type { SleepRecord } from '@nemuri/analysis/sleep';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
-import { detectImportFormat, IMPORT_MAX_BYTES, serialFromFileName, type ImportErrorCode, type ImportFormat } from '@nemuri/shared/imports';
+import {
+  detectImportFormat,
+  IMPORT_MAX_BYTES,
+  serialFromFileName,
+  type ImportErrorCode,
+  type ImportFormat,
+  type UnknownColumnChoice,
+} from '@nemuri/shared/imports';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { DocumentStore } from '../documents/store.ts';
 import type { SleepDayRule } from '../sleep/sleepDay.ts';
@@ -19,6 +26,7 @@ import type { ImportJob, ImportSink } from './importRecording.ts';
 import type { ImportResult } from './importResult.ts';
 import type { RecordingChunk } from './recordingChunks.ts';
 import type { StoredChunk } from '../signals/signalStore.ts';
+import { keepNights } from './nightRule.ts';
 import { withStages, hypnogramField } from './stagedRecord.ts';
 import type { UploadFiles } from './uploadFiles.ts';
 
@@ -45,7 +53,8 @@ export interface ImportServiceOptions {
   maxBytes?: number;
 }
 
-export type UploadOutcome = { kind: 'created'; uploadId: string; upload: Record<string, unknown> } | { kind: 'duplicate'; uploadId: string; fileName: string; createdAt: string | null };
+export type UploadOutcome =
+  { kind: 'created'; uploadId: string; upload: Record<string, unknown> } | { kind: 'duplicate'; uploadId: string; fileName: string; createdAt: string | null };
 
 export class ImportService {
   readonly #documents: DocumentStore;
@@ -80,25 +89,43 @@ export class ImportService {
     return room.document;
   }
 
-  /** Stores a body as an upload of the room and queues it; the same file twice gives the first upload. */
-  async upload(claims: Claims, roomId: string, fileName: string, body: Readable): Promise<UploadOutcome> {
+  /**
+   * Stores a body as an upload of the room and queues it; the same file twice gives the first upload.
+   * `unknownColumns` is the uploader's choice for columns the import cannot read (kept with the upload).
+   */
+  async upload(claims: Claims, roomId: string, fileName: string, body: Readable, unknownColumns: UnknownColumnChoice = 'refuse'): Promise<UploadOutcome> {
     await this.roomFor(claims, roomId);
     const received = await this.#files.receive(body, this.#maxBytes);
     try {
       if (received.size === 0) throw new ImportError('empty-file', 'The file is empty');
       const format = detectImportFormat(received.head, fileName);
-      if (format === null) throw new ImportError('unsupported-format', 'Not a file that can be imported: SMF recordings, EDF/EDF+/BDF files and per-minute CSV are');
+      if (format === null)
+        throw new ImportError('unsupported-format', 'Not a file that can be imported: SMF recordings, EDF/EDF+/BDF files and per-minute CSV are');
       const [same] = await this.#documents.query(IMPORTS, { collection: `rooms/${roomId}/uploads`, where: [['sha256', '==', received.sha256]], limit: 1 });
       if (same !== undefined) {
         await this.#files.discard(received.tempPath);
-        return { kind: 'duplicate', uploadId: String(same.documentReferenceId), fileName: String(same.fileName), createdAt: typeof same.createdAt === 'string' ? same.createdAt : null };
+        return {
+          kind: 'duplicate',
+          uploadId: String(same.documentReferenceId),
+          fileName: String(same.fileName),
+          createdAt: typeof same.createdAt === 'string' ? same.createdAt : null,
+        };
       }
       const uploadId = randomUUID();
       const serial = format === 'edf' || format === 'bdf' ? null : serialFromFileName(fileName);
       const upload = await this.#documents.set(
         IMPORTS,
         `rooms/${roomId}/uploads/${uploadId}`,
-        { fileName, size: received.size, sha256: received.sha256, format, uploadedBy: claims.uid, status: 'queued', ...(serial === null ? {} : { deviceSerial: serial }) },
+        {
+          fileName,
+          size: received.size,
+          sha256: received.sha256,
+          format,
+          uploadedBy: claims.uid,
+          status: 'queued',
+          unknownColumns,
+          ...(serial === null ? {} : { deviceSerial: serial }),
+        },
         false,
       );
       await this.#files.keep(received.tempPath, uploadId);
@@ -110,13 +137,18 @@ export class ImportService {
     }
   }
 
-  /** Processes an upload again from its stored file (after a fix, or a change of the sleep-day boundary). */
-  async reprocess(claims: Claims, roomId: string, uploadId: string): Promise<void> {
+  /** Processes an upload again from its stored file (after a fix, a change of the sleep-day boundary, or a new choice for unreadable columns). */
+  async reprocess(claims: Claims, roomId: string, uploadId: string, unknownColumns?: UnknownColumnChoice): Promise<void> {
     await this.roomFor(claims, roomId);
     const upload = await this.#documents.get(claims, `rooms/${roomId}/uploads/${uploadId}`);
     if (upload === null) throw new DocumentError('not-found', `No upload ${uploadId}`);
     if (UNFINISHED.includes(String(upload.document.status))) throw new DocumentError('failed-precondition', 'The upload is being processed');
-    await this.#documents.update(IMPORTS, `rooms/${roomId}/uploads/${uploadId}`, { status: 'queued', errorCode: null, error: null });
+    await this.#documents.update(IMPORTS, `rooms/${roomId}/uploads/${uploadId}`, {
+      status: 'queued',
+      errorCode: null,
+      error: null,
+      ...(unknownColumns === undefined ? {} : { unknownColumns }),
+    });
     this.#enqueue(roomId, uploadId);
   }
 
@@ -136,7 +168,12 @@ export class ImportService {
 
   /** Queues the uploads a restart interrupted. */
   async resume(): Promise<number> {
-    const unfinished = await this.#documents.query(IMPORTS, { collection: 'uploads', collectionGroup: true, where: [['status', 'in', UNFINISHED]], limit: 1000 });
+    const unfinished = await this.#documents.query(IMPORTS, {
+      collection: 'uploads',
+      collectionGroup: true,
+      where: [['status', 'in', UNFINISHED]],
+      limit: 1000,
+    });
     for (const upload of unfinished) {
       const [, roomId] = String(upload.documentPath).split('/');
       if (roomId !== undefined) this.#enqueue(roomId, String(upload.documentReferenceId));
@@ -158,7 +195,9 @@ export class ImportService {
   }
 
   #enqueue(roomId: string, uploadId: string): void {
-    this.#queue = this.#queue.then(() => (this.#stopped ? undefined : this.#process(roomId, uploadId))).catch((error: unknown) => this.#log.error({ err: error, roomId, uploadId }, 'import failed unexpectedly'));
+    this.#queue = this.#queue
+      .then(() => (this.#stopped ? undefined : this.#process(roomId, uploadId)))
+      .catch((error: unknown) => this.#log.error({ err: error, roomId, uploadId }, 'import failed unexpectedly'));
   }
 
   async #process(roomId: string, uploadId: string): Promise<void> {
@@ -174,8 +213,16 @@ export class ImportService {
       const serial = typeof room.document.deviceSerial === 'string' && room.document.deviceSerial !== '' ? room.document.deviceSerial : null;
       const storeSignals = serial !== null && upload.document.format === 'smf' && upload.document.storedSerial !== serial;
       const chunks: RecordingChunk[] = [];
+      const rule = this.#sleepDayOf(String(room.document.domainId));
       const result = await this.#run(
-        { path: this.#files.pathOf(uploadId), format: upload.document.format as ImportFormat, rule: this.#sleepDayOf(String(room.document.domainId)), source: uploadId, storeSignals },
+        {
+          path: this.#files.pathOf(uploadId),
+          format: upload.document.format as ImportFormat,
+          rule,
+          source: uploadId,
+          storeSignals,
+          unknownColumns: upload.document.unknownColumns === 'skip' ? 'skip' : 'refuse',
+        },
         { chunk: (chunk) => chunks.push(chunk) },
       );
       await this.#documents.update(IMPORTS, path, { status: 'analyzing' });
@@ -184,7 +231,9 @@ export class ImportService {
         const rootDomainId = typeof room.document.rootDomainId === 'string' ? room.document.rootDomainId : null;
         await this.#storeChunks(chunks.map((chunk) => ({ ...chunk, serial, domainId, rootDomainId })));
       }
-      const days = await this.#writeDays(roomId, uploadId, result);
+      // Too short or outside the night: no sleep day, a warning instead (nightRule.ts).
+      const nights = keepNights(result.days, rule.timeZone);
+      const days = await this.#writeDays(roomId, uploadId, { ...result, days: nights.days });
       await this.#deleteDaysOf(roomId, uploadId, new Set(days));
       await this.#documents.update(IMPORTS, path, {
         status: 'done',
@@ -193,9 +242,11 @@ export class ImportService {
         recordStart: result.recordStartMs === null ? null : new Date(result.recordStartMs).toISOString(),
         recordEnd: result.recordEndMs === null ? null : new Date(result.recordEndMs).toISOString(),
         channels: result.channels,
+        columns: result.columns,
+        warnings: nights.warnings,
         sampleCount: result.sampleCount,
         sleepDays: days,
-        hasStages: result.days.some((day) => day.stages.length > 0),
+        hasStages: nights.days.some((day) => day.stages.length > 0),
         processedAt: new Date().toISOString(),
         ...(storeSignals && chunks.length > 0 ? { storedSerial: serial } : {}),
         ...(result.deviceSerial === null ? {} : { deviceSerial: result.deviceSerial }),
@@ -206,7 +257,16 @@ export class ImportService {
       const message = error instanceof Error ? error.message : String(error);
       if (code === 'internal') this.#log.error({ err: error, roomId, uploadId }, 'import failed');
       else this.#log.warn({ roomId, uploadId, code, message }, 'upload could not be imported');
-      await this.#documents.update(IMPORTS, path, { status: 'failed', errorCode: code, error: message.slice(0, 2000), processedAt: new Date().toISOString() });
+      // A refusal lists what each column held, so the history says which column stopped the import.
+      const columns = error instanceof ImportError && error.columns !== undefined ? error.columns : null;
+      await this.#documents.update(IMPORTS, path, {
+        status: 'failed',
+        errorCode: code,
+        error: message.slice(0, 2000),
+        columns,
+        warnings: null,
+        processedAt: new Date().toISOString(),
+      });
     }
   }
 
@@ -220,7 +280,13 @@ export class ImportService {
       if (day.stagesOnly === true) {
         const existing = await this.#documents.get(IMPORTS, path);
         const epochs = existing?.document.epochs;
-        if (existing !== null && existing.document.source !== uploadId && Array.isArray(epochs) && epochs.length > 0 && typeof existing.document.epochStart === 'string') {
+        if (
+          existing !== null &&
+          existing.document.source !== uploadId &&
+          Array.isArray(epochs) &&
+          epochs.length > 0 &&
+          typeof existing.document.epochStart === 'string'
+        ) {
           record = withStages(existing.document as unknown as SleepRecord, day.stages, uploadId);
         }
       }

@@ -18,12 +18,14 @@ try {
   const job = workerData as ImportJob;
   const sink = {
     progress: (bytesRead: number) => reply({ type: 'progress', bytesRead }),
-    chunk: (chunk: RecordingChunk) => (port as NonNullable<typeof port>).postMessage({ type: 'chunk', chunk } satisfies ImportWorkerReply, [chunk.frames.buffer as ArrayBuffer]),
+    chunk: (chunk: RecordingChunk) =>
+      (port as NonNullable<typeof port>).postMessage({ type: 'chunk', chunk } satisfies ImportWorkerReply, [chunk.frames.buffer as ArrayBuffer]),
   };
   const parser = createParserSync();
   if (job.part !== undefined) reply({ type: 'replayed', replay: await replayPart(parser, { ...job, part: job.part }, sink) });
   else reply({ type: 'done', result: await importRecording(parser, job, sink) });
 } catch (error) {
-  if (error instanceof ImportError) reply({ type: 'failed', code: error.code, message: error.message });
+  if (error instanceof ImportError)
+    reply({ type: 'failed', code: error.code, message: error.message, ...(error.columns === undefined ? {} : { columns: error.columns }) });
   else reply({ type: 'failed', code: 'internal', message: error instanceof Error ? error.message : String(error) });
 }

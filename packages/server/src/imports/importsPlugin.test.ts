@@ -35,13 +35,22 @@ describe('uploads', () => {
   const upload = async (client: BrowserClient, roomId: string, fileName: string, bytes: Uint8Array) => {
     const response = await fetch(`${base.server.url}/api/rooms/${roomId}/uploads`, {
       method: 'POST',
-      headers: { cookie: client.cookieHeader, origin: base.server.url, 'content-type': 'application/octet-stream', [UPLOAD_FILE_NAME_HEADER]: encodeURIComponent(fileName) },
+      headers: {
+        cookie: client.cookieHeader,
+        origin: base.server.url,
+        'content-type': 'application/octet-stream',
+        [UPLOAD_FILE_NAME_HEADER]: encodeURIComponent(fileName),
+      },
       body: new Blob([new Uint8Array(bytes)]),
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
   const uploadOf = async (roomId: string, uploadId: string) => (await documents().get(SYSTEM_PRINCIPAL, `rooms/${roomId}/uploads/${uploadId}`))?.document;
-  const sleepDays = async (roomId: string) => (await documents().query(SYSTEM_PRINCIPAL, { collection: `rooms/${roomId}/sleeps` })).map((record) => ({ day: record.documentReferenceId, source: record.source }));
+  const sleepDays = async (roomId: string) =>
+    (await documents().query(SYSTEM_PRINCIPAL, { collection: `rooms/${roomId}/sleeps` })).map((record) => ({
+      day: record.documentReferenceId,
+      source: record.source,
+    }));
   const settled = async () => base.server.app.imports.idle();
 
   beforeAll(async () => {
@@ -65,7 +74,13 @@ describe('uploads', () => {
     const created = await upload(staff, roomA, 'NM-UP-1_2026-11-18.smf', night);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const uploadId = String(created.body.uploadId);
-    expect(created.body.upload).toMatchObject({ fileName: 'NM-UP-1_2026-11-18.smf', format: 'smf', status: 'queued', size: night.length, deviceSerial: 'NM-UP-1' });
+    expect(created.body.upload).toMatchObject({
+      fileName: 'NM-UP-1_2026-11-18.smf',
+      format: 'smf',
+      status: 'queued',
+      size: night.length,
+      deviceSerial: 'NM-UP-1',
+    });
     await settled();
     expect(await uploadOf(roomA, uploadId)).toMatchObject({
       status: 'done',
@@ -107,7 +122,13 @@ describe('uploads', () => {
     expect(created.status).toBe(201);
     await settled();
     const done = await uploadOf(roomA, String(created.body.uploadId));
-    expect(done).toMatchObject({ status: 'done', format: 'edf', hasStages: true, sleepDays: ['1989-04-24', '1989-04-25'] });
+    expect(done).toMatchObject({
+      status: 'done',
+      format: 'edf',
+      hasStages: true,
+      sleepDays: ['1989-04-24'],
+      warnings: [expect.objectContaining({ code: 'outside-night', day: '1989-04-25' })],
+    });
     const record = (await documents().get(SYSTEM_PRINCIPAL, `rooms/${roomA}/sleeps/1989-04-24`))?.document;
     expect(record?.hypnogram).toEqual(expect.arrayContaining([{ start: expect.any(String), durationSec: 120, stage: 'N1' }]));
   });
@@ -117,7 +138,11 @@ describe('uploads', () => {
     const cut = await upload(staff, roomA, 'cut.smf', night.subarray(0, 100_000));
     expect(cut.status).toBe(201);
     await settled();
-    expect(await uploadOf(roomA, String(cut.body.uploadId))).toMatchObject({ status: 'failed', errorCode: 'corrupt', error: expect.stringMatching(/cut short/) });
+    expect(await uploadOf(roomA, String(cut.body.uploadId))).toMatchObject({
+      status: 'failed',
+      errorCode: 'corrupt',
+      error: expect.stringMatching(/cut short/),
+    });
     expect(await sleepDays(roomA)).toEqual(before);
   });
 
@@ -132,7 +157,12 @@ describe('uploads', () => {
   });
 
   it('keeps upload records to the uploads API: the documents API refuses to write them', async () => {
-    const forged = await admin.send('PUT', `/api/documents/rooms/${roomA}/uploads/forged`, JSON.stringify({ data: { fileName: 'x.smf', size: 1, format: 'smf', uploadedBy: 'me', status: 'done' } }), { 'content-type': 'application/json' });
+    const forged = await admin.send(
+      'PUT',
+      `/api/documents/rooms/${roomA}/uploads/forged`,
+      JSON.stringify({ data: { fileName: 'x.smf', size: 1, format: 'smf', uploadedBy: 'me', status: 'done' } }),
+      { 'content-type': 'application/json' },
+    );
     expect(forged.status).toBe(403);
     expect(forged.body).toMatchObject({ code: 'permission-denied', message: expect.stringContaining('/api/rooms/{roomId}/uploads') });
   });
@@ -141,7 +171,13 @@ describe('uploads', () => {
     expect((await upload(admin, roomB, 'x.smf', night.subarray(0, 1000))).status).toBe(404);
     expect((await upload(staff, roomB, 'x.smf', night.subarray(0, 1000))).status).toBe(404);
     expect((await upload(resident, roomA, 'x.smf', night.subarray(0, 1000))).status).toBe(403);
-    const [first] = await documents().query(SYSTEM_PRINCIPAL, { collection: `rooms/${roomA}/uploads`, where: [['format', '==', 'smf'], ['status', '==', 'done']] });
+    const [first] = await documents().query(SYSTEM_PRINCIPAL, {
+      collection: `rooms/${roomA}/uploads`,
+      where: [
+        ['format', '==', 'smf'],
+        ['status', '==', 'done'],
+      ],
+    });
     const uploadId = String(first?.documentReferenceId);
     // Another facility's room reads as missing, whatever upload id comes with it.
     expect((await admin.post(`/api/rooms/${roomB}/uploads/${uploadId}/reprocess`)).status).toBe(404);
@@ -149,7 +185,13 @@ describe('uploads', () => {
   });
 
   it('reprocesses to the same day, and deletes the upload with its days (administrators only)', async () => {
-    const [first] = await documents().query(SYSTEM_PRINCIPAL, { collection: `rooms/${roomA}/uploads`, where: [['format', '==', 'smf'], ['status', '==', 'done']] });
+    const [first] = await documents().query(SYSTEM_PRINCIPAL, {
+      collection: `rooms/${roomA}/uploads`,
+      where: [
+        ['format', '==', 'smf'],
+        ['status', '==', 'done'],
+      ],
+    });
     const uploadId = String(first?.documentReferenceId);
     const before = (await documents().get(SYSTEM_PRINCIPAL, `rooms/${roomA}/sleeps/2026-11-18`))?.document;
     const reprocess = await staff.post(`/api/rooms/${roomA}/uploads/${uploadId}/reprocess`);

@@ -1,23 +1,29 @@
 /**
  * Imports of recordings (docs/api.md, "Imports"):
  *   POST   /api/rooms/:roomId/uploads                      body: the file (application/octet-stream), its name in
- *                                                          `X-File-Name` (URI-encoded) → 201 `{ uploadId, upload }`,
+ *                                                          `X-File-Name` (URI-encoded), optionally
+ *                                                          `X-Unknown-Columns: refuse|skip` → 201 `{ uploadId, upload }`,
  *                                                          or 409 `{ code: 'already-exists', uploadId, fileName }`
- *   POST   /api/rooms/:roomId/uploads/:uploadId/reprocess  → 202 `{ uploadId }`
+ *   POST   /api/rooms/:roomId/uploads/:uploadId/reprocess  body `{ unknownColumns?: 'refuse'|'skip' }` → 202 `{ uploadId }`
  *   DELETE /api/rooms/:roomId/uploads/:uploadId            → `{ deletedDays }`
  * The uploads themselves are read (live) through the documents API: `rooms/{roomId}/uploads`.
  * Uploading and reprocessing need general staff (2+) with the room in scope; deleting follows the
  * uploads collection's delete rule (administrators). A room outside the caller's scope reads as missing.
  */
+import fp from 'fastify-plugin';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
-import { UPLOAD_FILE_NAME_HEADER, type DuplicateUpload } from '@nemuri/shared/imports';
-import type { Database } from '../database/database.ts';
-import { DocumentStore } from '../documents/store.ts';
-import { appWide } from '../http/appWide.ts';
-import { sendError } from '../http/errors.ts';
+import { DocumentError } from '@nemuri/shared/documents/errors';
+import {
+  reprocessInput,
+  UNKNOWN_COLUMN_CHOICES,
+  UPLOAD_FILE_NAME_HEADER,
+  UPLOAD_UNKNOWN_COLUMNS_HEADER,
+  type DuplicateUpload,
+  type UnknownColumnChoice,
+} from '@nemuri/shared/imports';
+import { apiErrorOfDocument, sendApiError, sendError } from '../http/errors.ts';
 import { ImportError } from './importError.ts';
 import { runImport } from './importRunner.ts';
 import { ImportService } from './importService.ts';
@@ -31,7 +37,6 @@ declare module 'fastify' {
 }
 
 export interface ImportsPluginOptions {
-  database: Database;
   /** Where uploaded files are kept (DATA_DIR/uploads). */
   uploadDir: string;
   /** The directory goes when the server stops (an in-memory database keeps nothing either). */
@@ -54,8 +59,14 @@ function fileNameOf(header: unknown): string | null {
   return name === '' || name.length > FILE_NAME_MAX || /[\u0000-\u001f]/.test(name) ? null : name;
 }
 
+/** The uploader's choice for unreadable columns: absent means refuse; anything but the two words is refused. */
+function unknownColumnsOf(header: unknown): UnknownColumnChoice | null {
+  if (header === undefined) return 'refuse';
+  return (UNKNOWN_COLUMN_CHOICES as readonly unknown[]).includes(header) ? (header as UnknownColumnChoice) : null;
+}
+
 function sendFailure(reply: FastifyReply, error: unknown): FastifyReply {
-  if (error instanceof DocumentError) return reply.code(HTTP_STATUS_OF_CODE[error.code]).type('application/json; charset=utf-8').send({ code: error.code, message: error.message });
+  if (error instanceof DocumentError) return sendApiError(reply, apiErrorOfDocument(error));
   if (error instanceof ImportError) {
     const status = error.code === 'too-large' ? 413 : error.code === 'unsupported-format' ? 415 : 400;
     return reply.code(status).type('application/json; charset=utf-8').send({ code: 'invalid-argument', reason: error.code, message: error.message });
@@ -63,29 +74,33 @@ function sendFailure(reply: FastifyReply, error: unknown): FastifyReply {
   throw error;
 }
 
-export const importsPlugin = appWide<ImportsPluginOptions>(async (app, { database, uploadDir, temporary = false, maxBytes }) => {
-  const service = new ImportService({
-    documents: new DocumentStore(database, app.log),
-    files: new UploadFiles(uploadDir),
-    sleepDayOf: (domainId) => app.monitoring.directory.sleepDayOf(domainId),
-    log: app.log,
-    run: (job, sink) => runImport(job, sink),
-    storeChunks: (chunks) => app.ingest.store.storeChunks(chunks),
-    ...(maxBytes === undefined ? {} : { maxBytes }),
-  });
-  app.decorate('imports', service);
-  app.addHook('onReady', async () => {
-    const resumed = await service.resume();
-    if (resumed > 0) app.log.info({ resumed }, 'uploads interrupted by a restart are processed again');
-  });
-  app.addHook('onClose', async () => {
-    await service.stop();
-    if (temporary) await rm(uploadDir, { recursive: true, force: true });
-  });
+// Not encapsulated: `app.imports` is the server's (tests wait for its work through it).
+export const importsPlugin = fp<ImportsPluginOptions>(
+  async (app, { uploadDir, temporary = false, maxBytes }) => {
+    const service = new ImportService({
+      documents: app.documents,
+      files: new UploadFiles(uploadDir),
+      sleepDayOf: (domainId) => app.monitoring.directory.sleepDayOf(domainId),
+      log: app.log,
+      run: (job, sink) => runImport(job, sink),
+      storeChunks: (chunks) => app.signals.store.storeChunks(chunks),
+      ...(maxBytes === undefined ? {} : { maxBytes }),
+    });
+    app.decorate('imports', service);
+    app.addHook('onReady', async () => {
+      const resumed = await service.resume();
+      if (resumed > 0) app.log.info({ resumed }, 'uploads interrupted by a restart are processed again');
+    });
+    app.addHook('onClose', async () => {
+      await service.stop();
+      if (temporary) await rm(uploadDir, { recursive: true, force: true });
+    });
 
-  // The routes in a scope of their own: there the body is the file, handed over as a stream.
-  await app.register(async (scope) => routes(scope, service));
-});
+    // The routes in a scope of their own: there the body is the file, handed over as a stream.
+    await app.register(async (scope) => routes(scope, service));
+  },
+  { name: 'imports', dependencies: ['documents', 'signals', 'monitoring', 'principal'] },
+);
 
 async function routes(app: FastifyInstance, service: ImportService): Promise<void> {
   app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
@@ -95,12 +110,21 @@ async function routes(app: FastifyInstance, service: ImportService): Promise<voi
     const claims = request.principal;
     if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to upload');
     const fileName = fileNameOf(request.headers[UPLOAD_FILE_NAME_HEADER]);
-    if (fileName === null) return sendError(reply, 400, 'invalid-argument', `${UPLOAD_FILE_NAME_HEADER}: the file name, URI-encoded, at most ${FILE_NAME_MAX} characters`);
-    if (!request.headers['content-type']?.startsWith('application/octet-stream')) return sendError(reply, 415, 'invalid-argument', 'Send the file as application/octet-stream');
+    if (fileName === null)
+      return sendError(reply, 400, 'invalid-argument', `${UPLOAD_FILE_NAME_HEADER}: the file name, URI-encoded, at most ${FILE_NAME_MAX} characters`);
+    const unknownColumns = unknownColumnsOf(request.headers[UPLOAD_UNKNOWN_COLUMNS_HEADER]);
+    if (unknownColumns === null) return sendError(reply, 400, 'invalid-argument', `${UPLOAD_UNKNOWN_COLUMNS_HEADER}: ${UNKNOWN_COLUMN_CHOICES.join(' or ')}`);
+    if (!request.headers['content-type']?.startsWith('application/octet-stream'))
+      return sendError(reply, 415, 'invalid-argument', 'Send the file as application/octet-stream');
     try {
-      const outcome = await service.upload(claims, request.params.roomId, fileName, request.body as Readable);
+      const outcome = await service.upload(claims, request.params.roomId, fileName, request.body as Readable, unknownColumns);
       if (outcome.kind === 'duplicate') {
-        const body: DuplicateUpload = { code: 'already-exists', message: `This file was already uploaded as ${outcome.fileName}`, uploadId: outcome.uploadId, fileName: outcome.fileName };
+        const body: DuplicateUpload = {
+          code: 'already-exists',
+          message: `This file was already uploaded as ${outcome.fileName}`,
+          uploadId: outcome.uploadId,
+          fileName: outcome.fileName,
+        };
         return reply.code(409).send(body);
       }
       return reply.code(201).send({ uploadId: outcome.uploadId, upload: outcome.upload });
@@ -109,16 +133,24 @@ async function routes(app: FastifyInstance, service: ImportService): Promise<voi
     }
   });
 
-  app.post<{ Params: { roomId: string; uploadId: string } }>('/api/rooms/:roomId/uploads/:uploadId/reprocess', { config: { fairShare: 'upload' } }, async (request, reply) => {
-    const claims = request.principal;
-    if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to reprocess');
-    try {
-      await service.reprocess(claims, request.params.roomId, request.params.uploadId);
-      return reply.code(202).send({ uploadId: request.params.uploadId });
-    } catch (error) {
-      return sendFailure(reply, error);
-    }
-  });
+  app.post<{ Params: { roomId: string; uploadId: string } }>(
+    '/api/rooms/:roomId/uploads/:uploadId/reprocess',
+    { config: { fairShare: 'upload' } },
+    async (request, reply) => {
+      const claims = request.principal;
+      if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to reprocess');
+      // No body (or an empty one) keeps the upload's choice.
+      const input = reprocessInput.safeParse(request.body ?? {});
+      if (!input.success)
+        return sendError(reply, 400, 'invalid-argument', input.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; '));
+      try {
+        await service.reprocess(claims, request.params.roomId, request.params.uploadId, input.data.unknownColumns);
+        return reply.code(202).send({ uploadId: request.params.uploadId });
+      } catch (error) {
+        return sendFailure(reply, error);
+      }
+    },
+  );
 
   app.delete<{ Params: { roomId: string; uploadId: string } }>('/api/rooms/:roomId/uploads/:uploadId', async (request, reply) => {
     const claims = request.principal;

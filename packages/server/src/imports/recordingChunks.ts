@@ -76,6 +76,13 @@ export class RecordingChunks {
     // The fastest level: a recording is compressed as fast as it is analysed, and only a little larger.
     const frames = gzipSync(whole, { level: constants.Z_BEST_SPEED });
     // A copy with its own buffer: zlib may hand back a slice of a shared pool, which must not be transferred.
-    this.#emit({ channel, minuteUs: open.minuteUs, frames: new Uint8Array(frames), frameCount: open.parts.length, firstSeq: open.firstSeq, lastSeq: open.lastSeq });
+    this.#emit({
+      channel,
+      minuteUs: open.minuteUs,
+      frames: new Uint8Array(frames),
+      frameCount: open.parts.length,
+      firstSeq: open.firstSeq,
+      lastSeq: open.lastSeq,
+    });
   }
 }

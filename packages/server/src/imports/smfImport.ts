@@ -8,9 +8,10 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { NightEpochs } from '@nemuri/analysis/sleep';
 import { completeSmfLength, ParseError, type Parser } from '@nemuri/parser/node';
 import { SMF_HEADER_SIZE, SMF_MAGIC, SMF_MAX_PAYLOAD, SMF_MIN_FRAME_SIZE, type SmfSampleFrame } from '@nemuri/parser/smf';
+import { SMF_UNUSED_CHANNELS } from '@nemuri/shared/importChannels';
 import type { SleepDayRule } from '../sleep/sleepDay.ts';
 import { ImportError } from './importError.ts';
-import { RecordingExtent, keptDays, type ExtentSummary, type ImportResult } from './importResult.ts';
+import { channelColumns, RecordingExtent, keptDays, type ExtentSummary, type ImportResult } from './importResult.ts';
 import { RecordingChunks, type RecordingChunk } from './recordingChunks.ts';
 import { SignalNights } from './signalNights.ts';
 import { analyzeSleepDay } from '@nemuri/analysis/sleep';
@@ -18,8 +19,6 @@ import { analyzeSleepDay } from '@nemuri/analysis/sleep';
 const PIECE_BYTES = 4 * 1024 * 1024;
 /** Channels interleave in a recording: a second's frames of every channel may come a little apart. */
 const INTERLEAVE_MARGIN_MS = 5_000;
-/** Channels the sleep analysis does not use (EIT is reduced to global impedance live; the epochs do not need it). */
-const SKIPPED = new Set(['eit']);
 
 /** Which part of the file to replay, and which of its frames count (stored, measured). */
 export interface SmfPart {
@@ -41,7 +40,14 @@ export interface SmfReplay {
 const WHOLE: SmfPart = { startByte: 0, endByte: null, countFromMs: Number.NEGATIVE_INFINITY, countUntilMs: Number.POSITIVE_INFINITY };
 
 /** Reads the whole recording into sleep days; with `onChunk`, also hands over its frames for storage. */
-export async function importSmf(parser: Parser, path: string, rule: SleepDayRule, source: string, onProgress?: (bytesRead: number) => void, onChunk?: (chunk: RecordingChunk) => void): Promise<ImportResult> {
+export async function importSmf(
+  parser: Parser,
+  path: string,
+  rule: SleepDayRule,
+  source: string,
+  onProgress?: (bytesRead: number) => void,
+  onChunk?: (chunk: RecordingChunk) => void,
+): Promise<ImportResult> {
   const { nights, extent } = await replaySmf(parser, path, rule, WHOLE, onProgress, onChunk);
   return resultOf(nights, extent, source);
 }
@@ -50,7 +56,15 @@ export async function importSmf(parser: Parser, path: string, rule: SleepDayRule
 export function resultOf(nights: Map<string, NightEpochs>, extent: ExtentSummary, source: string): ImportResult {
   if (extent.samples === 0) throw new ImportError('no-usable-signal', 'The recording holds no frames of a channel the sleep analysis uses');
   const records = new Map([...nights].map(([day, epochs]) => [day, analyzeSleepDay(epochs, source)]));
-  return { recordStartMs: extent.startMs, recordEndMs: extent.endMs, channels: extent.channels, sampleCount: extent.samples, deviceSerial: null, days: keptDays(records) };
+  return {
+    recordStartMs: extent.startMs,
+    recordEndMs: extent.endMs,
+    channels: extent.channels,
+    columns: channelColumns(extent),
+    sampleCount: extent.samples,
+    deviceSerial: null,
+    days: keptDays(records),
+  };
 }
 
 /** The first frame boundary at or after `fromByte`: where the magic starts a frame that decodes. */
@@ -78,7 +92,14 @@ export async function frameStartAtOrAfter(parser: Parser, file: FileHandle, from
 }
 
 /** Replays a part of the recording: per sleep day its per-minute epochs, and what the counted frames held. */
-export async function replaySmf(parser: Parser, path: string, rule: SleepDayRule, part: SmfPart, onProgress: (bytesRead: number) => void = () => undefined, onChunk?: (chunk: RecordingChunk) => void): Promise<SmfReplay> {
+export async function replaySmf(
+  parser: Parser,
+  path: string,
+  rule: SleepDayRule,
+  part: SmfPart,
+  onProgress: (bytesRead: number) => void = () => undefined,
+  onChunk?: (chunk: RecordingChunk) => void,
+): Promise<SmfReplay> {
   const chunks = onChunk === undefined ? null : new RecordingChunks(onChunk);
   const file = await open(path, 'r');
   const nights = new SignalNights(rule);
@@ -109,7 +130,8 @@ export async function replaySmf(parser: Parser, path: string, rule: SleepDayRule
         throw error;
       }
       if (bytesRead === 0) {
-        if (end > 0) throw new ImportError('corrupt', `The file ends inside a frame at byte ${fileOffset} (${end} bytes of an incomplete frame): it was cut short`);
+        if (end > 0)
+          throw new ImportError('corrupt', `The file ends inside a frame at byte ${fileOffset} (${end} bytes of an incomplete frame): it was cut short`);
         break;
       }
       if (whole > 0) {
@@ -117,7 +139,8 @@ export async function replaySmf(parser: Parser, path: string, rule: SleepDayRule
         try {
           decoded = parser.decodeSmfStream(buffer.subarray(0, whole));
         } catch (error) {
-          if (error instanceof ParseError) throw new ImportError('corrupt', `${error.message}${error.offset === undefined ? '' : ` (byte ${fileOffset + error.offset})`}`);
+          if (error instanceof ParseError)
+            throw new ImportError('corrupt', `${error.message}${error.offset === undefined ? '' : ` (byte ${fileOffset + error.offset})`}`);
           throw error;
         }
         if (chunks !== null) {
@@ -127,9 +150,12 @@ export async function replaySmf(parser: Parser, path: string, rule: SleepDayRule
         const frames: SmfSampleFrame[] = [];
         for (const frame of decoded) {
           for (const sample of frame.channel === 'multi' ? frame.frames : [frame]) {
-            if (SKIPPED.has(sample.channel) || !(sample.sampleRate > 0)) continue;
             const startMs = sample.startTimeUs / 1000;
             if (startMs >= part.countUntilMs) continue;
+            if (SMF_UNUSED_CHANNELS.has(sample.channel) || !(sample.sampleRate > 0)) {
+              if (startMs >= part.countFromMs) extent.skip(sample.channel, sample.sampleCount);
+              continue;
+            }
             if (startMs >= part.countFromMs) extent.add(sample.channel, startMs, startMs + (sample.sampleCount * 1000) / sample.sampleRate, sample.sampleCount);
             if (startMs > latestStartMs) latestStartMs = startMs;
             frames.push(sample);
@@ -151,7 +177,11 @@ export async function replaySmf(parser: Parser, path: string, rule: SleepDayRule
 }
 
 /** The bytes of the top-level frames of a piece that count (all of them in a whole-file replay). */
-function countedBytes(bytes: Uint8Array, decoded: readonly { startTimeUs: number; byteOffset: number; byteLength: number }[], part: SmfPart): Uint8Array | null {
+function countedBytes(
+  bytes: Uint8Array,
+  decoded: readonly { startTimeUs: number; byteOffset: number; byteLength: number }[],
+  part: SmfPart,
+): Uint8Array | null {
   if (part.countFromMs === Number.NEGATIVE_INFINITY && part.countUntilMs === Number.POSITIVE_INFINITY) return bytes;
   const from = decoded.findIndex((frame) => frame.startTimeUs / 1000 >= part.countFromMs);
   if (from < 0) return null;

@@ -64,7 +64,8 @@ export function mergeReplays(before: SmfReplay, after: SmfReplay, splitMs: numbe
     };
     nights.set(day, merged);
   }
-  if (before.extent.samples === 0 && after.extent.samples === 0) throw new ImportError('no-usable-signal', 'The recording holds no frames of a channel the sleep analysis uses');
+  if (before.extent.samples === 0 && after.extent.samples === 0)
+    throw new ImportError('no-usable-signal', 'The recording holds no frames of a channel the sleep analysis uses');
   return resultOf(nights, joinExtents(before.extent, after.extent), source);
 }
 

@@ -3,7 +3,16 @@
  * scored from signals re-scored with the stages where they exist. Either way the metrics come from the
  * same sleep-day analysis (`@nemuri/analysis/sleep`), so a staged night reads like any other.
  */
-import { analyzeSleepDay, createNightEpochs, EPOCH_MS, PRESENCE_IN_BED, PRESENCE_OUT_OF_BED, PRESENCE_UNKNOWN, type NightEpochs, type SleepRecord } from '@nemuri/analysis/sleep';
+import {
+  analyzeSleepDay,
+  createNightEpochs,
+  EPOCH_MS,
+  PRESENCE_IN_BED,
+  PRESENCE_OUT_OF_BED,
+  PRESENCE_UNKNOWN,
+  type NightEpochs,
+  type SleepRecord,
+} from '@nemuri/analysis/sleep';
 import { minuteStates, type StageRun } from './stages.ts';
 
 /** The record's per-minute columns again (what the analysis scored them from, as far as a record keeps it). */
@@ -20,7 +29,13 @@ export function nightEpochsOf(record: Pick<SleepRecord, 'epochStart' | 'epochs'>
 }
 
 /** A record of the sleep day [startMs, endMs) from stages only: in bed where scored (or between lights off and on). */
-export function recordFromStages(runs: readonly StageRun[], startMs: number, endMs: number, source: string, lights: { offMs: number | null; onMs: number | null } = { offMs: null, onMs: null }): SleepRecord {
+export function recordFromStages(
+  runs: readonly StageRun[],
+  startMs: number,
+  endMs: number,
+  source: string,
+  lights: { offMs: number | null; onMs: number | null } = { offMs: null, onMs: null },
+): SleepRecord {
   const minutes = Math.round((endMs - startMs) / EPOCH_MS);
   const states = minuteStates(runs, startMs, minutes);
   const epochs = createNightEpochs(startMs, minutes);

@@ -58,7 +58,8 @@ export function hypnogramOf(annotations: readonly EdfAnnotation[], fileStartMs: 
   for (const { onset, duration, stage } of found) {
     const startMs = fileStartMs + Math.round(onset * 1000);
     const last = runs[runs.length - 1];
-    if (last !== undefined && last.stage === stage && last.startMs + Math.round(last.durationSec * 1000) === startMs) last.durationSec = roundSec(last.durationSec + duration);
+    if (last !== undefined && last.stage === stage && last.startMs + Math.round(last.durationSec * 1000) === startMs)
+      last.durationSec = roundSec(last.durationSec + duration);
     else runs.push({ startMs, durationSec: duration, stage });
   }
   return runs;

@@ -7,7 +7,11 @@ import { DeviceSimulator, encodeSecond, SequenceCounters, type SimulatedChannel 
 export const NIGHT_RECORDING_CHANNELS: readonly SimulatedChannel[] = ['ecg', 'respiAxl', 'temperature'];
 
 /** Writes `minutes` of a simulated device from `fromMs` as an SMF recording; answers its size in bytes. */
-export async function writeSmfRecording(parser: Parser, path: string, options: { serial: string; fromMs: number; minutes: number; channels?: readonly SimulatedChannel[]; seed?: string }): Promise<number> {
+export async function writeSmfRecording(
+  parser: Parser,
+  path: string,
+  options: { serial: string; fromMs: number; minutes: number; channels?: readonly SimulatedChannel[]; seed?: string },
+): Promise<number> {
   const device = new DeviceSimulator({ serial: options.serial, seed: options.seed ?? 'imports' });
   const sequences = new SequenceCounters();
   const out = createWriteStream(path);

@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { ParseError } from '@nemuri/parser/errors';
+import { MosquittoDeviceAccounts } from './brokerAccounts.ts';
 import type { KnownDevice } from './deviceRegistry.ts';
 import { MQTT_LIMITS, MqttConnectionGuard, type GuardedConnection, type MqttLimits } from './mqttLimits.ts';
 import type { IngestPipeline, IngestRoutes, PipelineLogger } from './pipeline.ts';
@@ -38,7 +39,13 @@ export interface DeviceBroker {
 
 /** Backoff of a message whose device lookup or write failed (external broker). */
 const RETRY_FIRST_MS = 500;
-const RETRY_LAST_MS = 10_000;
+const RETRY_LAST_MS = 5_000;
+/**
+ * The most bytes of messages held in memory for another try. Past it a persistent session's
+ * messages are left to the broker (a reconnection has them delivered again); a clean session's are
+ * dropped, loudly, since nobody else holds them.
+ */
+export const RETRY_CAP_BYTES = 64 * 1024 * 1024;
 
 /** Not authorized (MQTT 3.1.1 CONNACK return code 5). */
 const NOT_AUTHORIZED = 5;
@@ -114,7 +121,11 @@ export async function startEmbeddedBroker({ pipeline, log, host, port, portExpli
     authorizeSubscribe(client, subscription, callback) {
       const device = client ? devices.get(client) : undefined;
       // Devices may use their own topics other than frames (e.g. commands later); nobody reads device frames here.
-      const own = device !== undefined && subscription.topic.startsWith(`devices/${device.serial}/`) && !subscription.topic.includes('+') && !subscription.topic.includes('#');
+      const own =
+        device !== undefined &&
+        subscription.topic.startsWith(`devices/${device.serial}/`) &&
+        !subscription.topic.includes('+') &&
+        !subscription.topic.includes('#');
       if (!own || subscription.topic === `devices/${device.serial}/frames`) {
         log.warn({ serial: device?.serial, topic: subscription.topic }, 'MQTT subscription refused');
         return callback(null, null);
@@ -144,10 +155,15 @@ export async function startEmbeddedBroker({ pipeline, log, host, port, portExpli
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     if (portExplicit) {
       await closeBroker(broker);
-      throw new Error(`MQTT_PORT ${port} on ${bindHost} is already in use (another MQTT broker?): stop it, choose another MQTT_PORT, or use it with MQTT_URL`, { cause: error });
+      throw new Error(`MQTT_PORT ${port} on ${bindHost} is already in use (another MQTT broker?): stop it, choose another MQTT_PORT, or use it with MQTT_URL`, {
+        cause: error,
+      });
     }
     actual = await listen(server, bindHost, 0);
-    log.warn({ wanted: port, port: actual }, `MQTT port ${port} is already in use (another MQTT broker?): the embedded broker listens on port ${actual} instead; set MQTT_PORT to choose, or MQTT_URL to use that broker`);
+    log.warn(
+      { wanted: port, port: actual },
+      `MQTT port ${port} is already in use (another MQTT broker?): the embedded broker listens on port ${actual} instead; set MQTT_PORT to choose, or MQTT_URL to use that broker`,
+    );
   }
   log.info({ port: actual, host: bindHost }, 'embedded MQTT broker listening');
   const urlHost = bindHost === '0.0.0.0' || bindHost === '::' ? '127.0.0.1' : bindHost.includes(':') ? `[${bindHost}]` : bindHost;
@@ -189,9 +205,21 @@ export interface ExternalBrokerOptions {
   sharedGroup: string | null;
   /** A persistent session under this id (MQTT_CLIENT_ID, or derived from the host: config.ts); null: a random id and a clean session. */
   clientId?: string | null;
+  /** The most bytes of messages held for another try (RETRY_CAP_BYTES unless given: tests). */
+  retryCapBytes?: number;
+  /** MQTT_DEVICE_ACCOUNTS: `dynsec` keeps the devices' accounts in Mosquitto's dynamic security plugin (brokerAccounts.ts). */
+  deviceAccounts?: 'dynsec' | null;
 }
 
-export async function connectExternalBroker({ pipeline, log, url, sharedGroup, clientId = null }: ExternalBrokerOptions): Promise<DeviceBroker> {
+export async function connectExternalBroker({
+  pipeline,
+  log,
+  url,
+  sharedGroup,
+  clientId = null,
+  retryCapBytes = RETRY_CAP_BYTES,
+  deviceAccounts = null,
+}: ExternalBrokerOptions): Promise<DeviceBroker> {
   // With a persistent session the broker keeps what the server has not acknowledged (a failed write, a
   // restart) and delivers it again on reconnection; with a clean session that is lost.
   const persistent = clientId !== null;
@@ -230,6 +258,14 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
     failureLoggedAt = now;
     log.error({ ...object, retriedMessages: pipeline.stats.retriedMessages }, message);
   };
+  /** Ends the connection (mqtt.js reconnects after reconnectPeriod); once per connection. */
+  const reconnecting = new WeakSet<object>();
+  const reconnect = (client: MqttClient): void => {
+    const stream = client.stream;
+    if (reconnecting.has(stream)) return;
+    reconnecting.add(stream);
+    stream.destroy();
+  };
   const takeFrames = (client: MqttClient, routes: IngestRoutes): void => {
     const DEFERRED = new Error('acknowledged later');
     client.handleMessage = (packet: IPublishPacket, callback: (error?: Error) => void): void => {
@@ -244,7 +280,10 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
       if (payload.byteLength > MQTT_LIMITS.maxPacketBytes) {
         callback();
         pipeline.stats.rejectedMessages++;
-        log.warn({ serial, bytes: payload.byteLength, max: MQTT_LIMITS.maxPacketBytes }, 'MQTT message above the packet size limit dropped (set the broker\'s max_packet_size)');
+        log.warn(
+          { serial, bytes: payload.byteLength, max: MQTT_LIMITS.maxPacketBytes },
+          "MQTT message above the packet size limit dropped (set the broker's max_packet_size)",
+        );
         return;
       }
       callback(packet.qos === 1 ? DEFERRED : undefined);
@@ -263,11 +302,14 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
   const deliver = (client: MqttClient, serial: string, payload: Buffer, routes: IngestRoutes, messageId: number | undefined): void => {
     const stream = client.stream;
     const onSameConnection = (): boolean => client.stream === stream && client.connected;
-    const ack = (): void => {
-      if (messageId !== undefined && onSameConnection()) sendPuback(client, messageId);
-    };
     let delayMs = RETRY_FIRST_MS;
     let seenLive = false;
+    // Set while this message is held in memory for another try (counted against the retry cap).
+    let release: (() => void) | undefined;
+    const ack = (): void => {
+      release?.();
+      if (messageId !== undefined && onSameConnection()) sendPuback(client, messageId);
+    };
     const attempt = (): void => {
       // Unknown serials are dropped; the lookup is cached, so this is rarely a query.
       pipeline.registry.find(serial).then(
@@ -298,10 +340,36 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
         },
       );
     };
+    const giveUp = (): void => {
+      release?.();
+      release = undefined;
+    };
     const retry = (): void => {
       // A live-only copy (QoS 0, shared subscriptions) is not worth keeping.
-      if (routes.store === false) return;
-      if (closing || (persistent && messageId !== undefined && !onSameConnection())) return;
+      if (routes.store === false) return giveUp();
+      if (closing || (persistent && messageId !== undefined && !onSameConnection())) return giveUp();
+      if (release === undefined) {
+        const backlog = pipeline.backlog;
+        if (backlog.retryBytes + payload.byteLength > retryCapBytes) {
+          if (persistent && messageId !== undefined) {
+            // The broker still holds it: a new connection gets it (and every other unacknowledged
+            // message) delivered again, instead of this process holding more and more of them.
+            logFailure(
+              { serial, retryBytes: backlog.retryBytes, cap: retryCapBytes },
+              'MQTT retry backlog full: reconnecting so that the broker delivers the unacknowledged messages again',
+            );
+            reconnect(client);
+          } else {
+            pipeline.stats.droppedMessages++;
+            logFailure(
+              { serial, retryBytes: backlog.retryBytes, cap: retryCapBytes, droppedMessages: pipeline.stats.droppedMessages },
+              'MQTT retry backlog full on a clean session: message DROPPED (use a persistent session)',
+            );
+          }
+          return;
+        }
+        release = backlog.holdForRetry(payload.byteLength);
+      }
       pipeline.stats.retriedMessages++;
       setTimeout(attempt, delayMs).unref();
       delayMs = Math.min(delayMs * 2, RETRY_LAST_MS);
@@ -318,12 +386,12 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
     takeFrames(client, shared ? { live: false, allDevices: true, store: true } : {}),
   );
   const watching = shared
-    ? await connectClient(url, { clientId: `nemuri-live-${randomBytes(6).toString('hex')}`, clean: true }, (client) => takeFrames(client, { live: true, allDevices: false, store: false })).catch(
-        async (error: unknown) => {
-          await storing.endAsync(true);
-          throw error;
-        },
-      )
+    ? await connectClient(url, { clientId: `nemuri-live-${randomBytes(6).toString('hex')}`, clean: true }, (client) =>
+        takeFrames(client, { live: true, allDevices: false, store: false }),
+      ).catch(async (error: unknown) => {
+        await storing.endAsync(true);
+        throw error;
+      })
     : null;
   for (const client of [storing, watching]) client?.on('error', (error) => log.warn({ err: error.message }, 'MQTT broker connection error'));
   const topic = shared ? `$share/${sharedGroup}/${FRAMES_TOPIC_FILTER}` : FRAMES_TOPIC_FILTER;
@@ -340,6 +408,18 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
     for (const serial of pipeline.hub.watched()) watching.subscribe(topicOf(serial), { qos: 0 });
   }
   log.info({ url: redact(url), topic, persistent }, 'subscribed to device frames on the MQTT broker');
+  const accounts =
+    deviceAccounts === 'dynsec'
+      ? await MosquittoDeviceAccounts.connect(url, log).catch(async (error: unknown) => {
+          await watching?.endAsync(true);
+          await storing.endAsync(true);
+          throw error;
+        })
+      : null;
+  if (accounts) {
+    pipeline.registry.accounts = accounts;
+    accounts.follow(pipeline.documents.changes, pipeline.registry);
+  }
   return {
     port: null,
     url,
@@ -349,6 +429,8 @@ export async function connectExternalBroker({ pipeline, log, url, sharedGroup, c
     async close() {
       closing = true;
       pipeline.hub.onWatch = undefined;
+      if (accounts) pipeline.registry.accounts = null;
+      await accounts?.close();
       await watching?.endAsync();
       await storing.endAsync();
     },

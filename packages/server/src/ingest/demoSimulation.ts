@@ -44,7 +44,10 @@ export async function startDemoSimulation({ brokerUrl, log, devices = DEMO_DEVIC
     let skipped = 0;
     const watch = setInterval(() => {
       if (simulation.stats.skippedSeconds === skipped) return;
-      log.warn({ skippedSeconds: simulation.stats.skippedSeconds - skipped, lagMs: simulation.stats.lagMs }, 'simulated demo devices fell behind the clock and skipped ahead');
+      log.warn(
+        { skippedSeconds: simulation.stats.skippedSeconds - skipped, lagMs: simulation.stats.lagMs },
+        'simulated demo devices fell behind the clock and skipped ahead',
+      );
       skipped = simulation.stats.skippedSeconds;
     }, 10_000);
     watch.unref();

@@ -12,6 +12,7 @@
  */
 import type { Database } from '../database/database.ts';
 import { verifyDeviceSecret } from '../devices/deviceSecret.ts';
+import type { DeviceAccounts } from './brokerAccounts.ts';
 
 export interface KnownDevice {
   serial: string;
@@ -132,6 +133,18 @@ export class DeviceRegistry {
     const device = await this.find(serial);
     if (device === null || device.status === 'retired') return null;
     return verifyDeviceSecret(secret, device.credentialHash) ? device : null;
+  }
+
+  /** The production broker's device accounts (MQTT_DEVICE_ACCOUNTS); null: the broker keeps its own (or is embedded). */
+  accounts: DeviceAccounts | null = null;
+
+  /**
+   * A new secret of the device was committed: the cached record is forgotten (the old secret stops
+   * working here at once) and the broker's account, if the broker keeps them, gets the new one.
+   */
+  async credentialChanged(serial: string, secret: string): Promise<void> {
+    this.forget(serial);
+    await this.accounts?.provision(serial, secret);
   }
 
   /** Forgets the cached record, e.g. after the device was re-registered. */

@@ -97,7 +97,7 @@ export class DeviceStatusTracker {
       try {
         await this.#documents.update(SYSTEM_PRINCIPAL, `devices/${serial}`, { lastSeenAt: new Date(lastFrameMs).toISOString() });
       } catch (error) {
-        this.#log.warn({ serial, err: error }, 'could not record the device\'s lastSeenAt');
+        this.#log.warn({ serial, err: error }, "could not record the device's lastSeenAt");
       }
     }
   }

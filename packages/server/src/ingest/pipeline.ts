@@ -3,6 +3,8 @@
  * authenticated device → decoded and validated by the WebAssembly parser → each frame kept in the
  * device channel's 60-second ring → pushed to live subscribers → appended to storage; the caller
  * acknowledges the message once `durable` resolves. The device's online status follows its frames.
+ * The pipeline decodes and routes only: the rings, the live hub and the storage are the `signals`
+ * service's (signals/signalServices.ts), the device records the `documents` service's.
  *
  * A message is accepted or rejected as a whole (the parser's rule): a rejected one is counted, logged
  * (at most every few seconds per device) and reported to the caller, and never stops the pipeline.
@@ -13,12 +15,15 @@ import type { Parser } from '@nemuri/parser/parser';
 import { ParseError } from '@nemuri/parser/errors';
 import type { SmfSampleChannel, SmfSampleFrame } from '@nemuri/parser/smf';
 import type { Database } from '../database/database.ts';
-import { DocumentStore } from '../documents/store.ts';
-import { LiveHub } from '../signals/liveHub.ts';
-import { FrameRing } from '../signals/ringBuffer.ts';
-import { SignalStore, type PendingFrame } from '../signals/signalStore.ts';
+import type { DocumentStore } from '../documents/store.ts';
+import type { FrameRings } from '../signals/frameRings.ts';
+import type { LiveHub } from '../signals/liveHub.ts';
+import type { FrameRing } from '../signals/ringBuffer.ts';
+import type { SignalServices } from '../signals/signalServices.ts';
+import type { PendingFrame, SignalStore } from '../signals/signalStore.ts';
 import { DeviceRegistry, type KnownDevice } from './deviceRegistry.ts';
 import { DeviceStatusTracker } from './deviceStatus.ts';
+import { StorageBacklog, type StorageBounds } from './storageBacklog.ts';
 
 export interface PipelineLogger {
   info(object: object, message: string): void;
@@ -28,13 +33,17 @@ export interface PipelineLogger {
 
 export interface IngestPipelineOptions {
   database: Database;
+  /** Where device records are read and their states written: the app's one store. */
+  documents: DocumentStore;
+  /** Where frames go: storage, rings and live subscribers. */
+  signals: SignalServices;
   log: PipelineLogger;
   /** SIGNAL_RETENTION_DAYS. Default 30. */
   retentionDays?: number;
   /** Compaction period. Default 10 s. */
   compactEveryMs?: number;
-  /** Staging flush period (see SignalStore). Default 100 ms. */
-  flushIntervalMs?: number;
+  /** When storage counts as stalled (readiness); STORAGE_BOUNDS unless given (tests). */
+  storageBounds?: Partial<StorageBounds>;
 }
 
 export interface IngestStats {
@@ -47,6 +56,8 @@ export interface IngestStats {
   storageErrors: number;
   /** Attempts again at a message whose device lookup or write had failed (external broker). */
   retriedMessages: number;
+  /** Messages dropped because the retry backlog was full on a clean session (external broker). */
+  droppedMessages: number;
 }
 
 /**
@@ -77,21 +88,45 @@ const STATUS_EVERY_MS = 1_000;
 /** Compact a minute once it has been over this long (frames of a second arrive after it ends). */
 const COMPACT_GRACE_MS = 10_000;
 const LOG_EVERY_MS = 10_000;
+/** The longest a message waits for its frames' commit before the caller is told it failed. */
+export const IN_FLIGHT_LIMIT_MS = 30_000;
+
+function withDeadline(promise: Promise<void>, ms: number, message: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer.unref();
+  });
+  const raced = Promise.race([promise, deadline]);
+  void raced.finally(() => clearTimeout(timer)).catch(() => undefined);
+  return raced;
+}
+
+/** One staging write as the messages in it see it. */
+interface Commit {
+  /** Its commit, or the in-flight limit's failure. */
+  durable: Promise<void>;
+  /** Messages whose frames it carries. */
+  messages: number;
+}
 
 export class IngestPipeline {
   readonly database: Database;
   readonly registry: DeviceRegistry;
   readonly documents: DocumentStore;
-  readonly hub = new LiveHub();
+  readonly hub: LiveHub;
   readonly store: SignalStore;
   readonly status: DeviceStatusTracker;
-  readonly stats: IngestStats = { messages: 0, frames: 0, bytes: 0, rejectedMessages: 0, storageErrors: 0, retriedMessages: 0 };
+  /** Frames on their way to storage and when writes last succeeded: readiness and /metrics. */
+  readonly backlog: StorageBacklog;
+  readonly stats: IngestStats = { messages: 0, frames: 0, bytes: 0, rejectedMessages: 0, storageErrors: 0, retriedMessages: 0, droppedMessages: 0 };
   readonly #log: PipelineLogger;
   readonly #retentionDays: number;
   readonly #compactEveryMs: number;
-  readonly #rings = new Map<string, Map<SmfSampleChannel, FrameRing>>();
+  readonly #rings: FrameRings;
   readonly #loggedAt = new Map<string, number>();
-  readonly #reportedWrites = new WeakSet<Promise<void>>();
+  /** The staging write each message's frames went to (SignalStore batches them). */
+  readonly #commits = new WeakMap<Promise<void>, Commit>();
   readonly #timers: NodeJS.Timeout[] = [];
   #parser: Parser | undefined;
   /** Channels whose frames are stored; null: all. */
@@ -104,8 +139,11 @@ export class IngestPipeline {
     this.#retentionDays = options.retentionDays ?? 30;
     this.#compactEveryMs = options.compactEveryMs ?? 10_000;
     this.registry = new DeviceRegistry(options.database);
-    this.documents = new DocumentStore(options.database, options.log);
-    this.store = new SignalStore(options.database, options.flushIntervalMs === undefined ? {} : { flushIntervalMs: options.flushIntervalMs });
+    this.backlog = new StorageBacklog(options.storageBounds);
+    this.documents = options.documents;
+    this.store = options.signals.store;
+    this.hub = options.signals.hub;
+    this.#rings = options.signals.rings;
     this.status = new DeviceStatusTracker(this.documents, (event) => this.hub.status(event), options.log);
   }
 
@@ -159,6 +197,7 @@ export class IngestPipeline {
       throw error;
     }
     const pending: PendingFrame[] = [];
+    let pendingBytes = 0;
     let kept = 0;
     const keep = (frame: SmfSampleFrame): void => {
       const bytes = message.subarray(frame.byteOffset, frame.byteOffset + frame.byteLength);
@@ -169,6 +208,7 @@ export class IngestPipeline {
       if (allDevices) this.hub.frameToAll(device.serial, frame.channel, bytes);
       kept++;
       if (this.#storedChannels !== null && !this.#storedChannels.has(frame.channel)) return;
+      pendingBytes += bytes.byteLength;
       pending.push({
         serial: device.serial,
         channel: frame.channel,
@@ -187,49 +227,49 @@ export class IngestPipeline {
     this.stats.bytes += message.byteLength;
     this.status.seen(device.serial, nowMs);
     if (pending.length === 0 || !store) return { frames: kept, durable: Promise.resolve() };
-    const durable = this.store.append(pending);
-    durable.catch((error: unknown) => {
-      this.stats.storageErrors++;
-      // One write carries many messages: one log line for it.
-      if (this.#reportedWrites.has(durable)) return;
-      this.#reportedWrites.add(durable);
-      this.#log.error({ serial: device.serial, err: error }, 'frames could not be stored: not acknowledged');
-    });
-    return { frames: kept, durable };
-  }
-
-  #ring(serial: string, channel: SmfSampleChannel): FrameRing {
-    let channels = this.#rings.get(serial);
-    if (channels === undefined) this.#rings.set(serial, (channels = new Map()));
-    let ring = channels.get(channel);
-    if (ring === undefined) channels.set(channel, (ring = new FrameRing()));
-    return ring;
+    const stored = this.store.append(pending);
+    this.backlog.track(pending.length, pendingBytes, stored);
+    // Every message of one staging write shares its commit, and so its watchdog and failure report:
+    // one timer and one log line per write instead of per message (9,000 messages/s at 3,000 devices).
+    let commit = this.#commits.get(stored);
+    if (commit === undefined) commit = this.#watch(stored, device.serial);
+    commit.messages++;
+    return { frames: kept, durable: commit.durable };
   }
 
   /**
-   * The device's frames of the last `seconds` (by the newest frame's time) of the given channels,
-   * oldest first: what a new live subscriber gets first.
+   * The in-flight watchdog of one staging write: a write that hangs (a database that stopped answering
+   * without closing the connection) must not keep the devices waiting for their acknowledgement
+   * forever. Past the limit the callers are told it failed, so the devices send again (a write
+   * completing later is a duplicate, removed on read). It counts from the write's first message: a
+   * message that joined the write later (while the previous write was under way) is given up that much
+   * sooner, which only makes its device send it again sooner.
    */
-  recent(serial: string, channels: readonly SmfSampleChannel[] | null, seconds: number): Uint8Array[] {
-    const rings = this.#rings.get(serial);
-    if (rings === undefined) return [];
-    const picked = [...rings].filter(([channel]) => channels === null || channels.includes(channel));
-    const newest = Math.max(...picked.map(([, ring]) => ring.newestStartUs).filter((value) => !Number.isNaN(value)));
-    if (!Number.isFinite(newest)) return [];
-    const frames: { startUs: number; bytes: Uint8Array }[] = [];
-    for (const [, ring] of picked) {
-      for (const bytes of ring.since(newest - seconds * 1_000_000)) {
-        frames.push({ startUs: Number(new DataView(bytes.buffer, bytes.byteOffset + 16, 8).getBigInt64(0, true)), bytes });
-      }
-    }
-    return frames.sort((a, b) => a.startUs - b.startUs).map((frame) => frame.bytes);
+  #watch(stored: Promise<void>, serial: string): Commit {
+    const commit: Commit = {
+      durable: withDeadline(stored, IN_FLIGHT_LIMIT_MS, `the frames were not stored within ${IN_FLIGHT_LIMIT_MS / 1000} s`),
+      messages: 0,
+    };
+    this.#commits.set(stored, commit);
+    commit.durable.catch((error: unknown) => {
+      this.stats.storageErrors += commit.messages;
+      this.#log.error({ serial, messages: commit.messages, err: error }, 'frames could not be stored: not acknowledged');
+    });
+    return commit;
+  }
+
+  #ring(serial: string, channel: SmfSampleChannel): FrameRing {
+    return this.#rings.ring(serial, channel);
   }
 
   #logRejected(serial: string, error: ParseError, nowMs: number): void {
     const last = this.#loggedAt.get(serial) ?? 0;
     if (nowMs - last < LOG_EVERY_MS) return;
     this.#loggedAt.set(serial, nowMs);
-    this.#log.warn({ serial, code: error.code, frame: error.frame, offset: error.offset, rejectedMessages: this.stats.rejectedMessages }, `device message rejected: ${error.message}`);
+    this.#log.warn(
+      { serial, code: error.code, frame: error.frame, offset: error.offset, rejectedMessages: this.stats.rejectedMessages },
+      `device message rejected: ${error.message}`,
+    );
   }
 
   /** Starts the periodic work: device status, compaction of complete minutes, retention. */
@@ -293,20 +333,21 @@ export class IngestPipeline {
   }
 
   /**
-   * Stops the periodic work and writes what is held: queued frames, then every pending frame into
-   * chunks, then the devices' lastSeenAt. Call after the broker and HTTP ingest have stopped.
+   * Stops the periodic work and writes what is held: queued frames, then the devices' lastSeenAt.
+   * Call after the broker and HTTP ingest have stopped. Staged frames are not compacted here: that
+   * could take longer than a shutdown may (a backlog of minutes), and the compaction timer takes
+   * them in the background after the next start; they are durable and readable meanwhile.
    */
   stop(): Promise<void> {
     this.#stopped ??= (async () => {
       this.stopTimers();
       // Failures are logged, not thrown: the server must still stop, and nothing acknowledged is lost
-      // (staged frames are compacted at the next start; unstaged ones were never acknowledged).
+      // (unstaged frames were never acknowledged).
       try {
         await this.store.flush();
-        await this.store.compactAll(Number.MAX_SAFE_INTEGER);
         await this.status.flush();
       } catch (error) {
-        this.#log.error({ err: error }, 'signals could not be compacted at shutdown: the staged frames are compacted after the next start');
+        this.#log.error({ err: error }, 'frames or device states could not be written at shutdown (the frames were not acknowledged: devices send them again)');
       }
     })();
     return this.#stopped;

@@ -77,10 +77,9 @@ describePostgres('PostgreSQL connections terminated under the server', () => {
   }
 
   async function listeningConnections(): Promise<number> {
-    const { rows } = await admin.query<{ n: number }>(
-      "select count(*)::int as n from pg_stat_activity where application_name = $1 and query like 'listen %'",
-      [applicationName],
-    );
+    const { rows } = await admin.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where application_name = $1 and query like 'listen %'", [
+      applicationName,
+    ]);
     return rows[0]?.n ?? 0;
   }
 
@@ -132,11 +131,24 @@ describePostgres('PostgreSQL connections terminated under the server', () => {
     const serial = uniqueSerial('pgkill');
     await registerDevice(base.server, serial, 'kill-secret', DEMO_DOMAINS.facilityA);
     const parser = await loadParser();
-    const device = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: 'kill-secret', clientId: serial, protocolVersion: 4, reconnectPeriod: 0 }, false);
+    const device = await mqtt.connectAsync(
+      base.server.mqttUrl,
+      { username: serial, password: 'kill-secret', clientId: serial, protocolVersion: 4, reconnectPeriod: 0 },
+      false,
+    );
     try {
       const startMs = pastMinute();
       const frame = (sequence: number): Buffer =>
-        Buffer.from(parser.encodeSmfFrame({ channel: 'respiHr', format: 'float32', sampleRate: 1, sequence, startTimeUs: (startMs + sequence * 1000) * 1000, values: [14, 60] }));
+        Buffer.from(
+          parser.encodeSmfFrame({
+            channel: 'respiHr',
+            format: 'float32',
+            sampleRate: 1,
+            sequence,
+            startTimeUs: (startMs + sequence * 1000) * 1000,
+            values: [14, 60],
+          }),
+        );
       await device.publishAsync(`devices/${serial}/frames`, frame(0), { qos: 1 });
       await terminateServerConnections();
       await device.publishAsync(`devices/${serial}/frames`, frame(1), { qos: 1 });
@@ -175,7 +187,7 @@ describe.skipIf(SKIP_POSTGRES)('device credentials during a database outage', ()
       // Past the 10 s cache: the database is asked, fails, and the last good read answers.
       expect(await registry.find(serial, now + 11_000)).toMatchObject({ serial, credentialHash: 'h' });
       expect(registry.staleAnswers).toBe(1);
-      
+
       await expect(shortLived.find(serial, now + 11_000)).rejects.toThrow();
       // Unknown serials are not made up.
       await expect(registry.find(`${serial}-other`)).rejects.toThrow();
@@ -200,7 +212,18 @@ describe.skipIf(SKIP_POSTGRES)('the embedded broker during a database outage', (
       await registerDevice(base.server, serial, 'out-secret', DEMO_DOMAINS.facilityA);
       const parser = await loadParser();
       const startMs = pastMinute();
-      const frames = [0, 1].map((sequence) => Buffer.from(parser.encodeSmfFrame({ channel: 'respiHr', format: 'float32', sampleRate: 1, sequence, startTimeUs: (startMs + sequence * 1000) * 1000, values: [14, 60] })));
+      const frames = [0, 1].map((sequence) =>
+        Buffer.from(
+          parser.encodeSmfFrame({
+            channel: 'respiHr',
+            format: 'float32',
+            sampleRate: 1,
+            sequence,
+            startTimeUs: (startMs + sequence * 1000) * 1000,
+            values: [14, 60],
+          }),
+        ),
+      );
       const options = { username: serial, password: 'out-secret', clientId: serial, protocolVersion: 4 as const, reconnectPeriod: 0 };
       let device = await mqtt.connectAsync(base.server.mqttUrl, options, false);
       await device.publishAsync(`devices/${serial}/frames`, frames[0]!, { qos: 1 });
@@ -239,23 +262,41 @@ describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)(`an external broker (${MOSQUITTO.url
       const schema = await createTestSchema();
       const link = await TcpLink.open(TEST_DATABASE_URL);
       const clientId = uniqueSerial('server');
-      const env: Record<string, string> = { MQTT_URL: MOSQUITTO.url, DATABASE_URL: link.through(schema.url), ...(session === 'persistent' ? { MQTT_CLIENT_ID: clientId } : { MQTT_PERSISTENT_SESSION: '0' }) };
+      const env: Record<string, string> = {
+        MQTT_URL: MOSQUITTO.url,
+        DATABASE_URL: link.through(schema.url),
+        ...(session === 'persistent' ? { MQTT_CLIENT_ID: clientId } : { MQTT_PERSISTENT_SESSION: '0' }),
+      };
       const base = await startIngestServer(env);
       try {
         const parser = await loadParser();
         const startMs = pastMinute();
         const frame = (sequence: number): Buffer =>
-          Buffer.from(parser.encodeSmfFrame({ channel: 'respiHr', format: 'float32', sampleRate: 1, sequence, startTimeUs: (startMs + sequence * 1000) * 1000, values: [14, 60 + sequence] }));
+          Buffer.from(
+            parser.encodeSmfFrame({
+              channel: 'respiHr',
+              format: 'float32',
+              sampleRate: 1,
+              sequence,
+              startTimeUs: (startMs + sequence * 1000) * 1000,
+              values: [14, 60 + sequence],
+            }),
+          );
         // `known` sent before the outage (the server has read it), `unread` only during it.
         const known = uniqueSerial('known');
         const unread = uniqueSerial('unread');
         await registerDevice(base.server, known, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
         await registerDevice(base.server, unread, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
-        const devices = await Promise.all([known, unread].map((serial) => mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 })));
+        const devices = await Promise.all(
+          [known, unread].map((serial) => mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 })),
+        );
         const [knownDevice, unreadDevice] = devices as [mqtt.MqttClient, mqtt.MqttClient];
         const browser = await signedInClient(base.server, STAFF);
         await knownDevice.publishAsync(`devices/${known}/frames`, frame(0), { qos: 1 });
-        await eventually(async () => (await readSignals(base, browser.cookieHeader, known, 'respiHr', startMs, startMs + 60_000)).byteLength > 0 || undefined, 'the first frame stored');
+        await eventually(
+          async () => (await readSignals(base, browser.cookieHeader, known, 'respiHr', startMs, startMs + 60_000)).byteLength > 0 || undefined,
+          'the first frame stored',
+        );
 
         link.cut();
         for (let sequence = 1; sequence <= 5; sequence++) await knownDevice.publishAsync(`devices/${known}/frames`, frame(sequence), { qos: 1 });
@@ -265,10 +306,16 @@ describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)(`an external broker (${MOSQUITTO.url
         link.restore();
         const restoredAt = Date.now();
         const expected = (sequences: number[]): Buffer => Buffer.concat(sequences.map(frame));
-        await eventually(async () => {
-          const stored = await Promise.all([known, unread].map((serial) => readSignals(base, browser.cookieHeader, serial, 'respiHr', startMs, startMs + 60_000)));
-          return (stored[0]!.equals(expected([0, 1, 2, 3, 4, 5])) && stored[1]!.equals(expected([0, 1, 2, 3, 4]))) || undefined;
-        }, 'every message stored after the outage', 20_000);
+        await eventually(
+          async () => {
+            const stored = await Promise.all(
+              [known, unread].map((serial) => readSignals(base, browser.cookieHeader, serial, 'respiHr', startMs, startMs + 60_000)),
+            );
+            return (stored[0]!.equals(expected([0, 1, 2, 3, 4, 5])) && stored[1]!.equals(expected([0, 1, 2, 3, 4]))) || undefined;
+          },
+          'every message stored after the outage',
+          20_000,
+        );
         // Within 10 s of the database coming back (the backoff's longest wait).
         expect(Date.now() - restoredAt).toBeLessThan(11_000);
         await Promise.all(devices.map((device) => device.endAsync()));
@@ -311,7 +358,11 @@ describe.skipIf(SKIP_POSTGRES)('the simulator refused during a database outage',
         await eventually(() => (simulation.stats.framesPublished > 0 ? true : undefined), 'the first frames acknowledged');
         // A second connection under the device's id takes over (and drops) the simulator's; while
         // the database is down and the device's record was forgotten, its reconnection is refused.
-        const intruder = await mqtt.connectAsync(base.server.mqttUrl, { username: serial, password: 'sim-secret', clientId: serial, protocolVersion: 4, reconnectPeriod: 0 }, false);
+        const intruder = await mqtt.connectAsync(
+          base.server.mqttUrl,
+          { username: serial, password: 'sim-secret', clientId: serial, protocolVersion: 4, reconnectPeriod: 0 },
+          false,
+        );
         link.cut();
         base.server.app.ingest.registry.forget(serial);
         await intruder.endAsync(true);
@@ -358,7 +409,9 @@ describe('a persistent session on the external broker by default', () => {
     await requireMosquitto();
     const base = await startIngestServer({ MQTT_URL: MOSQUITTO.url, DATABASE_URL: '' });
     try {
-      expect(base.logLines.some((line) => line.includes('"level":40') && line.includes('frames devices send while this server is down or restarting are LOST'))).toBe(true);
+      expect(
+        base.logLines.some((line) => line.includes('"level":40') && line.includes('frames devices send while this server is down or restarting are LOST')),
+      ).toBe(true);
     } finally {
       await base.stop();
       await base.remove();

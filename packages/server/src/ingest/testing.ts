@@ -142,7 +142,10 @@ export class LiveSignalsClient {
     const before = this.messages.length;
     this.send({ type: 'subscribe', serial, ...(channels ? { channels } : {}) });
     let found: Record<string, unknown> | undefined;
-    await this.waitFor(() => (found = this.messages.slice(before).find((message) => message.serial === serial)) !== undefined, `an answer to subscribing to ${serial}`);
+    await this.waitFor(
+      () => (found = this.messages.slice(before).find((message) => message.serial === serial)) !== undefined,
+      `an answer to subscribing to ${serial}`,
+    );
     return found!;
   }
 
@@ -157,4 +160,13 @@ export class LiveSignalsClient {
   close(): void {
     this.#socket.close();
   }
+}
+
+/** Fault-injection tests (root for tmpfs, PostgreSQL's binaries, a Mosquitto binary) run unless opted out, loudly. */
+export const SKIP_FAULTS = process.env.NEMURI_SKIP_FAULTS === '1';
+if (SKIP_FAULTS) console.warn('\n*** NEMURI_SKIP_FAULTS=1: SKIPPING the fault-injection tests (tmpfs, private PostgreSQL and Mosquitto) ***\n');
+
+/** Fails the test with what is missing, so a machine without it cannot pass silently. */
+export function requireForFaults(present: boolean, what: string): void {
+  if (!present) throw new Error(`this fault-injection test needs ${what}; install it, or set NEMURI_SKIP_FAULTS=1 to skip these tests`);
 }

@@ -16,7 +16,7 @@ describe('the live socket heartbeat', () => {
 
   beforeAll(async () => {
     test = await startTestServer('pglite');
-    test.server.app.liveSockets.configure({ heartbeatMs: 100, recheckMs: 200 });
+    test.server.app.live.configure({ heartbeatMs: 100, recheckMs: 200 });
     [kept, leaving] = await Promise.all([signedIn(test.server, 'senior@example.com'), signedIn(test.server, 'staff@example.com')]);
   });
   afterAll(async () => {

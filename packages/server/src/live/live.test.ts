@@ -9,7 +9,6 @@ import type { ServerMessage } from '@nemuri/shared/documents/live';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, signedIn, startTestServer, type DatabaseChoice, type DocumentsClient, type TestServer } from '../documents/testing.ts';
 import { createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
-import { liveResultsOf } from './livePlugin.ts';
 import { LiveSocket, settle, startServerOn } from './testing.ts';
 
 type Body = Record<string, unknown>;
@@ -158,7 +157,7 @@ function liveWorks(choice: DatabaseChoice): void {
     await settle();
     expect(socket.of('u')).toHaveLength(1);
 
-    const results = liveResultsOf(test.server.database);
+    const results = test.server.app.liveResults;
     const before = results?.size ?? -1;
     const closing = await open(dev);
     closing.subscribe('c1', { document: 'rooms/live-closing' });
@@ -183,7 +182,10 @@ function liveWorks(choice: DatabaseChoice): void {
     const creates = Array.from({ length: 10 }, (_, index) => dev.setDocument(`rooms/live-c${index}`, { domainId: 'live-c', name: `c${index}` }));
     for (const reply of await Promise.all([...writes, ...creates])) ok(reply);
     const final = (ok(await dev.getDocument('rooms/live-c')).body as { document: Body }).document;
-    await socket.until('doc', (message) => 'document' in message && message.document?.sortOrder === final.sortOrder && message.document?.updatedAt === final.updatedAt);
+    await socket.until(
+      'doc',
+      (message) => 'document' in message && message.document?.sortOrder === final.sortOrder && message.document?.updatedAt === final.updatedAt,
+    );
     await socket.until('count', (message) => 'count' in message && message.count === 11);
     await other.until('list', (message) => documentsOf(message).length === 11);
     await settle();
@@ -212,7 +214,11 @@ describePostgres('live subscriptions across server processes (PostgreSQL LISTEN/
   });
 
   it('delivers a write through one server to a subscriber of the other, within scope', async () => {
-    const [writer, reader, staffReader] = await Promise.all([signedIn(first.server, 'developer@example.com'), signedIn(second.server, 'developer@example.com'), signedIn(second.server, 'staff@example.com')]);
+    const [writer, reader, staffReader] = await Promise.all([
+      signedIn(first.server, 'developer@example.com'),
+      signedIn(second.server, 'developer@example.com'),
+      signedIn(second.server, 'staff@example.com'),
+    ]);
     const socket = await LiveSocket.open(second.server.url, reader.cookieHeader);
     const staffSocket = await LiveSocket.open(second.server.url, staffReader.cookieHeader);
     try {
@@ -225,7 +231,11 @@ describePostgres('live subscriptions across server processes (PostgreSQL LISTEN/
       await socket.until('list', (message) => names(message).includes('across'));
       ok(await writer.setDocument('rooms/x-2', { domainId: FACILITY_A, name: 'mine' }));
       await staffSocket.until('list', (message) => names(message).includes('mine'));
-      expect(staffSocket.messages.every((message) => message.type === 'snapshot' && 'documents' in message && message.documents.every((room) => room.domainId === FACILITY_A))).toBe(true);
+      expect(
+        staffSocket.messages.every(
+          (message) => message.type === 'snapshot' && 'documents' in message && message.documents.every((room) => room.domainId === FACILITY_A),
+        ),
+      ).toBe(true);
       // The writer's own server hears its change once, from its own process, not again by NOTIFY.
       const own = await LiveSocket.open(first.server.url, writer.cookieHeader);
       try {

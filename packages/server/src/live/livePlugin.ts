@@ -6,20 +6,20 @@
  * `unauthenticated`. What every live socket needs (origin, heartbeat, session re-checks, limits,
  * a peer that stops reading) is the socket runtime's (socketRuntime.ts), registered before it.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError, MESSAGES } from '@nemuri/shared/documents/errors';
 import { LIVE_PATH, MAX_SUBSCRIPTIONS_PER_SOCKET, type ServerMessage, type SubscriptionId } from '@nemuri/shared/documents/live';
 import { isPlainObject } from '@nemuri/shared/documents/update';
-import type { Database } from '../database/database.ts';
-import { changeFeedOf } from '../documents/changeFeed.ts';
-import { DocumentStore } from '../documents/store.ts';
 import { LiveResults, type Logger } from './liveResults.ts';
 import { SESSION_CHANGED_CLOSE_CODE, type SocketConnection } from './socketRuntime.ts';
 import { parseGuardedJson } from '../http/jsonGuard.ts';
 
-export interface LivePluginOptions {
-  database: Database;
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The live results of `/api/live` (live/liveResults.ts): what is subscribed (tests, measurements). */
+    liveResults: LiveResults;
+  }
 }
 
 /** Unsent data beyond which a socket counts as not reading. */
@@ -42,7 +42,8 @@ function isSubscriptionId(value: unknown): value is SubscriptionId {
 let lastSnapshot: { head: string; json: string; bytes: Buffer } | null = null;
 
 function snapshotMessage(head: string, json: string): Buffer {
-  if (lastSnapshot === null || lastSnapshot.json !== json || lastSnapshot.head !== head) lastSnapshot = { head, json, bytes: Buffer.from(head + json.slice(1)) };
+  if (lastSnapshot === null || lastSnapshot.json !== json || lastSnapshot.head !== head)
+    lastSnapshot = { head, json, bytes: Buffer.from(head + json.slice(1)) };
   return lastSnapshot.bytes;
 }
 
@@ -90,7 +91,8 @@ class LiveConnection {
     try {
       if (this.#claims === null) throw new DocumentError('unauthenticated', MESSAGES.signedOut);
       if (this.#subscriptions.has(key)) throw new DocumentError('invalid-argument', `Subscription id already in use: ${id}`);
-      if (this.#subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) throw new DocumentError('invalid-argument', `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`);
+      if (this.#subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET)
+        throw new DocumentError('invalid-argument', `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`);
       const refusal = this.#connection.reserve();
       if (refusal !== null) {
         this.#log.warn({ uid: this.#claims.uid }, `live subscription refused: ${refusal}`);
@@ -115,7 +117,8 @@ class LiveConnection {
     } catch (error) {
       if (!(error instanceof DocumentError)) throw error;
       // Signed out is the socket's state, not a failing subscription: not worth a warning each.
-      if (error.code !== 'unauthenticated') this.#log.warn({ uid: this.#claims?.uid, target: message.target, code: error.code }, `live subscription refused: ${error.message}`);
+      if (error.code !== 'unauthenticated')
+        this.#log.warn({ uid: this.#claims?.uid, target: message.target, code: error.code }, `live subscription refused: ${error.message}`);
       this.#error(id, error);
     }
   }
@@ -135,39 +138,28 @@ class LiveConnection {
   }
 }
 
-const resultsByDatabase = new WeakMap<Database, LiveResults>();
-
-/** The live results over this database, to see what is subscribed (tests, measurements). */
-export function liveResultsOf(database: Database): LiveResults | undefined {
-  return resultsByDatabase.get(database);
-}
-
 /** Close code: the session the socket was opened with has ended or its rights changed. */
 export const SESSION_ENDED = SESSION_CHANGED_CLOSE_CODE;
 
-export const livePlugin: FastifyPluginAsync<LivePluginOptions> = async (app, { database }) => {
-  const feed = changeFeedOf(database);
-  const results = new LiveResults(new DocumentStore(database, app.log), feed, app.log as Logger);
-  resultsByDatabase.set(database, results);
+// Not encapsulated: `app.liveResults` is the app's (tests read what is subscribed through it).
+export const livePlugin = fp(
+  async (app) => {
+    const results = new LiveResults(app.documents, app.changeFeed, app.log as Logger);
+    app.decorate('liveResults', results);
+    app.addHook('onClose', async () => {
+      results.close();
+    });
 
-  // Other processes' changes (PostgreSQL): listening starts with the server and ends before the
-  // database closes (server.ts closes the app first).
-  app.addHook('onReady', async () => {
-    await feed.start(app.log);
-  });
-  app.addHook('onClose', async () => {
-    results.close();
-    await feed.stop();
-  });
-
-  app.liveSockets.serve(app, LIVE_PATH, {
-    name: 'live',
-    maxMessageBytes: MAX_MESSAGE_BYTES,
-    maxBufferedBytes: MAX_BUFFERED_BYTES,
-    whenBehind: 'close',
-    open: (connection, request) => {
-      const live = new LiveConnection(connection, results, request.log as Logger);
-      return { message: (text) => live.receive(text), close: () => live.close() };
-    },
-  });
-};
+    app.live.serve(app, LIVE_PATH, {
+      name: 'live',
+      maxMessageBytes: MAX_MESSAGE_BYTES,
+      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      whenBehind: 'close',
+      open: (connection, request) => {
+        const live = new LiveConnection(connection, results, request.log as Logger);
+        return { message: (text) => live.receive(text), close: () => live.close() };
+      },
+    });
+  },
+  { name: 'liveDocuments', dependencies: ['documents', 'live'] },
+);

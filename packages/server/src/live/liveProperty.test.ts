@@ -11,11 +11,9 @@ import type { Claims } from '@nemuri/shared/documents/access';
 import type { Query } from '@nemuri/shared/documents/query';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryArbitraries, type Layout } from '../documents/queryArbitraries.ts';
-import { DocumentStore } from '../documents/store.ts';
+import { queryArbitraries, type Layout } from '../documents/queryArbitraries.fixture.ts';
 import { startTestServer, type DatabaseChoice, type TestServer } from '../documents/testing.ts';
 import { describePostgres } from '../testing/postgres.ts';
-import { liveResultsOf } from './livePlugin.ts';
 
 const { docs, query, layout } = queryArbitraries(['a', 'B', 'ab', 'ä', 'Z', '日本', 'Ａ', '\u{1F600}'], ['layout.x', 'layout.y', 'createdAt', 'updatedAt']);
 
@@ -32,8 +30,6 @@ const write: fc.Arbitrary<Write> = fc.oneof(
 /** Steps of one to three writes at once. */
 const steps = fc.array(fc.array(write, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 8 });
 
-const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
-
 function liveAgrees(choice: DatabaseChoice): void {
   let test: TestServer;
 
@@ -46,10 +42,10 @@ function liveAgrees(choice: DatabaseChoice): void {
 
   it('keeps every live query equal to the database answer through random writes', async () => {
     const database = test.server.database;
-    const results = liveResultsOf(database);
-    if (results === undefined) throw new Error('the server has no live results');
+    const results = test.server.app.liveResults;
     await expect.poll(() => results.inMemory).toBe(true);
-    const store = new DocumentStore(database, silent);
+    // The server's own store: its writes reach the live results through the server's change feed.
+    const store = test.server.app.documents;
     const before = { ...results.stats };
     const apply = async (one: Write): Promise<void> => {
       const path = `views/${one.id}`;
@@ -72,14 +68,18 @@ function liveAgrees(choice: DatabaseChoice): void {
         for (const q of queries) {
           for (const claims of [SYSTEM, DEVELOPER]) {
             const subscription = { claims, query: q, latest: null as string | null, unsubscribe: () => undefined as void };
-            subscription.unsubscribe = results.add(claims, { query: q }, {
-              snapshot: (json) => {
-                subscription.latest = json;
+            subscription.unsubscribe = results.add(
+              claims,
+              { query: q },
+              {
+                snapshot: (json) => {
+                  subscription.latest = json;
+                },
+                fail: (error) => {
+                  throw error;
+                },
               },
-              fail: (error) => {
-                throw error;
-              },
-            });
+            );
             subscriptions.push(subscription);
           }
         }
@@ -105,7 +105,9 @@ function liveAgrees(choice: DatabaseChoice): void {
     // Both ways were taken: changes taken in memory, and evaluations when memory could not tell.
     expect(results.stats.taken - before.taken).toBeGreaterThan(50);
     expect(results.stats.evaluated - before.evaluated).toBeGreaterThan(50);
-    console.log(`live property (${choice}): ${results.stats.taken - before.taken} changes taken in memory, ${results.stats.evaluated - before.evaluated} evaluations`);
+    console.log(
+      `live property (${choice}): ${results.stats.taken - before.taken} changes taken in memory, ${results.stats.evaluated - before.evaluated} evaluations`,
+    );
   });
 }
 

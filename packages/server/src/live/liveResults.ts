@@ -234,7 +234,9 @@ class LiveResult {
       for (const path of new Set(changes.map((change) => change.path))) {
         const row = changed.rows.get(path);
         const readable = row !== undefined && this.store.visibleRow(watch.spec, this.claims, scope, row) ? row : null;
-        const outcome = window.take(path, readable === null ? null : { path, data: queryableData(readable), tag: tagOf(readable) }, () => changed.json(watch.spec, readable as Row, this.claims));
+        const outcome = window.take(path, readable === null ? null : { path, data: queryableData(readable), tag: tagOf(readable) }, () =>
+          changed.json(watch.spec, readable as Row, this.claims),
+        );
         if (outcome === 'unknown') {
           this.refresh();
           return;
@@ -298,8 +300,16 @@ class LiveResult {
         }
         // Read a few records beyond the page, so that one leaving it is replaced from memory.
         const shown = watch.shown;
-        const { spec, query, cursor, rows } = await this.store.queryRows(this.claims, { ...(watch.query as object), [watch.fromEnd ? 'limitToLast' : 'limit']: readAheadLimit(shown) });
-        const answer = rows.map((row) => ({ path: row.path, data: queryableData(row), tag: tagOf(row), json: JSON.stringify(this.store.recordOf(spec, row, this.claims)) }));
+        const { spec, query, cursor, rows } = await this.store.queryRows(this.claims, {
+          ...(watch.query as object),
+          [watch.fromEnd ? 'limitToLast' : 'limit']: readAheadLimit(shown),
+        });
+        const answer = rows.map((row) => ({
+          path: row.path,
+          data: queryableData(row),
+          tag: tagOf(row),
+          json: JSON.stringify(this.store.recordOf(spec, row, this.claims)),
+        }));
         this.#window = QueryWindow.of(query, cursor, answer, shown);
         if (this.#window !== null) return this.#window.snapshotJson();
         const page = query.fromEnd ? answer.slice(Math.max(0, answer.length - shown)) : answer.slice(0, shown);
@@ -340,7 +350,11 @@ export class LiveResults {
       store.database.query<{ collation: string }>('select datcollate as collation from pg_database where datname = current_database()').then(
         ({ rows }) => {
           this.#inMemory = byteOrderCollation(rows[0]?.collation ?? '');
-          if (!this.#inMemory) log.warn({ collation: rows[0]?.collation }, 'live: the database does not order strings by bytes; every change re-reads the live results it concerns');
+          if (!this.#inMemory)
+            log.warn(
+              { collation: rows[0]?.collation },
+              'live: the database does not order strings by bytes; every change re-reads the live results it concerns',
+            );
         },
         (error: unknown) => log.warn({ err: error }, 'live: could not read the database collation; every change re-reads the live results it concerns'),
       );
@@ -374,10 +388,26 @@ export class LiveResults {
    */
   add(claims: Claims, target: unknown, member: LiveMember): () => void {
     const watch = parseTarget(target);
-    const key = JSON.stringify([claims.uid, claims.accessLevel, claims.domainId, claims.rootDomainId, watch.kind, watch.kind === 'document' ? watch.path : watch.query]);
+    const key = JSON.stringify([
+      claims.uid,
+      claims.accessLevel,
+      claims.domainId,
+      claims.rootDomainId,
+      watch.kind,
+      watch.kind === 'document' ? watch.path : watch.query,
+    ]);
     let result = this.#results.get(key);
     if (result === undefined) {
-      result = new LiveResult(key, claims, watch, this.#store, this.#turns, () => this.#inMemory, this.stats, (failed, error) => this.#failed(failed, error));
+      result = new LiveResult(
+        key,
+        claims,
+        watch,
+        this.#store,
+        this.#turns,
+        () => this.#inMemory,
+        this.stats,
+        (failed, error) => this.#failed(failed, error),
+      );
       this.#results.set(key, result);
     }
     const joined = result;
@@ -434,7 +464,12 @@ export class LiveResults {
     const failure = error instanceof DocumentError ? error : new DocumentError('aborted', 'The subscription failed; subscribe again');
     const watch = result.watch;
     this.#log.warn(
-      { uid: result.claims.uid, target: watch.kind === 'document' ? watch.path : watch.query, code: failure.code, ...(error instanceof DocumentError ? {} : { err: error }) },
+      {
+        uid: result.claims.uid,
+        target: watch.kind === 'document' ? watch.path : watch.query,
+        code: failure.code,
+        ...(error instanceof DocumentError ? {} : { err: error }),
+      },
       `live subscription dropped: ${failure.message}`,
     );
     const members = [...result.members];

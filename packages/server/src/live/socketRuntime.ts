@@ -10,6 +10,7 @@
  *   is buffered whole; each channel has its own, smaller limit);
  * - a ping every 30 s, and a socket that did not answer the previous one is cut;
  * - a peer that stops reading is not buffered for without end (`send` says when it is behind);
+ * - what one socket is sent in one event-loop turn leaves in one write (turnCork.ts);
  * - the session is checked again every 5 s for every socket at once (one query), and at once when
  *   sign-in changes something (any successful POST under /api/auth: sign-out, revoking sessions,
  *   second factors) or the staff rules change a member (`userChanged`: disabled, level): a socket
@@ -18,9 +19,11 @@
  *   rights it has now;
  * - per-user and per-tenant limits on sockets and subscriptions (SOCKET_LIMITS).
  *
- * Registered once (app.ts) as `app.liveSockets`; it registers @fastify/websocket itself.
+ * The `live` service (docs/architecture.md, "Services"), registered once as `app.live`; it registers
+ * @fastify/websocket itself, and the three channels serve through it.
  */
 import websocket from '@fastify/websocket';
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { WebSocket } from 'ws';
@@ -28,16 +31,16 @@ import { POLICY_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE } from '@nemuri/shared/li
 import type { Auth } from '../auth/auth.ts';
 import { AUTH_BASE_PATH } from '../auth/http.ts';
 import { sessionOf } from '../auth/principal.ts';
-import { claimsOfAuthUser, secondFactorPolicyOf } from '../auth/secondFactorPolicy.ts';
+import { claimsOfAuthUser, type SecondFactorPolicy } from '../auth/secondFactorPolicy.ts';
 import type { Principal } from '../auth/signedInUser.ts';
 import type { Queryable } from '../database/database.ts';
-import { appWide } from '../http/appWide.ts';
 import { sendError } from '../http/errors.ts';
+import { corkForTurn } from './turnCork.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The live WebSockets' runtime (live/socketRuntime.ts). */
-    liveSockets: SocketRuntime;
+    live: SocketRuntime;
   }
 }
 
@@ -139,6 +142,7 @@ export class SocketConnection {
       if (this.#closeWhenBehind) socket.close(POLICY_CLOSE_CODE, 'not reading');
       return false;
     }
+    corkForTurn(socket);
     socket.send(data, { binary });
     return true;
   }
@@ -170,6 +174,8 @@ export interface SocketRuntimeOptions {
   auth: Auth | Promise<Auth>;
   /** Where sessions and users are read again. */
   database: Queryable;
+  /** Whether a user's domain requires a second factor (the level in force). */
+  secondFactor: SecondFactorPolicy;
 }
 
 interface SessionRow {
@@ -233,6 +239,7 @@ export class SocketRuntime {
   limits: SocketLimits = { ...SOCKET_LIMITS };
   readonly #auth: Auth | Promise<Auth>;
   readonly #database: Queryable;
+  readonly #secondFactor: SecondFactorPolicy;
   readonly #log: Log;
   readonly #connections = new Set<SocketConnection>();
   readonly #byUser = new Map<string, Set<SocketConnection>>();
@@ -249,9 +256,10 @@ export class SocketRuntime {
   #recheck: ReturnType<typeof setInterval> | undefined;
   #checking: Promise<void> = Promise.resolve();
 
-  constructor({ auth, database }: SocketRuntimeOptions, log: Log, listeningPort: () => number) {
+  constructor({ auth, database, secondFactor }: SocketRuntimeOptions, log: Log, listeningPort: () => number) {
     this.#auth = auth;
     this.#database = database;
+    this.#secondFactor = secondFactor;
     this.#log = log;
     this.#listeningPort = listeningPort;
   }
@@ -330,9 +338,11 @@ export class SocketRuntime {
   reserve(principal: Principal | null): string | null {
     if (principal === null) return null;
     const { subscriptionsPerUser, subscriptionsPerTenant } = this.limits;
-    if ((this.#userSubscriptions.get(principal.uid) ?? 0) >= subscriptionsPerUser) return `At most ${subscriptionsPerUser} live subscriptions per user: end some (close other tabs) first`;
+    if ((this.#userSubscriptions.get(principal.uid) ?? 0) >= subscriptionsPerUser)
+      return `At most ${subscriptionsPerUser} live subscriptions per user: end some (close other tabs) first`;
     const tenant = tenantOf(principal);
-    if ((this.#tenantSubscriptions.get(tenant) ?? 0) >= subscriptionsPerTenant) return `Your organisation holds ${subscriptionsPerTenant} live subscriptions, the most allowed: try again later`;
+    if ((this.#tenantSubscriptions.get(tenant) ?? 0) >= subscriptionsPerTenant)
+      return `Your organisation holds ${subscriptionsPerTenant} live subscriptions, the most allowed: try again later`;
     add(this.#userSubscriptions, principal.uid, 1);
     add(this.#tenantSubscriptions, tenant, 1);
     return null;
@@ -347,7 +357,8 @@ export class SocketRuntime {
   /** A successful POST under /api/auth may have ended or changed the sessions of its cookie's user. */
   authChanged(cookie: string | undefined): void {
     const uids = new Set<string>();
-    for (const token of tokensIn(cookie)) for (const connection of this.#byToken.get(token) ?? []) if (connection.principal !== null) uids.add(connection.principal.uid);
+    for (const token of tokensIn(cookie))
+      for (const connection of this.#byToken.get(token) ?? []) if (connection.principal !== null) uids.add(connection.principal.uid);
     for (const uid of uids) void this.userChanged(uid);
   }
 
@@ -442,13 +453,15 @@ export class SocketRuntime {
   #checkTokens(tokens: string[]): Promise<void> {
     if (tokens.length === 0) return this.#checking;
     this.#checking = this.#checking.then(() =>
-      this.#check(tokens).catch((error: unknown) => this.#log.warn({ err: error }, 'live sockets: sessions could not be checked; trying again at the next round')),
+      this.#check(tokens).catch((error: unknown) =>
+        this.#log.warn({ err: error }, 'live sockets: sessions could not be checked; trying again at the next round'),
+      ),
     );
     return this.#checking;
   }
 
   async #check(tokens: string[]): Promise<void> {
-    const policy = secondFactorPolicyOf(this.#database);
+    const policy = this.#secondFactor;
     const { rows } = await this.#database.query<SessionRow>(
       `select s.token, u.id, u."accessLevel", u."domainId", u."rootDomainId", u."twoFactorEnabled", u."secondFactorEnrolledAt"
          from "session" s join "user" u on u.id = s."userId"
@@ -468,23 +481,52 @@ export class SocketRuntime {
   }
 }
 
-export interface SocketRuntimePluginOptions extends SocketRuntimeOptions {
+export interface SocketRuntimePluginOptions {
+  auth: Auth | Promise<Auth>;
   /** Overrides of the intervals (tests). */
   heartbeatMs?: number;
   recheckMs?: number;
 }
 
-/** Registers @fastify/websocket and decorates the app with `liveSockets`, before the channels. */
-export const socketRuntimePlugin = appWide<SocketRuntimePluginOptions>(async (app, { auth, database, heartbeatMs, recheckMs }) => {
-  await app.register(websocket, { options: { maxPayload: MAX_SOCKET_MESSAGE_BYTES } });
-  const runtime = new SocketRuntime({ auth, database }, app.log, () => (app.server.address() as AddressInfo).port);
-  runtime.configure({ ...(heartbeatMs === undefined ? {} : { heartbeatMs }), ...(recheckMs === undefined ? {} : { recheckMs }) });
-  app.decorate('liveSockets', runtime);
-  // Sign-out, revoked sessions, a changed password or second factor: whoever held the cookie is
-  // checked at once. Better Auth answers an error with a status of 400 and above.
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method === 'POST' && reply.statusCode < 400 && request.url.startsWith(`${AUTH_BASE_PATH}/`)) runtime.authChanged(request.headers.cookie);
-  });
-  app.addHook('onReady', async () => runtime.start());
-  app.addHook('onClose', async () => runtime.stop());
-});
+/** The WebSocket close code of a server going down (RFC 6455: "going away"). */
+const GOING_AWAY_CLOSE_CODE = 1001;
+/** How long sockets have at shutdown to complete the closing handshake. */
+const SHUTDOWN_GRACE_MS = 500;
+
+/** Registers @fastify/websocket and decorates the app with `live`, before the channels. */
+export const socketRuntimePlugin = fp<SocketRuntimePluginOptions>(
+  async (app, { auth, heartbeatMs, recheckMs }) => {
+    await app.register(websocket, {
+      options: { maxPayload: MAX_SOCKET_MESSAGE_BYTES },
+      // At shutdown every socket is told (1001, the page reconnects to another process or to this one
+      // once back); one whose peer does not answer the closing handshake (a vanished browser) would
+      // hold the server's close for ws's 30 s timeout, so it is cut after a short grace.
+      preClose(done) {
+        const server = this.websocketServer as { clients: Set<WebSocket>; close(callback?: () => void): void };
+        for (const client of server.clients) client.close(GOING_AWAY_CLOSE_CODE, 'server shutting down');
+        server.close();
+        if (server.clients.size === 0) return done();
+        const cut = setTimeout(() => {
+          for (const client of server.clients) client.terminate();
+          done();
+        }, SHUTDOWN_GRACE_MS);
+        cut.unref();
+      },
+    });
+    const runtime = new SocketRuntime(
+      { auth, database: app.database, secondFactor: app.secondFactor },
+      app.log,
+      () => (app.server.address() as AddressInfo).port,
+    );
+    runtime.configure({ ...(heartbeatMs === undefined ? {} : { heartbeatMs }), ...(recheckMs === undefined ? {} : { recheckMs }) });
+    app.decorate('live', runtime);
+    // Sign-out, revoked sessions, a changed password or second factor: whoever held the cookie is
+    // checked at once. Better Auth answers an error with a status of 400 and above.
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.method === 'POST' && reply.statusCode < 400 && request.url.startsWith(`${AUTH_BASE_PATH}/`)) runtime.authChanged(request.headers.cookie);
+    });
+    app.addHook('onReady', async () => runtime.start());
+    app.addHook('onClose', async () => runtime.stop());
+  },
+  { name: 'live', dependencies: ['database', 'secondFactor'] },
+);

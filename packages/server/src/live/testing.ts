@@ -16,7 +16,16 @@ import { makeTempDir } from '../testing/webDist.ts';
 export async function startServerOn(databaseUrl: string): Promise<{ server: RunningServer; stop(): Promise<void> }> {
   const dir = await makeTempDir('nemuri-live-');
   const server = await startServer(
-    loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, DATA_DIR: dir.path, DEMO: '1', WEB_DIST: join(dir.path, 'no-web'), AUTH_RATE_LIMIT_MAX: '10000' }),
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dir.path,
+      DEMO: '1',
+      WEB_DIST: join(dir.path, 'no-web'),
+      AUTH_RATE_LIMIT_MAX: '10000',
+    }),
     { logger: false },
   );
   return {
@@ -52,7 +61,11 @@ export class LiveSocket {
    * Opens a socket to the server at `baseUrl` with this Cookie header (none: signed out), from a
    * page of the server's own origin as a browser would (`origin`: another page's, null for none).
    */
-  static async open(baseUrl: string, cookie?: string, { origin = new URL(baseUrl).origin, autoPong = true }: { origin?: string | null; autoPong?: boolean } = {}): Promise<LiveSocket> {
+  static async open(
+    baseUrl: string,
+    cookie?: string,
+    { origin = new URL(baseUrl).origin, autoPong = true }: { origin?: string | null; autoPong?: boolean } = {},
+  ): Promise<LiveSocket> {
     const url = new URL('/api/live', baseUrl);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     const headers: Record<string, string> = {};
@@ -90,7 +103,10 @@ export class LiveSocket {
       if (found !== undefined) return Promise.resolve(found);
     }
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.messages).slice(-2000)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(this.messages).slice(-2000)}`)),
+        timeoutMs,
+      );
       this.#waiters.push({
         test,
         resolve: (message) => {

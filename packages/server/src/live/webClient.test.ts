@@ -18,16 +18,25 @@ function clientFor(baseUrl: string, cookie: string, options: { idleCloseMs?: num
   const origin = new URL(baseUrl).origin;
   return new DocumentsClient({
     baseUrl,
-    fetch: (url, init) => fetch(url, { method: init.method, headers: { ...init.headers, cookie, ...(init.method === 'GET' ? {} : { origin }) }, ...(init.body === undefined ? {} : { body: init.body }) }),
+    fetch: (url, init) =>
+      fetch(url, {
+        method: init.method,
+        headers: { ...init.headers, cookie, ...(init.method === 'GET' ? {} : { origin }) },
+        ...(init.body === undefined ? {} : { body: init.body }),
+      }),
     // ws's WebSocket has the members SocketLike names, with richer event types.
     openSocket: (url) => new WebSocket(url, { headers: { cookie } }) as unknown as SocketLike,
-    reconnectDelayMs: { first: 50, max: 200 },
+    reconnect: { firstMs: 50, maxMs: 200 },
     idleCloseMs: options.idleCloseMs ?? 10_000,
   });
 }
 
 /** Resolves with the first value passing the test that a subscription delivers. */
-function waitFor<T>(subscribe: (listener: { next(value: T): void; error(error: DocumentError): void }) => () => void, test: (value: T) => boolean, timeoutMs = 10_000): { values: T[]; done: Promise<T>; stop: () => void } {
+function waitFor<T>(
+  subscribe: (listener: { next(value: T): void; error(error: DocumentError): void }) => () => void,
+  test: (value: T) => boolean,
+  timeoutMs = 10_000,
+): { values: T[]; done: Promise<T>; stop: () => void } {
   const values: T[] = [];
   let stop: () => void = () => undefined;
   const done = new Promise<T>((resolve, reject) => {
@@ -96,12 +105,18 @@ describe('the web document client against a real server', () => {
     // Out of scope reads as missing; a collection beyond the level is refused.
     expect(await staff.get('rooms/wc-b')).toBeNull();
     await expect(staff.query({ collection: 'auditLogs' })).rejects.toMatchObject({ name: 'DocumentError', code: 'permission-denied' });
-    await expect(dev.set('rooms/wc-x', { name: 'no domain' })).rejects.toMatchObject({ code: 'invalid-argument', issues: [{ path: ['domainId'], message: 'Required' }] });
+    await expect(dev.set('rooms/wc-x', { name: 'no domain' })).rejects.toMatchObject({
+      code: 'invalid-argument',
+      issues: [{ path: ['domainId'], message: 'Required' }],
+    });
     await expect(dev.update('rooms/wc-none', { name: 'x' })).rejects.toBeInstanceOf(DocumentError);
   });
 
   it('runs transactions with retries, and refuses fewer than one attempt', async () => {
-    await expect(dev.runTransaction(async () => undefined, { maxAttempts: 0 })).rejects.toMatchObject({ code: 'invalid-argument', message: MESSAGES.maxAttempts });
+    await expect(dev.runTransaction(async () => undefined, { maxAttempts: 0 })).rejects.toMatchObject({
+      code: 'invalid-argument',
+      message: MESSAGES.maxAttempts,
+    });
     await dev.set('rooms/wc-t', { domainId: 'wc', name: 't', sortOrder: 0 });
     const increment = () =>
       dev.runTransaction(
@@ -119,9 +134,18 @@ describe('the web document client against a real server', () => {
   it('keeps records, queries and counts live over one socket, and closes it when idle', async () => {
     const sockets = test.server.app.websocketServer.clients;
     const query = { collection: 'rooms', where: [['domainId', '==', 'wc-live']], orderBy: [['name']] } as const;
-    const document = waitFor<Room | null>((listener) => dev.subscribeDocument('rooms/wc-live-1', listener), (value) => value?.name === 'first');
-    const list = waitFor<Room[]>((listener) => dev.subscribeQuery(query, listener), (value) => value.map((room) => room.name).join() === 'first,second');
-    const count = waitFor<number>((listener) => dev.subscribeCount(query, listener), (value) => value === 2);
+    const document = waitFor<Room | null>(
+      (listener) => dev.subscribeDocument('rooms/wc-live-1', listener),
+      (value) => value?.name === 'first',
+    );
+    const list = waitFor<Room[]>(
+      (listener) => dev.subscribeQuery(query, listener),
+      (value) => value.map((room) => room.name).join() === 'first,second',
+    );
+    const count = waitFor<number>(
+      (listener) => dev.subscribeCount(query, listener),
+      (value) => value === 2,
+    );
     await settle(200);
     expect(sockets.size).toBe(1);
     await dev.set('rooms/wc-live-1', { domainId: 'wc-live', name: 'first' });
@@ -135,13 +159,19 @@ describe('the web document client against a real server', () => {
   });
 
   it('hands a failed subscription its error', async () => {
-    const denied = waitFor<unknown[]>((listener) => staff.subscribeQuery({ collection: 'auditLogs' }, listener), () => true);
+    const denied = waitFor<unknown[]>(
+      (listener) => staff.subscribeQuery({ collection: 'auditLogs' }, listener),
+      () => true,
+    );
     await expect(denied.done).rejects.toMatchObject({ code: 'permission-denied' });
   });
 
   it('reconnects after losing the connection, subscribes again and catches up', async () => {
     await dev.set('rooms/wc-r', { domainId: 'wc', name: 'before' });
-    const live = waitFor<Room | null>((listener) => dev.subscribeDocument('rooms/wc-r', listener), (value) => value?.name === 'after');
+    const live = waitFor<Room | null>(
+      (listener) => dev.subscribeDocument('rooms/wc-r', listener),
+      (value) => value?.name === 'after',
+    );
     await settle(200);
     expect(live.values.map((value) => value?.name)).toEqual(['before']);
     for (const socket of test.server.app.websocketServer.clients) socket.terminate();

@@ -63,7 +63,18 @@ describe('mail through SMTP_URL', () => {
   beforeAll(async () => {
     dir = await makeTempDir('nemuri-mail-');
     smtp = await startSmtp();
-    server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '0', WEB_DIST: join(dir.path, 'no-web'), SMTP_URL: smtp.url }), { logger: false });
+    server = await startServer(
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'memory://',
+        DATA_DIR: dir.path,
+        DEMO: '0',
+        WEB_DIST: join(dir.path, 'no-web'),
+        SMTP_URL: smtp.url,
+      }),
+      { logger: false },
+    );
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
@@ -79,7 +90,7 @@ describe('mail through SMTP_URL', () => {
     await expect.poll(() => smtp.mails.filter((mail) => mail.to === 'hanako@example.com').length, { timeout: 10_000 }).toBe(1);
     const mail = smtp.mails.find((item) => item.to === 'hanako@example.com');
     expect(mail?.from).toContain('no-reply@localhost.localdomain');
-    expect(mail).toMatchObject({ subject: '【Nemuri Monitor】メールアドレスの確認', text: expect.stringContaining('メールアドレスを確認するには') });
+    expect(mail).toMatchObject({ subject: '【ねむりモニター】メールアドレスの確認', text: expect.stringContaining('メールアドレスを確認するには') });
     const link = linkOf(mail);
     expect(link.url.origin).toBe(server.publicUrl);
     expect(link.mode).toBe('verifyEmail');
@@ -106,8 +117,8 @@ describe('mail through SMTP_URL', () => {
     expect(unknown.status).toBe(200);
     expect(unknown.body).toEqual(known.body);
 
-    await expect.poll(() => smtp.mails.filter((mail) => mail.subject === '【Nemuri Monitor】パスワードの再設定').length, { timeout: 10_000 }).toBe(1);
-    const mail = smtp.mails.find((item) => item.subject === '【Nemuri Monitor】パスワードの再設定');
+    await expect.poll(() => smtp.mails.filter((mail) => mail.subject === '【ねむりモニター】パスワードの再設定').length, { timeout: 10_000 }).toBe(1);
+    const mail = smtp.mails.find((item) => item.subject === '【ねむりモニター】パスワードの再設定');
     expect(mail?.to).toBe('jiro@example.com');
     const link = linkOf(mail);
     expect(link.mode).toBe('resetPassword');
@@ -133,7 +144,10 @@ describe('the development outbox (no SMTP_URL)', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir('nemuri-outbox-');
-    server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '1', WEB_DIST: join(dir.path, 'no-web') }), { logger: false });
+    server = await startServer(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '1', WEB_DIST: join(dir.path, 'no-web') }),
+      { logger: false },
+    );
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
@@ -163,7 +177,13 @@ describe('the development outbox (no SMTP_URL)', () => {
       .toContain('saburo@example.com');
     const { mails } = (await admin.get('/api/dev/outbox')).body as OutboxResponse;
     const mail = mails.find((item) => item.to === 'saburo@example.com');
-    expect(mail).toEqual({ id: expect.any(Number), to: 'saburo@example.com', subject: '【Nemuri Monitor】メールアドレスの確認', text: expect.stringContaining('/handleauth?mode=verifyEmail&token='), sentAt: expect.any(String) });
+    expect(mail).toEqual({
+      id: expect.any(Number),
+      to: 'saburo@example.com',
+      subject: '【ねむりモニター】メールアドレスの確認',
+      text: expect.stringContaining('/handleauth?mode=verifyEmail&token='),
+      sentAt: expect.any(String),
+    });
 
     // The link works from the outbox too.
     const token = new URL(/https?:\/\/\S+/.exec(mail?.text ?? '')?.[0] ?? 'http://x/').searchParams.get('token') ?? '';

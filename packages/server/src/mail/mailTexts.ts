@@ -3,6 +3,7 @@
  * page (`/handleauth?mode=resetPassword&token=…`, `/handleauth?mode=verifyEmail&token=…`), which
  * completes the action through Better Auth.
  */
+import { PRODUCT_NAME_JA as PRODUCT } from '@nemuri/shared/constants';
 import type { MailMessage } from './mail.ts';
 
 export type HandleAuthMode = 'resetPassword' | 'verifyEmail' | 'changeEmail' | 'recoverEmail';
@@ -18,9 +19,9 @@ export function handleAuthUrl(publicUrl: string, mode: HandleAuthMode, token: st
 export function resetPasswordMail(to: string, link: string): MailMessage {
   return {
     to,
-    subject: '【Nemuri Monitor】パスワードの再設定',
+    subject: `【${PRODUCT}】パスワードの再設定`,
     text: [
-      'Nemuri Monitor をご利用いただきありがとうございます。',
+      `${PRODUCT}をご利用いただきありがとうございます。`,
       '',
       'パスワードを再設定するには、1時間以内に次のリンクを開いてください。',
       link,
@@ -34,9 +35,9 @@ export function resetPasswordMail(to: string, link: string): MailMessage {
 export function verifyEmailMail(to: string, link: string): MailMessage {
   return {
     to,
-    subject: '【Nemuri Monitor】メールアドレスの確認',
+    subject: `【${PRODUCT}】メールアドレスの確認`,
     text: [
-      'Nemuri Monitor へのご登録ありがとうございます。',
+      `${PRODUCT}へのご登録ありがとうございます。`,
       '',
       'メールアドレスを確認するには、次のリンクを開いてください。',
       link,
@@ -57,9 +58,9 @@ export function invitationUrl(publicUrl: string, domainId: string, invitationId:
 export function invitationMail(to: string, domainName: string, inviterName: string, link: string, validDays: number): MailMessage {
   return {
     to,
-    subject: `【Nemuri Monitor】${domainName} への招待`,
+    subject: `【${PRODUCT}】${domainName} への招待`,
     text: [
-      `${inviterName} さんから、Nemuri Monitor の「${domainName}」に招待されました。`,
+      `${inviterName} さんから、${PRODUCT}の「${domainName}」に招待されました。`,
       '',
       `参加するには、${validDays}日以内に次のリンクを開いてください。`,
       link,
@@ -73,9 +74,9 @@ export function invitationMail(to: string, domainName: string, inviterName: stri
 export function changeEmailMail(to: string, link: string, validHours: number): MailMessage {
   return {
     to,
-    subject: '【Nemuri Monitor】メールアドレス変更の確認',
+    subject: `【${PRODUCT}】メールアドレス変更の確認`,
     text: [
-      'Nemuri Monitor のメールアドレスをこのアドレスに変更する手続きを受け付けました。',
+      `${PRODUCT}のメールアドレスをこのアドレスに変更する手続きを受け付けました。`,
       '',
       `変更を完了するには、${validHours}時間以内に次のリンクを開いてください。`,
       link,
@@ -89,9 +90,9 @@ export function changeEmailMail(to: string, link: string, validHours: number): M
 export function recoverEmailMail(to: string, newEmail: string, link: string, validDays: number): MailMessage {
   return {
     to,
-    subject: '【Nemuri Monitor】メールアドレスが変更されました',
+    subject: `【${PRODUCT}】メールアドレスが変更されました`,
     text: [
-      `Nemuri Monitor のログイン用メールアドレスが ${newEmail} に変更されました。`,
+      `${PRODUCT}のログイン用メールアドレスが ${newEmail} に変更されました。`,
       '',
       `この変更にお心当たりのない場合は、${validDays}日以内に次のリンクを開くと、元のメールアドレスに戻し、すべての端末からログアウトします。`,
       link,
@@ -106,12 +107,12 @@ export function recoverEmailMail(to: string, newEmail: string, link: string, val
 export function partnerRequestMail(to: string, customerName: string, agencyName: string): MailMessage {
   return {
     to,
-    subject: `【Nemuri Monitor】${agencyName} から取引先の申請が届きました`,
+    subject: `【${PRODUCT}】${agencyName} から取引先の申請が届きました`,
     text: [
       `${agencyName} から、「${customerName}」を取引先とする申請が届きました。`,
       '',
       '承認すると、この代理店は貴施設の機器と部屋の状態を見られるようになります。',
-      'Nemuri Monitor にログインし、「ドメイン設定」の「代理店」タブで内容を確かめて、承認または辞退してください。',
+      `${PRODUCT}にログインし、「ドメイン設定」の「代理店」タブで内容を確かめて、承認または辞退してください。`,
       '承認できるのは、オーナーと特権管理者です。取引はいつでも同じ画面から終了できます。',
       '',
       'お心当たりのない場合は、辞退してください。承認しない限り、代理店は何も見られません。',
@@ -128,9 +129,9 @@ export function signInLockedMail(to: string, what: 'password' | 'secondFactor', 
   const failed = what === 'password' ? 'パスワードの誤り' : '確認コード（二段階認証）の誤り';
   return {
     to,
-    subject: '【Nemuri Monitor】ログインを一時的に停止しました',
+    subject: `【${PRODUCT}】ログインを一時的に停止しました`,
     text: [
-      `このメールアドレスの Nemuri Monitor アカウントで${failed}が続いたため、安全のためログインを${lockedMinutes}分間停止しました。`,
+      `このメールアドレスの${PRODUCT}アカウントで${failed}が続いたため、安全のためログインを${lockedMinutes}分間停止しました。`,
       '停止中は、正しいパスワードを入力してもログインできません。時間が経つと自動的に解除されます。',
       '',
       'ご自身の入力ミスであれば、このメールを破棄して、時間をおいてからログインしてください。',

@@ -9,6 +9,7 @@
  * time), or a signed-in user at the system administrator level (200). Anyone else gets the same
  * JSON 404 as an unknown path, so that the endpoint's existence is not advertised (docs/security.md).
  */
+import fp from 'fastify-plugin';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { ROOM_STATE_NAMES } from '@nemuri/shared/monitoring';
@@ -16,11 +17,17 @@ import type { FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Database } from '../database/database.ts';
 import { poolStatsOf } from '../database/postgresql.ts';
+import { DiskSpaceProbe, type DiskSpace } from '../health/diskSpace.ts';
+import { readinessReport } from '../health/health.ts';
+import { Readiness } from '../health/readiness.ts';
 import { sendNotFound } from '../http/errors.ts';
 import type { FastifyInstance } from 'fastify';
 
 export interface MetricsPluginOptions {
-  database: Database;
+  /** The readiness checks (/api/health/ready's), exposed as gauges; absent: nothing left to start and nothing watched. */
+  readiness?: Readiness;
+  /** DATA_DIR: its disk's free space. */
+  dataDir?: string;
   /** METRICS_TOKEN; null or absent: only a signed-in system administrator reads the figures. */
   token?: string | null;
 }
@@ -43,7 +50,7 @@ function bearerOf(request: FastifyRequest): string | null {
 }
 
 /** The app's registry with every metric; `collect` callbacks read the live figures at each scrape. */
-export function metricsRegistry(app: FastifyInstance, database: Database): Registry {
+export function metricsRegistry(app: FastifyInstance, database: Database, readiness: Readiness = new Readiness(), dataDir?: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service: 'nemuri-monitor' });
   // CPU, memory, heap, handles, GC and event-loop delay (nodejs_eventloop_lag_* from perf_hooks).
@@ -66,7 +73,73 @@ export function metricsRegistry(app: FastifyInstance, database: Database): Regis
   ingestCounter('nemuri_ingest_bytes_total', 'Bytes of accepted device messages.', () => stats.bytes);
   ingestCounter('nemuri_ingest_rejected_messages_total', 'Device messages the parser rejected (dropped as a whole).', () => stats.rejectedMessages);
   ingestCounter('nemuri_ingest_storage_errors_total', 'Device messages whose frames could not be stored (not acknowledged).', () => stats.storageErrors);
+  ingestCounter(
+    'nemuri_ingest_dropped_messages_total',
+    'Device messages dropped because the retry backlog was full on a clean MQTT session.',
+    () => stats.droppedMessages,
+  );
   ingestCounter('nemuri_ingest_retried_messages_total', 'Device messages tried again after a failed lookup or write.', () => stats.retriedMessages);
+
+  // Readiness as /api/health/ready answers it, one check per label: an alert on nemuri_ready == 0
+  // and the failing check's label say what is wrong without a second request.
+  new Gauge({
+    name: 'nemuri_ready',
+    help: 'Whether /api/health/ready answers 200 (1) or 503 (0).',
+    registers: [registry],
+    async collect() {
+      const report = await readinessReport(database, readiness);
+      this.set(report.ready ? 1 : 0);
+      readyChecks.reset();
+      for (const [check, state] of Object.entries(report.checks)) readyChecks.set({ check }, state === 'ok' ? 1 : 0);
+    },
+  });
+  const readyChecks = new Gauge({
+    name: 'nemuri_ready_check',
+    help: 'Each readiness check: 1 ok, 0 pending or down (migrations, signIn, demoData, broker, database, storage, disk).',
+    labelNames: ['check'],
+    registers: [registry],
+  });
+  const backlog = app.ingest.backlog;
+  const backlogGauge = (name: string, help: string, read: () => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  };
+  backlogGauge('nemuri_ingest_backlog_frames', 'Device frames waiting for their commit to storage.', () => backlog.frames);
+  backlogGauge('nemuri_ingest_backlog_bytes', 'Bytes of the frames waiting for their commit.', () => backlog.bytes);
+  backlogGauge(
+    'nemuri_ingest_retry_messages',
+    'Device messages held to be stored again after a failed lookup or write (external broker).',
+    () => backlog.retryMessages,
+  );
+  backlogGauge('nemuri_ingest_retry_bytes', 'Bytes of the messages held to be stored again.', () => backlog.retryBytes);
+  backlogGauge(
+    'nemuri_ingest_last_stored_timestamp_seconds',
+    'When device frames were last committed (Unix time; 0: not since the start).',
+    () => backlog.lastStoredAt / 1000,
+  );
+  if (dataDir !== undefined) {
+    const disk = new DiskSpaceProbe(dataDir);
+    const diskGauge = (name: string, help: string, read: (space: DiskSpace) => number): void => {
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        async collect() {
+          // A data directory not made yet (a test app) has no figure.
+          const space = await disk.read().catch(() => null);
+          if (space !== null) this.set(read(space));
+        },
+      });
+    };
+    diskGauge('nemuri_disk_free_bytes', "Free bytes on the data directory's disk (for the server's user).", (space) => space.freeBytes);
+    diskGauge('nemuri_disk_size_bytes', "Size of the data directory's disk.", (space) => space.sizeBytes);
+  }
 
   new Gauge({
     name: 'nemuri_live_sockets',
@@ -75,7 +148,7 @@ export function metricsRegistry(app: FastifyInstance, database: Database): Regis
     registers: [registry],
     collect() {
       this.reset();
-      for (const [channel, figures] of app.liveSockets.channelStats) this.set({ channel }, figures.sockets);
+      for (const [channel, figures] of app.live.channelStats) this.set({ channel }, figures.sockets);
     },
   });
   new Gauge({
@@ -85,7 +158,7 @@ export function metricsRegistry(app: FastifyInstance, database: Database): Regis
     registers: [registry],
     collect() {
       this.reset();
-      for (const [channel, figures] of app.liveSockets.channelStats) this.set({ channel }, figures.subscriptions);
+      for (const [channel, figures] of app.live.channelStats) this.set({ channel }, figures.subscriptions);
     },
   });
   new Gauge({
@@ -93,7 +166,7 @@ export function metricsRegistry(app: FastifyInstance, database: Database): Regis
     help: 'Signed-in users with at least one open live WebSocket.',
     registers: [registry],
     collect() {
-      this.set(app.liveSockets.stats.users);
+      this.set(app.live.stats.users);
     },
   });
 
@@ -133,21 +206,25 @@ export function metricsRegistry(app: FastifyInstance, database: Database): Regis
  * Registered after the plugins whose figures it reads (ingest, live sockets, monitoring) and before
  * the web app's fallback, which would otherwise answer /metrics with its JSON 404.
  */
-export async function metricsPlugin(app: FastifyInstance, { database, token = null }: MetricsPluginOptions): Promise<void> {
-  // Made at the first allowed scrape: the default metrics start an event-loop monitor and a GC
-  // observer that live as long as the process, which a server never scraped (tests) need not pay for.
-  let registry: Registry | null = null;
-  /** The token, or a signed-in system administrator (`request.principal`, as on /api: a second factor the domain requires counts). */
-  function allowed(request: FastifyRequest): boolean {
-    const presented = bearerOf(request);
-    if (token !== null && presented !== null && tokenMatches(presented, token)) return true;
-    return (request.principal?.accessLevel ?? 0) >= ROLE_LEVELS.systemAdmin;
-  }
+export const metricsPlugin = fp<MetricsPluginOptions>(
+  async (app, { readiness, dataDir, token = null }) => {
+    const { database } = app;
+    // Made at the first allowed scrape: the default metrics start an event-loop monitor and a GC
+    // observer that live as long as the process, which a server never scraped (tests) need not pay for.
+    let registry: Registry | null = null;
+    /** The token, or a signed-in system administrator (`request.principal`, as on /api: a second factor the domain requires counts). */
+    function allowed(request: FastifyRequest): boolean {
+      const presented = bearerOf(request);
+      if (token !== null && presented !== null && tokenMatches(presented, token)) return true;
+      return (request.principal?.accessLevel ?? 0) >= ROLE_LEVELS.systemAdmin;
+    }
 
-  app.get(METRICS_PATH, async (request, reply) => {
-    if (!allowed(request)) return sendNotFound(request, reply);
-    registry ??= metricsRegistry(app, database);
-    const body = await registry.metrics();
-    return reply.header('cache-control', 'no-store').type(registry.contentType).send(body);
-  });
-}
+    app.get(METRICS_PATH, async (request, reply) => {
+      if (!allowed(request)) return sendNotFound(request, reply);
+      registry ??= metricsRegistry(app, database, readiness, dataDir);
+      const body = await registry.metrics();
+      return reply.header('cache-control', 'no-store').type(registry.contentType).send(body);
+    });
+  },
+  { name: 'metrics', dependencies: ['database', 'ingest', 'live', 'monitoring', 'principal'], encapsulate: true },
+);

@@ -26,7 +26,17 @@ describe('monitoring endpoints', () => {
   beforeAll(async () => {
     dir = await makeTempDir('nemuri-monitoring-');
     server = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '1', SIMULATE: '0', MQTT_PORT: '0', WEB_DIST: join(dir.path, 'no-web'), AUTH_RATE_LIMIT_MAX: '10000' }),
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'memory://',
+        DATA_DIR: dir.path,
+        DEMO: '1',
+        SIMULATE: '0',
+        MQTT_PORT: '0',
+        WEB_DIST: join(dir.path, 'no-web'),
+        AUTH_RATE_LIMIT_MAX: '10000',
+      }),
       { logger: false },
     );
     const store = new DocumentStore(server.database, { error: () => undefined });
@@ -77,7 +87,9 @@ describe('monitoring endpoints', () => {
   it('tells a signed-out socket to sign in', async () => {
     const socket = new WebSocket(`${server.url.replace('http', 'ws')}${MONITORING_LIVE_PATH}`, { headers: { origin: server.url } });
     await new Promise<void>((resolve) => socket.once('open', () => resolve()));
-    const answer = new Promise<MonitoringServerMessage>((resolve) => socket.once('message', (data: Buffer) => resolve(JSON.parse(data.toString('utf8')) as MonitoringServerMessage)));
+    const answer = new Promise<MonitoringServerMessage>((resolve) =>
+      socket.once('message', (data: Buffer) => resolve(JSON.parse(data.toString('utf8')) as MonitoringServerMessage)),
+    );
     socket.send(JSON.stringify({ type: 'subscribe-rooms' }));
     expect(await answer).toMatchObject({ type: 'error', code: 'unauthenticated' });
     socket.close();

@@ -4,18 +4,17 @@
  * - WebSocket `/api/monitoring/live`: `{type:'subscribe-rooms'}` → every second
  *   `{type:'rooms', at, rooms}` with the rooms in the caller's scope (re-read every 30 s, so that
  *   rooms given or taken away follow).
+ * - the alert history and its CSV (alertHistoryRoutes.ts), and the night summaries.
  * The service runs while the server does (started when it is ready, stopped when it closes). Origin,
  * heartbeat, session re-checks and limits of the socket are the socket runtime's (live/socketRuntime.ts).
  */
+import fp from 'fastify-plugin';
 import { inScope, isAgencyLevel, levelAllows, readsWhole, type Claims, type DataScope } from '@nemuri/shared/documents/access';
 import { collectionByName } from '@nemuri/shared/documents/collections';
 import { MONITORING_LIVE_PATH, MONITORING_ROOMS_PATH, withoutVitals, type LiveRoomState, type MonitoringServerMessage } from '@nemuri/shared/monitoring';
-import type { Database } from '../database/database.ts';
-import { DocumentStore } from '../documents/store.ts';
-import { appWide } from '../http/appWide.ts';
 import { sendError } from '../http/errors.ts';
-import type { IngestPipeline } from '../ingest/pipeline.ts';
 import type { SocketConnection } from '../live/socketRuntime.ts';
+import { alertHistoryRoutes } from './alertHistoryRoutes.ts';
 import { RoomStateService } from './roomStateService.ts';
 import { parseGuardedJson } from '../http/jsonGuard.ts';
 
@@ -27,8 +26,6 @@ declare module 'fastify' {
 }
 
 export interface MonitoringPluginOptions {
-  database: Database;
-  pipeline: IngestPipeline;
   /** How far behind real time device data may come before rooms read 遅延; default MONITORING_LATE_TOLERANCE_SEC or LATE_TOLERANCE_SEC (10 s). */
   lateToleranceSec?: number;
 }
@@ -55,94 +52,109 @@ function roomsIn(claims: Claims, scope: DataScope, states: readonly LiveRoomStat
   return isAgencyLevel(claims) ? rooms.map((state) => (readsWhole(claims, state.domainId) ? state : withoutVitals(state))) : rooms;
 }
 
-// App-wide so that `app.monitoring` is the server's (tests and server.ts reach the service through it).
-export const monitoringPlugin = appWide<MonitoringPluginOptions>(async (app, { database, pipeline, lateToleranceSec }) => {
-  const service = new RoomStateService({ database, hub: pipeline.hub, log: app.log, lateToleranceSec: lateToleranceSec ?? lateToleranceFrom(process.env) });
-  const store = new DocumentStore(database, app.log);
-  app.decorate('monitoring', service);
-  app.addHook('onReady', () => service.start());
-  app.addHook('onClose', () => service.stop());
+// Not encapsulated, so that `app.monitoring` is the server's (tests and the sleep and import plugins reach the service through it).
+export const monitoringPlugin = fp<MonitoringPluginOptions>(
+  async (app, { lateToleranceSec }) => {
+    const { database } = app;
+    const store = app.documents;
+    const service = new RoomStateService({
+      documents: store,
+      hub: app.signals.hub,
+      log: app.log,
+      lateToleranceSec: lateToleranceSec ?? lateToleranceFrom(process.env),
+    });
+    app.decorate('monitoring', service);
+    app.addHook('onReady', () => service.start());
+    app.addHook('onClose', () => service.stop());
 
-  const scopeFor = async (claims: Claims | null): Promise<DataScope | 'unauthenticated' | 'denied'> => {
-    if (claims === null) return 'unauthenticated';
-    if (ROOMS === undefined || !levelAllows(ROOMS, 'list', claims.accessLevel)) return 'denied';
-    return store.scopeOf(claims, database, ROOMS);
-  };
-
-  app.get(MONITORING_ROOMS_PATH, async (request, reply) => {
-    const claims = request.principal;
-    const scope = await scopeFor(claims);
-    if (scope === 'unauthenticated' || claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to see the rooms');
-    if (scope === 'denied') return sendError(reply, 403, 'permission-denied', 'Missing or insufficient permissions.');
-    reply.header('cache-control', 'no-store');
-    return { at: Date.now(), rooms: roomsIn(claims, scope, service.states) };
-  });
-
-  const roomsSocket = (connection: SocketConnection) => {
-    const claims = connection.principal;
-    let scope: DataScope | null = null;
-    let scopeReadAt = 0;
-    let stopListening: (() => void) | null = null;
-    const send = (message: MonitoringServerMessage) => connection.send(JSON.stringify(message));
-    const refreshScope = async (): Promise<boolean> => {
-      const found = await scopeFor(claims);
-      if (found === 'unauthenticated' || found === 'denied') {
-        send({ type: 'error', code: found === 'denied' ? 'permission-denied' : 'unauthenticated', message: found === 'denied' ? 'Missing or insufficient permissions.' : 'Sign in to see the rooms' });
-        return false;
-      }
-      scope = found;
-      scopeReadAt = Date.now();
-      return true;
+    const scopeFor = async (claims: Claims | null): Promise<DataScope | 'unauthenticated' | 'denied'> => {
+      if (claims === null) return 'unauthenticated';
+      if (ROOMS === undefined || !levelAllows(ROOMS, 'list', claims.accessLevel)) return 'denied';
+      return store.scopeOf(claims, database, ROOMS);
     };
-    const unsubscribe = () => {
-      if (stopListening === null) return;
-      stopListening();
-      stopListening = null;
-      connection.release();
-    };
-    const subscribe = async () => {
-      if (stopListening !== null || !(await refreshScope()) || stopListening !== null) return;
-      const refusal = connection.reserve();
-      if (refusal !== null) {
-        send({ type: 'error', code: 'resource-exhausted', message: refusal });
-        return;
-      }
-      const deliver = (states: readonly LiveRoomState[], at: number) => {
-        if (scope === null) return;
-        if (claims === null) return;
-        send({ type: 'rooms', at, rooms: roomsIn(claims, scope, states) });
-        if (Date.now() - scopeReadAt > SCOPE_REREAD_MS) {
-          scopeReadAt = Date.now();
-          void refreshScope().catch((error: unknown) => app.log.warn({ err: error }, 'monitoring: scope could not be read again'));
+
+    app.get(MONITORING_ROOMS_PATH, async (request, reply) => {
+      const claims = request.principal;
+      const scope = await scopeFor(claims);
+      if (scope === 'unauthenticated' || claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to see the rooms');
+      if (scope === 'denied') return sendError(reply, 403, 'permission-denied', 'Missing or insufficient permissions.');
+      reply.header('cache-control', 'no-store');
+      return { at: Date.now(), rooms: roomsIn(claims, scope, service.states) };
+    });
+
+    const roomsSocket = (connection: SocketConnection) => {
+      const claims = connection.principal;
+      let scope: DataScope | null = null;
+      let scopeReadAt = 0;
+      let stopListening: (() => void) | null = null;
+      const send = (message: MonitoringServerMessage) => connection.send(JSON.stringify(message));
+      const refreshScope = async (): Promise<boolean> => {
+        const found = await scopeFor(claims);
+        if (found === 'unauthenticated' || found === 'denied') {
+          send({
+            type: 'error',
+            code: found === 'denied' ? 'permission-denied' : 'unauthenticated',
+            message: found === 'denied' ? 'Missing or insufficient permissions.' : 'Sign in to see the rooms',
+          });
+          return false;
         }
+        scope = found;
+        scopeReadAt = Date.now();
+        return true;
       };
-      deliver(service.states, Date.now());
-      stopListening = service.onStates(deliver);
-    };
-    return {
-      message: (text: string) => {
-        let message: unknown;
-        try {
-          message = parseGuardedJson(text);
-        } catch {
-          message = null;
+      const unsubscribe = () => {
+        if (stopListening === null) return;
+        stopListening();
+        stopListening = null;
+        connection.release();
+      };
+      const subscribe = async () => {
+        if (stopListening !== null || !(await refreshScope()) || stopListening !== null) return;
+        const refusal = connection.reserve();
+        if (refusal !== null) {
+          send({ type: 'error', code: 'resource-exhausted', message: refusal });
+          return;
         }
-        const type = typeof message === 'object' && message !== null ? (message as { type?: unknown }).type : undefined;
-        if (type === 'subscribe-rooms') void subscribe().catch((error: unknown) => app.log.warn({ err: error }, 'monitoring: subscription failed'));
-        else if (type === 'unsubscribe-rooms') unsubscribe();
-        else send({ type: 'error', code: 'invalid-argument', message: 'Expected {"type":"subscribe-rooms"} or {"type":"unsubscribe-rooms"}' });
-      },
-      // The runtime has given the subscription back to the limits already.
-      close: () => stopListening?.(),
+        const deliver = (states: readonly LiveRoomState[], at: number) => {
+          if (scope === null) return;
+          if (claims === null) return;
+          send({ type: 'rooms', at, rooms: roomsIn(claims, scope, states) });
+          if (Date.now() - scopeReadAt > SCOPE_REREAD_MS) {
+            scopeReadAt = Date.now();
+            void refreshScope().catch((error: unknown) => app.log.warn({ err: error }, 'monitoring: scope could not be read again'));
+          }
+        };
+        deliver(service.states, Date.now());
+        stopListening = service.onStates(deliver);
+      };
+      return {
+        message: (text: string) => {
+          let message: unknown;
+          try {
+            message = parseGuardedJson(text);
+          } catch {
+            message = null;
+          }
+          const type = typeof message === 'object' && message !== null ? (message as { type?: unknown }).type : undefined;
+          if (type === 'subscribe-rooms') void subscribe().catch((error: unknown) => app.log.warn({ err: error }, 'monitoring: subscription failed'));
+          else if (type === 'unsubscribe-rooms') unsubscribe();
+          else send({ type: 'error', code: 'invalid-argument', message: 'Expected {"type":"subscribe-rooms"} or {"type":"unsubscribe-rooms"}' });
+        },
+        // The runtime has given the subscription back to the limits already.
+        close: () => stopListening?.(),
+      };
     };
-  };
 
-  app.liveSockets.serve(app, MONITORING_LIVE_PATH, {
-    name: 'monitoring',
-    maxMessageBytes: MAX_MESSAGE_BYTES,
-    maxBufferedBytes: MAX_BUFFERED_BYTES,
-    // The next second's states replace what a slow reader missed.
-    whenBehind: 'skip',
-    open: roomsSocket,
-  });
-});
+    alertHistoryRoutes(app, { store, timeZoneOf: (domainId) => service.directory.nightOf(domainId).timeZone });
+
+    app.live.serve(app, MONITORING_LIVE_PATH, {
+      name: 'monitoring',
+      maxMessageBytes: MAX_MESSAGE_BYTES,
+      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      // The next second's states replace what a slow reader missed.
+      whenBehind: 'skip',
+      open: roomsSocket,
+    });
+  },
+  { name: 'monitoring', dependencies: ['documents', 'signals', 'live', 'principal'] },
+);

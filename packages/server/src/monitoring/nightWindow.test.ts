@@ -13,7 +13,7 @@ describe('the night window', () => {
     expect(inNight(DEFAULT_NIGHT, tokyo('12:00'))).toBe(false);
   });
 
-  it('takes the domain\'s times and zone, and falls back on malformed ones', () => {
+  it("takes the domain's times and zone, and falls back on malformed ones", () => {
     const day = nightWindowOf({ nightStart: '13:00', nightEnd: '15:00' }, 'Asia/Tokyo');
     expect(inNight(day, tokyo('14:00'))).toBe(true);
     expect(inNight(day, tokyo('16:00'))).toBe(false);

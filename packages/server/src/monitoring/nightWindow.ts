@@ -3,6 +3,8 @@
  * default Asia/Tokyo). Out-of-bed alerts are for the night: in the daytime residents are up, and
  * a grid full of 「離床」 would hide what matters.
  */
+import { DEFAULT_NIGHT_END, DEFAULT_NIGHT_START } from '@nemuri/shared/roomAlertSettings';
+
 export interface NightWindow {
   /** Minutes after midnight. */
   start: number;
@@ -10,12 +12,12 @@ export interface NightWindow {
   timeZone: string;
 }
 
-export const DEFAULT_NIGHT: NightWindow = { start: 21 * 60, end: 7 * 60, timeZone: 'Asia/Tokyo' };
-
 function minutesOf(text: unknown): number | null {
   const match = typeof text === 'string' ? /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(text) : null;
   return match === null ? null : Number(match[1]) * 60 + Number(match[2]);
 }
+
+export const DEFAULT_NIGHT: NightWindow = { start: minutesOf(DEFAULT_NIGHT_START) ?? 0, end: minutesOf(DEFAULT_NIGHT_END) ?? 0, timeZone: 'Asia/Tokyo' };
 
 /** The window from a domain record's `dates` and `timeZone`, each part falling back to the default. */
 export function nightWindowOf(dates: { nightStart?: unknown; nightEnd?: unknown } | null | undefined, timeZone: unknown): NightWindow {

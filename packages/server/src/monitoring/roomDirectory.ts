@@ -1,11 +1,14 @@
 /**
- * Which room each device watches, and each domain's alert numbers: read from the documents table
+ * Which room each device watches, each domain's alert numbers and each room's own alert settings
+ * (shared/roomAlertSettings.ts, overriding its domain's): read from the documents table
  * (the monitoring acts for no user) and kept current through the change feed, with a full re-read
  * every minute as a safety net.
  */
 import { resolveAlertNumbers, type AlertNumbers } from '@nemuri/analysis/alerts';
+import type { AlertTypeName } from '@nemuri/shared/monitoring';
+import { alertTypeEnabled, roomAlertSettingsOf, withRoomNight, withRoomNumbers, type RoomAlertSettings } from '@nemuri/shared/roomAlertSettings';
 import type { Database } from '../database/database.ts';
-import { changeFeedOf, type ChangeBatch } from '../documents/changeFeed.ts';
+import type { ChangeBatch, ChangeFeed } from '../documents/changeFeed.ts';
 import { DEFAULT_SLEEP_DAY, sleepDayRuleOf, type SleepDayRule } from '../sleep/sleepDay.ts';
 import { DEFAULT_NIGHT, nightWindowOf, type NightWindow } from './nightWindow.ts';
 
@@ -15,6 +18,8 @@ export interface MonitoredRoom {
   domainId: string;
   rootDomainId: string | null;
   serial: string;
+  /** The room's own alert settings; null: the domain's throughout. */
+  alertSettings: RoomAlertSettings | null;
 }
 
 const REREAD_MS = 60_000;
@@ -30,12 +35,15 @@ export class RoomDirectory {
   #timer: NodeJS.Timeout | undefined;
   #unsubscribe: (() => void) | undefined;
 
-  constructor(database: Database) {
+  readonly #changeFeed: ChangeFeed;
+
+  constructor(database: Database, changeFeed: ChangeFeed) {
     this.#database = database;
+    this.#changeFeed = changeFeed;
   }
 
   async start(): Promise<void> {
-    this.#unsubscribe = changeFeedOf(this.#database).subscribe((batch) => {
+    this.#unsubscribe = this.#changeFeed.subscribe((batch) => {
       if (this.#concerns(batch)) void this.refresh();
     });
     this.#timer = setInterval(() => void this.refresh(), REREAD_MS);
@@ -80,14 +88,26 @@ export class RoomDirectory {
     for (const row of rows) {
       const serial = row.data.deviceSerial;
       if (typeof serial !== 'string' || row.domain_id === null) continue;
-      bySerial.set(serial, { roomId: row.id, name: typeof row.data.name === 'string' ? row.data.name : row.id, domainId: row.domain_id, rootDomainId: row.root_domain_id, serial });
+      bySerial.set(serial, {
+        roomId: row.id,
+        name: typeof row.data.name === 'string' ? row.data.name : row.id,
+        domainId: row.domain_id,
+        rootDomainId: row.root_domain_id,
+        serial,
+        alertSettings: roomAlertSettingsOf(row.data.alertSettings),
+      });
     }
     const domainIds = [...new Set([...bySerial.values()].map((room) => room.domainId))];
     const numbers = new Map<string, AlertNumbers>();
     const nights = new Map<string, NightWindow>();
     const sleepDays = new Map<string, SleepDayRule>();
     if (domainIds.length > 0) {
-      const { rows: domains } = await this.#database.query<{ id: string; numbers: Record<string, number | null> | null; dates: Record<string, unknown> | null; time_zone: string | null }>(
+      const { rows: domains } = await this.#database.query<{
+        id: string;
+        numbers: Record<string, number | null> | null;
+        dates: Record<string, unknown> | null;
+        time_zone: string | null;
+      }>(
         `select id, data -> 'numbers' as numbers, data -> 'dates' as dates, data ->> 'timeZone' as time_zone
            from documents where collection = 'domains' and id = any($1::text[])`,
         [domainIds],
@@ -123,5 +143,20 @@ export class RoomDirectory {
 
   numbersOf(domainId: string): AlertNumbers {
     return this.#numbers.get(domainId) ?? resolveAlertNumbers(null);
+  }
+
+  /** The room's numbers: its domain's with the room's overrides. */
+  numbersOfRoom(room: MonitoredRoom): AlertNumbers {
+    return withRoomNumbers(this.numbersOf(room.domainId), room.alertSettings);
+  }
+
+  /** The room's night: its domain's, each end replaced where the room sets it. */
+  nightOfRoom(room: MonitoredRoom): NightWindow {
+    return withRoomNight(this.nightOf(room.domainId), room.alertSettings);
+  }
+
+  /** Whether the room raises alerts of this type (a room may switch types off). */
+  raises(room: MonitoredRoom, type: AlertTypeName): boolean {
+    return alertTypeEnabled(room.alertSettings, type);
   }
 }

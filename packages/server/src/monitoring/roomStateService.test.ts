@@ -39,7 +39,12 @@ describe('the room-state service', () => {
     }
   };
   const alertsOf = async (roomId: string) =>
-    (await store.query(system, { collection: 'alerts', where: [['roomId', '==', roomId]], orderBy: [['startedAt']], limit: 100 })) as { documentReferenceId: string; type: string; endedAt?: string | null; acknowledgedAt?: string | null }[];
+    (await store.query(system, { collection: 'alerts', where: [['roomId', '==', roomId]], orderBy: [['startedAt']], limit: 100 })) as {
+      documentReferenceId: string;
+      type: string;
+      endedAt?: string | null;
+      acknowledgedAt?: string | null;
+    }[];
   const settle = () => service.settled();
 
   beforeAll(async () => {
@@ -52,7 +57,7 @@ describe('the room-state service', () => {
     await store.set(system, 'rooms/mon-2', { domainId: 'mon', name: '102号室', deviceSerial: 'MON-2' }, false);
     await store.set(system, 'rooms/mon-3', { domainId: 'mon', name: '103号室' }, false);
     hub = new LiveHub();
-    service = new RoomStateService({ database, hub, log: silent, tickMs: 3_600_000, resoundAfterSec: 30, now: () => now });
+    service = new RoomStateService({ documents: store, hub, log: silent, tickMs: 3_600_000, resoundAfterSec: 30, now: () => now });
     await service.start();
   }, 60_000);
   afterAll(async () => {
@@ -60,7 +65,7 @@ describe('the room-state service', () => {
     await database?.close();
   });
 
-  it('gives every room with a device a state, from that device\'s frames', async () => {
+  it("gives every room with a device a state, from that device's frames", async () => {
     const device = new DeviceSimulator({ serial: 'MON-1', seed: 'monitoring' });
     stream(device, new SequenceCounters(), now - 60_000, 60);
     service.tick();
@@ -72,7 +77,7 @@ describe('the room-state service', () => {
     expect(states.find((state) => state.roomId === 'mon-2')?.state).toBe('offline');
   });
 
-  it('opens a device-offline alert after the domain\'s minutes, and ends it when frames come back', async () => {
+  it("opens a device-offline alert after the domain's minutes, and ends it when frames come back", async () => {
     // deviceOfflineMin 0.1: 6 s.
     for (let s = 0; s < 8; s++) {
       now += 1000;
@@ -147,7 +152,7 @@ describe('out-of-bed alerts and the night', () => {
       const hub = new LiveHub();
       // 10:00 in Tokyo: the simulated resident is up and about.
       let now = Date.parse('2026-11-20T10:00:00+09:00');
-      const service = new RoomStateService({ database, hub, log: silent, tickMs: 3_600_000, now: () => now });
+      const service = new RoomStateService({ documents: store, hub, log: silent, tickMs: 3_600_000, now: () => now });
       await service.start();
       const device = new DeviceSimulator({ serial: 'DAY-1', seed: 'daytime' });
       const sequences = new SequenceCounters();
@@ -164,6 +169,122 @@ describe('out-of-bed alerts and the night', () => {
       expect(service.states[0]?.state).toBe('outOfBed');
       const alerts = await store.query(system, { collection: 'alerts', where: [['roomId', '==', 'day-1']] });
       expect(alerts.filter((alert) => alert.type === 'outOfBed' || alert.type === 'longOutOfBed')).toEqual([]);
+      await service.stop();
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+});
+
+describe('per-room alert settings', () => {
+  it("change when a room's alerts open: its own night, bed-exit delay and types switched off", async () => {
+    const parser = await loadParser();
+    const database = await openPglite(null);
+    try {
+      await migrate(database);
+      const store = new DocumentStore(database, silent);
+      await store.set(
+        system,
+        'domains/ovr',
+        { name: '個別設定施設', kind: 'facility', dates: { nightStart: '21:00', nightEnd: '07:00' }, numbers: { outOfBedAlertMin: 10 } },
+        false,
+      );
+      // The same resident's frames go to four rooms; only their settings differ.
+      const morningNight = { nightStart: '09:00', nightEnd: '12:00' };
+      const rooms: Record<string, Record<string, unknown> | null> = {
+        'OVR-DOMAIN': null,
+        'OVR-NIGHT': morningNight,
+        'OVR-FAST': { ...morningNight, numbers: { outOfBedAlertMin: 0 } },
+        'OVR-OFF': { ...morningNight, disabledTypes: ['outOfBed'] },
+      };
+      for (const [serial, alertSettings] of Object.entries(rooms))
+        await store.set(system, `rooms/${serial.toLowerCase()}`, { domainId: 'ovr', name: serial, deviceSerial: serial, alertSettings }, false);
+      const hub = new LiveHub();
+      // 10:00 in Tokyo: the simulated resident is up — daytime for the domain, night for three rooms.
+      let now = Date.parse('2026-11-20T10:00:00+09:00');
+      const service = new RoomStateService({ documents: store, hub, log: silent, tickMs: 3_600_000, now: () => now });
+      await service.start();
+      const device = new DeviceSimulator({ serial: 'OVR', seed: 'daytime' });
+      const sequences = new SequenceCounters();
+      for (let s = -60; s < 30; s++) {
+        const second = device.generate(now + s * 1000);
+        if (second !== null)
+          for (const frame of encodeSecond(parser, second, sequences))
+            for (const serial of Object.keys(rooms)) hub.frame(serial, frame.channel as SmfSampleChannel, frame.bytes);
+        if (s >= 0) {
+          now += 1000;
+          service.tick();
+        }
+      }
+      await service.settled();
+      expect(device.stateAt(now).presence).toBe('out-of-bed');
+      const types = async (roomId: string) =>
+        (await store.query(system, { collection: 'alerts', where: [['roomId', '==', roomId]] }))
+          .map((alert) => String(alert.type))
+          .filter((type) => type === 'outOfBed' || type === 'longOutOfBed')
+          .sort();
+      expect(await types('ovr-domain')).toEqual([]);
+      expect(await types('ovr-night')).toEqual(['outOfBed']);
+      expect(await types('ovr-fast')).toEqual(['longOutOfBed', 'outOfBed']);
+      expect(await types('ovr-off')).toEqual([]);
+      await service.stop();
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+});
+
+describe('per-room sitting-up delay', () => {
+  it("raises 起きあがり after the room's own delay: on in a room of a domain that keeps it off, off in a room of a domain that has it on", async () => {
+    const parser = await loadParser();
+    const database = await openPglite(null);
+    try {
+      await migrate(database);
+      const store = new DocumentStore(database, silent);
+      await store.set(system, 'domains/sit-off', { name: '起きあがりなし施設', kind: 'facility', numbers: { sittingUpAlertSec: 0 } }, false);
+      await store.set(system, 'domains/sit-on', { name: '起きあがりあり施設', kind: 'facility', numbers: { sittingUpAlertSec: 5 } }, false);
+      // One resident's frames go to every room; the domains and the rooms' delays differ.
+      const rooms: Record<string, { domainId: string; alertSettings: Record<string, unknown> | null }> = {
+        'SIT-A': { domainId: 'sit-off', alertSettings: null },
+        'SIT-B': { domainId: 'sit-off', alertSettings: { numbers: { sittingUpAlertSec: 5 } } },
+        // Longer than the resident ever sits on the edge of the bed (10–40 s): never raised.
+        'SIT-C': { domainId: 'sit-off', alertSettings: { numbers: { sittingUpAlertSec: 300 } } },
+        'SIT-D': { domainId: 'sit-on', alertSettings: null },
+        'SIT-E': { domainId: 'sit-on', alertSettings: { numbers: { sittingUpAlertSec: 0 } } },
+      };
+      for (const [serial, room] of Object.entries(rooms))
+        await store.set(system, `rooms/${serial.toLowerCase()}`, { ...room, name: serial, deviceSerial: serial }, false);
+      const source = new DeviceSimulator({ serial: 'NM-0004', seed: 1 });
+      const sitting = source.timeline.sittingUp[0]!;
+      const hub = new LiveHub();
+      let now = NIGHT_ORIGIN;
+      const service = new RoomStateService({ documents: store, hub, log: silent, tickMs: 3_600_000, now: () => now });
+      await service.start();
+      const sequences = new SequenceCounters();
+      for (let s = sitting.start - 60; s < sitting.end + 30; s++) {
+        const second = source.generate(NIGHT_ORIGIN + s * 1000);
+        now = NIGHT_ORIGIN + (s + 1) * 1000;
+        if (second !== null)
+          for (const frame of encodeSecond(parser, second, sequences, STATE_CHANNELS))
+            for (const serial of Object.keys(rooms)) hub.frame(serial, frame.channel as SmfSampleChannel, frame.bytes);
+        service.tick();
+      }
+      await service.settled();
+      const sittingUp = async (roomId: string) =>
+        (
+          await store.query(system, {
+            collection: 'alerts',
+            where: [
+              ['roomId', '==', roomId],
+              ['type', '==', 'sittingUp'],
+            ],
+          })
+        ).length;
+      expect(await sittingUp('sit-a')).toBe(0);
+      expect(await sittingUp('sit-b')).toBeGreaterThan(0);
+      expect(await sittingUp('sit-c')).toBe(0);
+      expect(await sittingUp('sit-d')).toBeGreaterThan(0);
+      expect(await sittingUp('sit-e')).toBe(0);
       await service.stop();
     } finally {
       await database.close();
@@ -227,7 +348,7 @@ function seededRandom(seed: number): () => number {
   };
 }
 
-describe('states on the devices\' time', () => {
+describe("states on the devices' time", () => {
   it('are the same delivered 3 s and 8 s late or jittered, never offline nor flickering; 14 s late reads 遅延; the tachycardia raises heartRateHigh', async () => {
     const parser = await loadParser();
     const database = await openPglite(null);
@@ -235,8 +356,18 @@ describe('states on the devices\' time', () => {
       await migrate(database);
       const store = new DocumentStore(database, silent);
       await store.set(system, 'domains/late', { name: '遅延施設', kind: 'facility' }, false);
-      const lags: Record<string, () => number> = { 'LATE-0': () => 0, 'LATE-3': () => 3000, 'LATE-8': () => 8000, 'LATE-J': (() => { const random = seededRandom(18); return () => 500 + random() * 7500; })(), 'LATE-14': () => 14_000 };
-      for (const serial of Object.keys(lags)) await store.set(system, `rooms/${serial.toLowerCase()}`, { domainId: 'late', name: serial, deviceSerial: serial }, false);
+      const lags: Record<string, () => number> = {
+        'LATE-0': () => 0,
+        'LATE-3': () => 3000,
+        'LATE-8': () => 8000,
+        'LATE-J': (() => {
+          const random = seededRandom(18);
+          return () => 500 + random() * 7500;
+        })(),
+        'LATE-14': () => 14_000,
+      };
+      for (const serial of Object.keys(lags))
+        await store.set(system, `rooms/${serial.toLowerCase()}`, { domainId: 'late', name: serial, deviceSerial: serial }, false);
       const source = new DeviceSimulator({ serial: 'NM-0001', seed: 1 });
       const { tachycardia } = source.timeline;
       // From 400 s before the tachycardia: the person falls asleep (5 quiet minutes), then the heart races.
@@ -246,7 +377,7 @@ describe('states on the devices\' time', () => {
       const hub = new LiveHub();
       const link = new LateLink(hub);
       for (const [serial, lag] of Object.entries(lags)) link.route(serial, lag);
-      const service = new RoomStateService({ database, hub, log: silent, tickMs: 3_600_000, now: () => now });
+      const service = new RoomStateService({ documents: store, hub, log: silent, tickMs: 3_600_000, now: () => now });
       await service.start();
       const seen = new Map<string, { at: number; dataAt: number | null; state: string }[]>();
       const sequences = new SequenceCounters();
@@ -265,13 +396,21 @@ describe('states on the devices\' time', () => {
       await service.settled();
 
       // The reference: delivered at once. Its state at each second of device time.
-      const reference = new Map(seen.get('LATE-0')!.filter((tick) => tick.dataAt !== null).map((tick) => [tick.dataAt!, tick.state]));
+      const reference = new Map(
+        seen
+          .get('LATE-0')!
+          .filter((tick) => tick.dataAt !== null)
+          .map((tick) => [tick.dataAt!, tick.state]),
+      );
       const changes = (states: readonly string[]) => states.filter((state, i) => i > 0 && state !== states[i - 1]).length;
       const warm = (serial: string) => seen.get(serial)!.filter((tick) => tick.at >= from + 30_000);
       expect(new Set(warm('LATE-0').map((tick) => tick.state))).toEqual(new Set(['awake', 'asleep']));
       for (const serial of ['LATE-3', 'LATE-8', 'LATE-J']) {
         const ticks = warm(serial);
-        expect(ticks.filter((tick) => tick.state === 'offline' || tick.state === 'late'), serial).toEqual([]);
+        expect(
+          ticks.filter((tick) => tick.state === 'offline' || tick.state === 'late'),
+          serial,
+        ).toEqual([]);
         // The same state as the reference at the same device time, every second.
         for (const tick of ticks) expect(`${serial} ${tick.state}`).toBe(`${serial} ${reference.get(tick.dataAt!)}`);
         expect(changes(ticks.map((tick) => tick.state)), serial).toBeLessThanOrEqual(changes(warm('LATE-0').map((tick) => tick.state)));
@@ -283,7 +422,11 @@ describe('states on the devices\' time', () => {
 
       // The simulated tachycardia (125–140 beats/min for minutes) is a heart-rate-high alert however late the data.
       const alerts = await store.query(system, { collection: 'alerts', where: [['type', '==', 'heartRateHigh']] });
-      expect(alerts.map((alert) => alert.roomId).sort()).toEqual(Object.keys(lags).map((serial) => serial.toLowerCase()).sort());
+      expect(alerts.map((alert) => alert.roomId).sort()).toEqual(
+        Object.keys(lags)
+          .map((serial) => serial.toLowerCase())
+          .sort(),
+      );
       // Dated from the device's samples: the same start for every room.
       expect(new Set(alerts.map((alert) => alert.startedAt)).size).toBe(1);
 
@@ -316,14 +459,26 @@ describe('the alert lifecycle', () => {
       await migrate(database);
       const store = new DocumentStore(database, silent);
       // Numbers that make an ordinary night alarming, so that every rate and the temperature raise alerts.
-      const numbers = { heartRateHigh: 40, heartRateLow: 100, respirationRateHigh: 10, respirationRateLow: 20, temperatureHigh: 30, outOfBedAlertMin: 1, noBreathingAlertSec: 5, deviceOfflineMin: 0.1 };
+      const numbers = {
+        heartRateHigh: 40,
+        heartRateLow: 100,
+        respirationRateHigh: 10,
+        respirationRateLow: 20,
+        temperatureHigh: 30,
+        outOfBedAlertMin: 1,
+        noBreathingAlertSec: 5,
+        deviceOfflineMin: 0.1,
+        sittingUpAlertSec: 5,
+      };
       await store.set(system, 'domains/cycle', { name: 'ライフサイクル施設', kind: 'facility', numbers }, false);
       await store.set(system, 'rooms/cycle-1', { domainId: 'cycle', name: '501号室', deviceSerial: 'CYCLE-1' }, false);
-      const source = new DeviceSimulator({ serial: 'NM-0001', seed: 1 });
+      // A device whose night has a ventricular flutter episode (心拍異常).
+      const source = new DeviceSimulator({ serial: 'NM-0004', seed: 1 });
       const { button, apnea, outOfBed } = source.timeline;
+      const flutter = source.timeline.flutter!;
       const hub = new LiveHub();
       let now = NIGHT_ORIGIN;
-      const service = new RoomStateService({ database, hub, log: silent, tickMs: 3_600_000, resoundAfterSec: 10, now: () => now });
+      const service = new RoomStateService({ documents: store, hub, log: silent, tickMs: 3_600_000, resoundAfterSec: 10, now: () => now });
       await service.start();
       const sequences = new SequenceCounters();
       /** Streams the device's scenario seconds [from, from + seconds) in real time, ticking every second. */
@@ -331,7 +486,8 @@ describe('the alert lifecycle', () => {
         for (let s = from; s < from + seconds; s++) {
           const second = source.generate(NIGHT_ORIGIN + s * 1000);
           now = NIGHT_ORIGIN + (s + 1) * 1000;
-          if (second !== null) for (const frame of encodeSecond(parser, second, sequences, STATE_CHANNELS)) hub.frame('CYCLE-1', frame.channel as SmfSampleChannel, frame.bytes);
+          if (second !== null)
+            for (const frame of encodeSecond(parser, second, sequences, STATE_CHANNELS)) hub.frame('CYCLE-1', frame.channel as SmfSampleChannel, frame.bytes);
           service.tick();
         }
       };
@@ -341,10 +497,23 @@ describe('the alert lifecycle', () => {
           service.tick();
         }
       };
-      type Stored = { documentReferenceId: string; type: string; startedAt: string; endedAt: string | null; acknowledgedAt: string | null; acknowledgedBy: string | null; soundedAt: string | null };
+      type Stored = {
+        documentReferenceId: string;
+        type: string;
+        startedAt: string;
+        endedAt: string | null;
+        acknowledgedAt: string | null;
+        acknowledgedBy: string | null;
+        soundedAt: string | null;
+      };
       const alerts = async () => {
         await service.settled();
-        return (await store.query(system, { collection: 'alerts', where: [['roomId', '==', 'cycle-1']], orderBy: [['startedAt']], limit: 200 })) as unknown as Stored[];
+        return (await store.query(system, {
+          collection: 'alerts',
+          where: [['roomId', '==', 'cycle-1']],
+          orderBy: [['startedAt']],
+          limit: 200,
+        })) as unknown as Stored[];
       };
       const nurse = { uid: 'nurse-7', accessLevel: ROLE_LEVELS.generalStaff, domainId: 'cycle', rootDomainId: 'cycle' };
       const acknowledge = async (alert: Stored) => {
@@ -369,7 +538,10 @@ describe('the alert lifecycle', () => {
       // Acknowledged after it ended: who and when are kept, and it leaves the station.
       await acknowledge(call);
       stored = await alerts();
-      expect(stored.find((alert) => alert.documentReferenceId === call.documentReferenceId)).toMatchObject({ acknowledgedBy: 'nurse-7', acknowledgedAt: new Date(now).toISOString() });
+      expect(stored.find((alert) => alert.documentReferenceId === call.documentReferenceId)).toMatchObject({
+        acknowledgedBy: 'nurse-7',
+        acknowledgedAt: new Date(now).toISOString(),
+      });
       expect(onStation(stored.find((alert) => alert.documentReferenceId === call.documentReferenceId)!)).toBe(false);
       // Acknowledged while active: 10 s later it sounds again and the acknowledgement no longer holds.
       const fast = stored.find((alert) => alert.type === 'heartRateHigh')!;
@@ -384,9 +556,10 @@ describe('the alert lifecycle', () => {
       // Out of bed at night for more than the domain's minute, then (hours later) the breathing pause.
       stream(outOfBed[0]!.start - 60, 210);
       stream(apnea.start - 60, apnea.end - apnea.start + 100);
+      stream(flutter.start - 60, flutter.end - flutter.start + 100);
       // The device falls silent past the domain's offline time, then comes back.
       silence(30);
-      stream(apnea.end + 70, 30);
+      stream(flutter.end + 70, 30);
 
       stored = await alerts();
       for (const type of ALERT_TYPE_NAMES) {

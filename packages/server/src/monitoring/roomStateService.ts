@@ -22,13 +22,21 @@ import { randomUUID } from 'node:crypto';
 import { createParserSync } from '@nemuri/parser/node';
 import type { Parser } from '@nemuri/parser/parser';
 import type { SmfSampleChannel } from '@nemuri/parser/smf';
-import { AlertTracker, alertDocument, sameAlertNumbers, type AlertEvent, type AlertNumbers, type AlertTrackerOptions, type AlertType } from '@nemuri/analysis/alerts';
+import {
+  AlertTracker,
+  alertDocument,
+  sameAlertNumbers,
+  type AlertEvent,
+  type AlertNumbers,
+  type AlertTrackerOptions,
+  type AlertType,
+} from '@nemuri/analysis/alerts';
 import { RoomStateEstimator, type RoomState } from '@nemuri/analysis/roomState';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { ALERT_SEVERITY, LATE_TOLERANCE_SEC, type AlertSeverity, type LiveRoomState } from '@nemuri/shared/monitoring';
 import type { Database } from '../database/database.ts';
-import { changeFeedOf, type ChangeBatch } from '../documents/changeFeed.ts';
-import { DocumentStore, serverIdentity } from '../documents/store.ts';
+import type { ChangeBatch } from '../documents/changeFeed.ts';
+import { serverIdentity, type DocumentStore } from '../documents/store.ts';
 import type { LiveHub } from '../signals/liveHub.ts';
 import { inNight } from './nightWindow.ts';
 import { RoomDirectory, type MonitoredRoom } from './roomDirectory.ts';
@@ -40,7 +48,8 @@ export interface MonitoringLogger {
 }
 
 export interface RoomStateServiceOptions {
-  database: Database;
+  /** Where rooms, domains and alerts are read and alerts written; its change feed keeps the rooms current. */
+  documents: DocumentStore;
   hub: LiveHub;
   log: MonitoringLogger;
   /** Evaluation period. Default 1,000 ms. */
@@ -56,7 +65,7 @@ export interface RoomStateServiceOptions {
 export type RoomStatesListener = (states: readonly LiveRoomState[], at: number) => void;
 
 /** Alerts raised only in the domain's night (nightWindow.ts): in the daytime residents are up. */
-const NIGHT_ONLY: ReadonlySet<AlertType> = new Set(['outOfBed', 'longOutOfBed']);
+const NIGHT_ONLY: ReadonlySet<AlertType> = new Set(['outOfBed', 'longOutOfBed', 'sittingUp']);
 
 /** Every alert type of the estimator has its severity in the shared table. */
 const SEVERITY: Readonly<Record<AlertType, AlertSeverity>> = ALERT_SEVERITY;
@@ -110,8 +119,8 @@ export class RoomStateService {
   readonly #startedAt: number;
 
   constructor(options: RoomStateServiceOptions) {
-    this.#database = options.database;
-    this.#store = new DocumentStore(options.database, options.log);
+    this.#database = options.documents.database;
+    this.#store = options.documents;
     this.#hub = options.hub;
     this.#log = options.log;
     this.#tickMs = options.tickMs ?? 1000;
@@ -119,7 +128,7 @@ export class RoomStateService {
     this.#lateToleranceMs = (options.lateToleranceSec ?? LATE_TOLERANCE_SEC) * 1000;
     this.#now = options.now ?? Date.now;
     this.#startedAt = this.#now();
-    this.directory = new RoomDirectory(options.database);
+    this.directory = new RoomDirectory(options.documents.database, options.documents.changes);
   }
 
   async start(): Promise<void> {
@@ -130,7 +139,7 @@ export class RoomStateService {
         frame: (serial, channel, bytes) => this.#frame(serial, channel, bytes),
         status: () => undefined,
       }),
-      changeFeedOf(this.#database).subscribe((batch) => this.#acknowledgements(batch)),
+      this.#store.changes.subscribe((batch) => this.#acknowledgements(batch)),
     );
     this.#timer = setInterval(() => this.tick(), this.#tickMs);
     this.#timer.unref();
@@ -160,7 +169,7 @@ export class RoomStateService {
   }
 
   #watch(room: MonitoredRoom): RoomWatch {
-    const numbers = this.directory.numbersOf(room.domainId);
+    const numbers = this.directory.numbersOfRoom(room);
     let watch = this.#watches.get(room.serial);
     if (watch === undefined) {
       watch = {
@@ -293,7 +302,16 @@ export class RoomStateService {
   }
 
   #silent(): RoomState {
-    return { state: 'offline', since: this.#startedAt, respirationRate: null, heartRate: null, movement: null, temperature: null, lastButtonAt: null, postureChanges: 0 };
+    return {
+      state: 'offline',
+      since: this.#startedAt,
+      respirationRate: null,
+      heartRate: null,
+      movement: null,
+      temperature: null,
+      lastButtonAt: null,
+      postureChanges: 0,
+    };
   }
 
   #record(room: MonitoredRoom, watch: RoomWatch, event: AlertEvent): void {
@@ -301,11 +319,15 @@ export class RoomStateService {
     const soundedAt = new Date(this.#now()).toISOString();
     if (event.kind === 'open') {
       // A daytime out-of-bed is no alert; the next time the resident leaves the bed at night is.
-      if (NIGHT_ONLY.has(event.type) && !inNight(this.directory.nightOf(room.domainId), event.at)) return;
+      if (NIGHT_ONLY.has(event.type) && !inNight(this.directory.nightOfRoom(room), event.at)) return;
+      // A type the room switched off (its alert settings) is not raised there.
+      if (!this.directory.raises(room, event.type)) return;
       const id = randomUUID();
       watch.alertIds.set(event.type, id);
       if (SEVERITY[event.type] === 'critical') this.#log.warn({ roomId: room.roomId, serial: room.serial, type: event.type, alert: id }, 'critical alert');
-      this.#write(() => this.#store.set(MONITORING, `alerts/${id}`, alertDocument(owner, { type: event.type, startedAt: event.startedAt, soundedAt: this.#now() }), false));
+      this.#write(() =>
+        this.#store.set(MONITORING, `alerts/${id}`, alertDocument(owner, { type: event.type, startedAt: event.startedAt, soundedAt: this.#now() }), false),
+      );
     } else {
       const id = watch.alertIds.get(event.type);
       if (id === undefined) return;
@@ -363,7 +385,8 @@ export class RoomStateService {
           void this.#store.get(MONITORING, change.path).then(
             (found) => {
               const at = found?.document.acknowledgedAt;
-              if (typeof at === 'string' && at !== '') watch.tracker.acknowledge(type, Date.parse(at), typeof found?.document.acknowledgedBy === 'string' ? found.document.acknowledgedBy : null);
+              if (typeof at === 'string' && at !== '')
+                watch.tracker.acknowledge(type, Date.parse(at), typeof found?.document.acknowledgedBy === 'string' ? found.document.acknowledgedBy : null);
             },
             (error: unknown) => this.#log.warn({ err: error, path: change.path }, 'room state: an acknowledgement could not be read'),
           );

@@ -48,7 +48,15 @@ function registrationSuite(databaseUrl: () => Promise<{ url: string; drop(): Pro
     const database = await databaseUrl();
     dropDatabase = database.drop;
     server = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, DATA_DIR: dir.path, DEMO: '1', SIMULATE: '0', WEB_DIST: join(dir.path, 'no-web') }),
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: database.url,
+        DATA_DIR: dir.path,
+        DEMO: '1',
+        SIMULATE: '0',
+        WEB_DIST: join(dir.path, 'no-web'),
+      }),
       { logger: false },
     );
     // The demo accounts' domains, so the test does not depend on the demo data set.
@@ -71,7 +79,14 @@ function registrationSuite(databaseUrl: () => Promise<{ url: string; drop(): Pro
     expect(reply.status).toBe(200);
     const { domainId } = reply.body as { domainId: string };
     const me = (await owner.me()) as SignedInUser;
-    expect(me).toMatchObject({ email: 'owner.new@example.com', displayName: '登録 太郎', accessLevel: ROLE_LEVELS.ownerAdministrator, domainId, rootDomainId: domainId, isEmailVerified: false });
+    expect(me).toMatchObject({
+      email: 'owner.new@example.com',
+      displayName: '登録 太郎',
+      accessLevel: ROLE_LEVELS.ownerAdministrator,
+      domainId,
+      rootDomainId: domainId,
+      isEmailVerified: false,
+    });
     const domain = await owner.get(`/api/documents/domains/${domainId}`);
     expect(domain.body).toMatchObject({ document: { name: 'ひまわり苑', kind: 'facility', rootDomainId: domainId } });
     const staff = await owner.get(`/api/documents/domains/${domainId}/staff/${me.uid}`);
@@ -83,9 +98,21 @@ function registrationSuite(databaseUrl: () => Promise<{ url: string; drop(): Pro
   it('refuses a taken address, a short password and malformed input with their codes', async () => {
     await registerDomain(client(), 'taken@example.com');
     expect((await registerDomain(client(), 'taken@example.com')).body).toMatchObject({ code: 'USER_ALREADY_EXISTS' });
-    const short = await client().post('/api/auth/registration/domain', { name: 'a', email: 'short@example.com', password: 'short', domainName: 'x', domainKind: 'facility' });
+    const short = await client().post('/api/auth/registration/domain', {
+      name: 'a',
+      email: 'short@example.com',
+      password: 'short',
+      domainName: 'x',
+      domainKind: 'facility',
+    });
     expect(short.body).toMatchObject({ code: 'PASSWORD_TOO_SHORT' });
-    const bad = await client().post('/api/auth/registration/domain', { name: 'a', email: 'bad@example.com', password: PASSWORD, domainName: 'x', domainKind: 'agency' });
+    const bad = await client().post('/api/auth/registration/domain', {
+      name: 'a',
+      email: 'bad@example.com',
+      password: PASSWORD,
+      domainName: 'x',
+      domainKind: 'agency',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: REGISTRATION_ERRORS.invalidInput });
     // Nothing was created for the refused registrations.
@@ -98,21 +125,37 @@ function registrationSuite(databaseUrl: () => Promise<{ url: string; drop(): Pro
     const sent = await invite(owner, { email: 'new.staff@example.com', accessLevel: ROLE_LEVELS.generalStaff });
     expect(sent.status).toBe(200);
     const mail = await latestMailTo('new.staff@example.com', '招待');
-    expect(mail?.subject).toBe('【Nemuri Monitor】ひまわり苑 への招待');
+    expect(mail?.subject).toBe('【ねむりモニター】ひまわり苑 への招待');
     const link = linkIn(mail?.text ?? '');
     expect(link.pathname).toBe(`/registerUser/${domainId}`);
     const invitationId = link.searchParams.get('invitation') ?? '';
 
     const invitee = client();
     const preview = await invitee.get(`/api/auth/registration/invitation?id=${invitationId}`);
-    expect(preview.body).toMatchObject({ domainId, domainName: 'ひまわり苑', email: 'new.staff@example.com', accessLevel: ROLE_LEVELS.generalStaff, status: 'valid' } satisfies Partial<InvitationPreview>);
+    expect(preview.body).toMatchObject({
+      domainId,
+      domainName: 'ひまわり苑',
+      email: 'new.staff@example.com',
+      accessLevel: ROLE_LEVELS.generalStaff,
+      status: 'valid',
+    } satisfies Partial<InvitationPreview>);
 
-    expect((await invitee.post('/api/auth/registration/accept', { invitationId, domainId: 'another-domain', name: '新人', password: PASSWORD })).status).toBe(404);
+    expect((await invitee.post('/api/auth/registration/accept', { invitationId, domainId: 'another-domain', name: '新人', password: PASSWORD })).status).toBe(
+      404,
+    );
     const accepted = await invitee.post('/api/auth/registration/accept', { invitationId, domainId, name: '新人 スタッフ', password: PASSWORD });
     expect(accepted.status).toBe(200);
     const me = (await invitee.me()) as SignedInUser;
-    expect(me).toMatchObject({ email: 'new.staff@example.com', accessLevel: ROLE_LEVELS.generalStaff, domainId, rootDomainId: domainId, isEmailVerified: true });
-    expect((await owner.get(`/api/documents/domains/${domainId}/staff/${me.uid}`)).body).toMatchObject({ document: { displayName: '新人 スタッフ', accessLevel: ROLE_LEVELS.generalStaff } });
+    expect(me).toMatchObject({
+      email: 'new.staff@example.com',
+      accessLevel: ROLE_LEVELS.generalStaff,
+      domainId,
+      rootDomainId: domainId,
+      isEmailVerified: true,
+    });
+    expect((await owner.get(`/api/documents/domains/${domainId}/staff/${me.uid}`)).body).toMatchObject({
+      document: { displayName: '新人 スタッフ', accessLevel: ROLE_LEVELS.generalStaff },
+    });
 
     const again = await client().post('/api/auth/registration/accept', { invitationId, domainId, name: 'x', password: PASSWORD });
     expect(again).toMatchObject({ status: 410, body: { code: REGISTRATION_ERRORS.invitationUsed } });
@@ -131,7 +174,9 @@ function registrationSuite(databaseUrl: () => Promise<{ url: string; drop(): Pro
     expect(signedOut).toMatchObject({ status: 409, body: { code: REGISTRATION_ERRORS.signInToAccept } });
     const other = client();
     await registerDomain(other, 'other.person@example.com');
-    expect((await other.post('/api/auth/registration/accept', { invitationId, domainId })).body).toMatchObject({ code: REGISTRATION_ERRORS.invitationOtherAddress });
+    expect((await other.post('/api/auth/registration/accept', { invitationId, domainId })).body).toMatchObject({
+      code: REGISTRATION_ERRORS.invitationOtherAddress,
+    });
 
     expect((await existing.post('/api/auth/registration/accept', { invitationId, domainId })).status).toBe(200);
     expect(await existing.me()).toMatchObject({ email: 'someone@example.com', accessLevel: ROLE_LEVELS.administrator, domainId, rootDomainId: domainId });
@@ -153,7 +198,9 @@ function registrationSuite(databaseUrl: () => Promise<{ url: string; drop(): Pro
     const admin = client();
     await admin.signIn('admin@example.com', DEMO_PASSWORD);
     expect((await invite(admin, { email: 'a1@example.com', accessLevel: ROLE_LEVELS.generalStaff })).status).toBe(200);
-    expect((await invite(admin, { email: 'a2@example.com', accessLevel: ROLE_LEVELS.administrator })).body).toMatchObject({ code: REGISTRATION_ERRORS.invitationNotAllowed });
+    expect((await invite(admin, { email: 'a2@example.com', accessLevel: ROLE_LEVELS.administrator })).body).toMatchObject({
+      code: REGISTRATION_ERRORS.invitationNotAllowed,
+    });
     expect((await invite(admin, { email: 'a3@example.com', accessLevel: ROLE_LEVELS.generalStaff, domainId: 'demo-facility-b' })).status).toBe(403);
     expect((await invite(admin, { email: 'a4@example.com', accessLevel: 7 })).body).toMatchObject({ code: REGISTRATION_ERRORS.invalidInput });
 
@@ -171,8 +218,18 @@ function registrationSuite(databaseUrl: () => Promise<{ url: string; drop(): Pro
   it('refuses an expired invitation and an unknown one', async () => {
     const store = new DocumentStore(server.database, { error: () => undefined });
     const system = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
-    await store.set(system, 'invitations/expired-one', { domainId: 'demo-facility-a', email: 'late@example.com', accessLevel: 2, expiresAt: new Date(Date.now() - 1000).toISOString() }, false);
-    const late = await client().post('/api/auth/registration/accept', { invitationId: 'expired-one', domainId: 'demo-facility-a', name: '遅刻', password: PASSWORD });
+    await store.set(
+      system,
+      'invitations/expired-one',
+      { domainId: 'demo-facility-a', email: 'late@example.com', accessLevel: 2, expiresAt: new Date(Date.now() - 1000).toISOString() },
+      false,
+    );
+    const late = await client().post('/api/auth/registration/accept', {
+      invitationId: 'expired-one',
+      domainId: 'demo-facility-a',
+      name: '遅刻',
+      password: PASSWORD,
+    });
     expect(late).toMatchObject({ status: 410, body: { code: REGISTRATION_ERRORS.invitationExpired } });
     expect((await client().get('/api/auth/registration/invitation?id=expired-one')).body).toMatchObject({ status: 'expired' });
     expect((await client().get('/api/auth/registration/invitation?id=nothing')).status).toBe(404);

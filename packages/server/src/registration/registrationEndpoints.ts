@@ -28,17 +28,19 @@ import {
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { z } from 'zod/v3';
 import type { Database } from '../database/database.ts';
-import { DocumentStore } from '../documents/store.ts';
+import type { DocumentStore } from '../documents/store.ts';
 import type { MailMessage } from '../mail/mail.ts';
 import { invitationMail, invitationUrl } from '../mail/mailTexts.ts';
-import { claimsOfAuthUser, secondFactorPolicyOf } from '../auth/secondFactorPolicy.ts';
+import { claimsOfAuthUser, type SecondFactorPolicy } from '../auth/secondFactorPolicy.ts';
 
 export interface RegistrationOptions {
   database: Database;
+  /** The app's document store: domains, staff and invitations are written through it. */
+  documents: DocumentStore;
+  secondFactor: SecondFactorPolicy;
   baseURL: string;
   /** Sends a mail without waiting (auth.ts `deliver`). */
   deliver(message: MailMessage): void;
-  log?: { error(details: object, message: string): void };
 }
 
 interface RegisteredUser {
@@ -95,9 +97,7 @@ function asApiError(error: unknown): never {
   throw error;
 }
 
-export function registration({ database, baseURL, deliver, log }: RegistrationOptions) {
-  const store = new DocumentStore(database, log ?? { error: () => undefined });
-  const secondFactor = secondFactorPolicyOf(database);
+export function registration({ database, documents: store, secondFactor, baseURL, deliver }: RegistrationOptions) {
   /** The engine acting for a user on their own new records (their level does not exist yet). */
   const onBehalfOf = (uid: string): Claims => ({ uid, accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null });
 
@@ -109,7 +109,8 @@ export function registration({ database, baseURL, deliver, log }: RegistrationOp
   const readInvitation = async (id: string, domainId?: string) => {
     const found = await store.get(onBehalfOf('registration'), `invitations/${id}`).catch(() => null);
     const invitation = found?.document as { domainId: string; email: string; accessLevel: number; expiresAt: string; usedAt?: string | null } | undefined;
-    if (invitation === undefined || (domainId !== undefined && invitation.domainId !== domainId)) refuse('NOT_FOUND', REGISTRATION_ERRORS.invitationNotFound, 'no such invitation');
+    if (invitation === undefined || (domainId !== undefined && invitation.domainId !== domainId))
+      refuse('NOT_FOUND', REGISTRATION_ERRORS.invitationNotFound, 'no such invitation');
     return invitation;
   };
 
@@ -130,7 +131,8 @@ export function registration({ database, baseURL, deliver, log }: RegistrationOp
       await store.delete(onBehalfOf(user.id), `domains/${current}/staff/${user.id}`);
     } catch (error) {
       // The engine keeps a domain's last owner (documents/store.ts).
-      if (error instanceof DocumentError && error.code === 'failed-precondition') refuse('CONFLICT', REGISTRATION_ERRORS.lastOwner, 'you are the last owner of your current domain');
+      if (error instanceof DocumentError && error.code === 'failed-precondition')
+        refuse('CONFLICT', REGISTRATION_ERRORS.lastOwner, 'you are the last owner of your current domain');
       asApiError(error);
     }
   };
@@ -146,7 +148,8 @@ export function registration({ database, baseURL, deliver, log }: RegistrationOp
         const { internalAdapter, password } = ctx.context;
         if (input.password.length < ctx.context.password.config.minPasswordLength) refuse('BAD_REQUEST', 'PASSWORD_TOO_SHORT', 'Password too short');
         if (input.password.length > ctx.context.password.config.maxPasswordLength) refuse('BAD_REQUEST', 'PASSWORD_TOO_LONG', 'Password too long');
-        if ((await internalAdapter.findUserByEmail(input.email)) !== null) refuse('BAD_REQUEST', 'USER_ALREADY_EXISTS', 'User already exists. Use another email.');
+        if ((await internalAdapter.findUserByEmail(input.email)) !== null)
+          refuse('BAD_REQUEST', 'USER_ALREADY_EXISTS', 'User already exists. Use another email.');
         const domainId = newDomainId();
         const hash = await password.hash(input.password);
         const user = (await internalAdapter.createUser(
@@ -155,7 +158,12 @@ export function registration({ database, baseURL, deliver, log }: RegistrationOp
         )) as RegisteredUser;
         try {
           await internalAdapter.linkAccount({ userId: user.id, providerId: 'credential', accountId: user.id, password: hash });
-          await store.set(onBehalfOf(user.id), `domains/${domainId}`, { name: input.domainName, kind: input.domainKind, rootDomainId: domainId, timeZone: 'Asia/Tokyo', status: 'active' }, false);
+          await store.set(
+            onBehalfOf(user.id),
+            `domains/${domainId}`,
+            { name: input.domainName, kind: input.domainKind, rootDomainId: domainId, timeZone: 'Asia/Tokyo', status: 'active' },
+            false,
+          );
           await writeStaff(user, domainId, ROLE_LEVELS.ownerAdministrator);
         } catch (error) {
           // Nothing half-made stays behind: without its domain the account could do nothing.
@@ -180,16 +188,19 @@ export function registration({ database, baseURL, deliver, log }: RegistrationOp
         if (domainId === null) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'you belong to no domain');
         refuseAgencyInvitation(claims, domainId);
         // The staff rules: nobody grants a level above their own, and below level 4 nobody grants administrator rights.
-        if (STAFF === undefined || !guardAllowsWrite(STAFF, claims, null, { accessLevel: input.accessLevel })) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'you may not grant this level');
+        if (STAFF === undefined || !guardAllowsWrite(STAFF, claims, null, { accessLevel: input.accessLevel }))
+          refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'you may not grant this level');
         // The engine would place an invitation to a domain without a record under the inviter's root.
-        if ((await store.get(onBehalfOf('registration'), `domains/${domainId}`).catch(() => null)) === null) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, NOT_YOUR_DOMAIN);
+        if ((await store.get(onBehalfOf('registration'), `domains/${domainId}`).catch(() => null)) === null)
+          refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, NOT_YOUR_DOMAIN);
         const id = randomUUID();
         const expiresAt = new Date(Date.now() + INVITATION_VALID_DAYS * 86_400_000).toISOString();
         try {
           await store.set(claims, `invitations/${id}`, { domainId, email: input.email, accessLevel: input.accessLevel, expiresAt }, false);
         } catch (error) {
           // Another tenant's domain answers exactly as a missing one (no existence oracle).
-          if (error instanceof DocumentError && error.code === 'permission-denied') refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, NOT_YOUR_DOMAIN);
+          if (error instanceof DocumentError && error.code === 'permission-denied')
+            refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, NOT_YOUR_DOMAIN);
           asApiError(error);
         }
         deliver(invitationMail(input.email, await domainName(domainId), inviter.name, invitationUrl(baseURL, domainId, id), INVITATION_VALID_DAYS));
@@ -219,22 +230,29 @@ export function registration({ database, baseURL, deliver, log }: RegistrationOp
         if (status === 'expired') refuse('GONE', REGISTRATION_ERRORS.invitationExpired, 'this invitation has expired');
         const { internalAdapter } = ctx.context;
         const domain = await store.get(onBehalfOf('registration'), `domains/${invitation.domainId}`).catch(() => null);
-        const rootDomainId = typeof domain?.document.rootDomainId === 'string' && domain.document.rootDomainId !== '' ? domain.document.rootDomainId : invitation.domainId;
+        const rootDomainId =
+          typeof domain?.document.rootDomainId === 'string' && domain.document.rootDomainId !== '' ? domain.document.rootDomainId : invitation.domainId;
         const fields = { accessLevel: invitation.accessLevel, domainId: invitation.domainId, rootDomainId };
         const session = await getSessionFromCtx(ctx);
         let user: RegisteredUser;
         if (session !== null && session.user.isAnonymous !== true) {
-          if (session.user.email.toLowerCase() !== invitation.email.toLowerCase()) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationOtherAddress, 'this invitation is for another address');
+          if (session.user.email.toLowerCase() !== invitation.email.toLowerCase())
+            refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationOtherAddress, 'this invitation is for another address');
           await leaveCurrentDomain(session.user as unknown as RegisteredUser, invitation.domainId);
           user = (await internalAdapter.updateUser(session.user.id, fields)) as RegisteredUser;
         } else {
-          if ((await internalAdapter.findUserByEmail(invitation.email)) !== null) refuse('CONFLICT', REGISTRATION_ERRORS.signInToAccept, 'this address has an account: sign in, then accept');
-          if (input.name === undefined || input.password === undefined) refuse('BAD_REQUEST', REGISTRATION_ERRORS.invalidInput, 'name and password are required');
+          if ((await internalAdapter.findUserByEmail(invitation.email)) !== null)
+            refuse('CONFLICT', REGISTRATION_ERRORS.signInToAccept, 'this address has an account: sign in, then accept');
+          if (input.name === undefined || input.password === undefined)
+            refuse('BAD_REQUEST', REGISTRATION_ERRORS.invalidInput, 'name and password are required');
           if (input.password.length < ctx.context.password.config.minPasswordLength) refuse('BAD_REQUEST', 'PASSWORD_TOO_SHORT', 'Password too short');
           if (input.password.length > ctx.context.password.config.maxPasswordLength) refuse('BAD_REQUEST', 'PASSWORD_TOO_LONG', 'Password too long');
           const hash = await ctx.context.password.hash(input.password);
           // The link came by mail to this address: it is verified.
-          user = (await internalAdapter.createUser({ email: invitation.email, name: input.name, emailVerified: true, ...fields }, { method: 'email' })) as RegisteredUser;
+          user = (await internalAdapter.createUser(
+            { email: invitation.email, name: input.name, emailVerified: true, ...fields },
+            { method: 'email' },
+          )) as RegisteredUser;
           await internalAdapter.linkAccount({ userId: user.id, providerId: 'credential', accountId: user.id, password: hash });
           const created = await internalAdapter.createSession(user.id);
           await setSessionCookie(ctx, { session: created, user: user as never });

@@ -30,7 +30,16 @@ describe('report links', () => {
   beforeAll(async () => {
     dir = await makeTempDir('nemuri-report-links-');
     server = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '1', SIMULATE: '0', WEB_DIST: join(dir.path, 'no-web'), AUTH_RATE_LIMIT_MAX: '10000' }),
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'memory://',
+        DATA_DIR: dir.path,
+        DEMO: '1',
+        SIMULATE: '0',
+        WEB_DIST: join(dir.path, 'no-web'),
+        AUTH_RATE_LIMIT_MAX: '10000',
+      }),
       { logger: false },
     );
     // Rooms of our own, so the test does not depend on the demo data set.
@@ -57,7 +66,11 @@ describe('report links', () => {
     const token = tokenOf(url);
 
     const visitor = client();
-    expect((await visitor.get(`/api/auth/report-access/preview?token=${token}`)).body).toMatchObject({ roomId: 'rl-101', roomName: 'RL 101号室', status: 'valid' } satisfies Partial<ReportLinkPreview>);
+    expect((await visitor.get(`/api/auth/report-access/preview?token=${token}`)).body).toMatchObject({
+      roomId: 'rl-101',
+      roomName: 'RL 101号室',
+      status: 'valid',
+    } satisfies Partial<ReportLinkPreview>);
     expect((await visitor.post('/api/auth/report-access/redeem', { token })).status).toBe(401);
     expect((await visitor.post('/api/auth/sign-in/anonymous')).status).toBe(200);
     expect(await visitor.post('/api/auth/report-access/redeem', { token })).toMatchObject({ status: 200, body: { roomId: 'rl-101' } });
@@ -69,7 +82,9 @@ describe('report links', () => {
     expect((await visitor.get('/api/documents/rooms/rl-102')).status).toBe(404);
     // Only the reports: not the room's uploads or alerts.
     expect((await visitor.post('/api/documents/query', { query: { collection: 'rooms/rl-101/uploads' } })).body).toEqual({ documents: [] });
-    expect((await visitor.post('/api/documents/query', { query: { collection: 'alerts', where: [['roomId', '==', 'rl-101']] } })).body).toEqual({ documents: [] });
+    expect((await visitor.post('/api/documents/query', { query: { collection: 'alerts', where: [['roomId', '==', 'rl-101']] } })).body).toEqual({
+      documents: [],
+    });
 
     // The link now belongs to this visitor: it works again for them, for nobody else.
     expect((await visitor.post('/api/auth/report-access/redeem', { token })).status).toBe(200);
@@ -78,7 +93,7 @@ describe('report links', () => {
     expect(await other.post('/api/auth/report-access/redeem', { token })).toMatchObject({ status: 410, body: { code: REPORT_LINK_ERRORS.used } });
   });
 
-  it('keeps links within the creator\'s level and scope, and refuses expired or unknown ones', async () => {
+  it("keeps links within the creator's level and scope, and refuses expired or unknown ones", async () => {
     const staff = await signedIn('staff@example.com');
     expect((await staff.post('/api/auth/report-access/links', { roomId: 'rl-101' })).status).toBe(403);
     const admin = await signedIn('admin@example.com');
@@ -87,7 +102,10 @@ describe('report links', () => {
 
     const expired = await admin.post('/api/auth/report-access/links', { roomId: 'rl-102', validDays: 1 });
     const token = tokenOf((expired.body as { url: string }).url);
-    await server.database.query(`update documents set data = jsonb_set(data, '{expiresAt}', to_jsonb($1::text)) where collection = 'reportAccess' and data ->> 'roomId' = 'rl-102'`, [new Date(Date.now() - 1000).toISOString()]);
+    await server.database.query(
+      `update documents set data = jsonb_set(data, '{expiresAt}', to_jsonb($1::text)) where collection = 'reportAccess' and data ->> 'roomId' = 'rl-102'`,
+      [new Date(Date.now() - 1000).toISOString()],
+    );
     const visitor = client();
     await visitor.post('/api/auth/sign-in/anonymous');
     expect(await visitor.post('/api/auth/report-access/redeem', { token })).toMatchObject({ status: 410, body: { code: REPORT_LINK_ERRORS.expired } });

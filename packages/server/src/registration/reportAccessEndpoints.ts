@@ -15,11 +15,17 @@ import { APIError, createAuthEndpoint, sessionMiddleware } from 'better-auth/api
 import type { BetterAuthPlugin } from '@better-auth/core';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
-import { createReportLinkInput, REGISTRATION_ERRORS, REPORT_LINK_DEFAULT_DAYS, REPORT_LINK_ERRORS, type InvitationStatus, type ReportLinkPreview } from '@nemuri/shared/registration';
+import {
+  createReportLinkInput,
+  REGISTRATION_ERRORS,
+  REPORT_LINK_DEFAULT_DAYS,
+  REPORT_LINK_ERRORS,
+  type InvitationStatus,
+  type ReportLinkPreview,
+} from '@nemuri/shared/registration';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import type { Database } from '../database/database.ts';
-import { DocumentStore } from '../documents/store.ts';
-import { claimsOfAuthUser, secondFactorPolicyOf, type AuthUserFields } from '../auth/secondFactorPolicy.ts';
+import type { DocumentStore } from '../documents/store.ts';
+import { claimsOfAuthUser, type AuthUserFields, type SecondFactorPolicy } from '../auth/secondFactorPolicy.ts';
 
 interface ReportAccess {
   roomId: string;
@@ -39,9 +45,7 @@ export function reportAccessUrl(baseURL: string, token: string): string {
   return url.toString();
 }
 
-export function reportAccess({ database, baseURL, log }: { database: Database; baseURL: string; log?: { error(details: object, message: string): void } }) {
-  const store = new DocumentStore(database, log ?? { error: () => undefined });
-  const secondFactor = secondFactorPolicyOf(database);
+export function reportAccess({ documents: store, secondFactor, baseURL }: { documents: DocumentStore; secondFactor: SecondFactorPolicy; baseURL: string }) {
   const system = (uid: string): Claims => ({ uid, accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null });
 
   const find = async (token: unknown): Promise<{ id: string; access: ReportAccess }> => {
@@ -62,7 +66,8 @@ export function reportAccess({ database, baseURL, log }: { database: Database; b
     endpoints: {
       createReportLink: createAuthEndpoint('/report-access/links', { method: 'POST', use: [sessionMiddleware] }, async (ctx) => {
         const parsed = createReportLinkInput.safeParse(ctx.body);
-        if (!parsed.success) throw new APIError('BAD_REQUEST', { code: REGISTRATION_ERRORS.invalidInput, message: parsed.error.issues.map((issue) => issue.message).join('; ') });
+        if (!parsed.success)
+          throw new APIError('BAD_REQUEST', { code: REGISTRATION_ERRORS.invalidInput, message: parsed.error.issues.map((issue) => issue.message).join('; ') });
         const claims = await claimsOfAuthUser(ctx.context.session.user as AuthUserFields, secondFactor);
         const token = randomBytes(24).toString('base64url');
         const id = randomUUID();
@@ -72,7 +77,11 @@ export function reportAccess({ database, baseURL, log }: { database: Database; b
           if ((await store.get(claims, `rooms/${parsed.data.roomId}`)) === null) throw new DocumentError('permission-denied', 'no such room in your scope');
           await store.set(claims, `reportAccess/${id}`, { roomId: parsed.data.roomId, createdBy: claims.uid, tokenHash: hashOf(token), expiresAt }, false);
         } catch (error) {
-          if (error instanceof DocumentError) throw new APIError(error.code === 'invalid-argument' ? 'BAD_REQUEST' : 'FORBIDDEN', { code: REGISTRATION_ERRORS.invitationNotAllowed, message: error.message });
+          if (error instanceof DocumentError)
+            throw new APIError(error.code === 'invalid-argument' ? 'BAD_REQUEST' : 'FORBIDDEN', {
+              code: REGISTRATION_ERRORS.invitationNotAllowed,
+              message: error.message,
+            });
           throw error;
         }
         return ctx.json({ id, url: reportAccessUrl(baseURL, token), expiresAt });
@@ -81,13 +90,19 @@ export function reportAccess({ database, baseURL, log }: { database: Database; b
       previewReportLink: createAuthEndpoint('/report-access/preview', { method: 'GET' }, async (ctx) => {
         const { access } = await find(ctx.query?.token);
         const room = await store.get(system('report-access'), `rooms/${access.roomId}`);
-        const preview: ReportLinkPreview = { roomId: access.roomId, roomName: typeof room?.document.name === 'string' ? room.document.name : '', expiresAt: access.expiresAt, status: statusOf(access) };
+        const preview: ReportLinkPreview = {
+          roomId: access.roomId,
+          roomName: typeof room?.document.name === 'string' ? room.document.name : '',
+          expiresAt: access.expiresAt,
+          status: statusOf(access),
+        };
         return ctx.json(preview);
       }),
 
       redeemReportLink: createAuthEndpoint('/report-access/redeem', { method: 'POST', use: [sessionMiddleware] }, async (ctx) => {
         const user = ctx.context.session.user as AuthUserFields;
-        if ((user.accessLevel ?? 0) > ROLE_LEVELS.individualUser) throw new APIError('FORBIDDEN', { code: REPORT_LINK_ERRORS.forViewersOnly, message: 'report links are for family members and doctors' });
+        if ((user.accessLevel ?? 0) > ROLE_LEVELS.individualUser)
+          throw new APIError('FORBIDDEN', { code: REPORT_LINK_ERRORS.forViewersOnly, message: 'report links are for family members and doctors' });
         const token = typeof ctx.body === 'object' && ctx.body !== null ? (ctx.body as { token?: unknown }).token : undefined;
         const { id, access } = await find(token);
         const status = statusOf(access, user.id);

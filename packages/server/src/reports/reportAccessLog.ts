@@ -13,7 +13,14 @@ export async function recordReportAccess(store: DocumentStore, claims: Claims, r
   const server: Claims = { uid: claims.uid, accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
   const now = Date.now();
   for (const roomId of roomIds) {
-    const links = await store.query(server, { collection: 'reportAccess', where: [['viewerUid', '==', claims.uid], ['roomId', '==', roomId]], limit: 20 });
+    const links = await store.query(server, {
+      collection: 'reportAccess',
+      where: [
+        ['viewerUid', '==', claims.uid],
+        ['roomId', '==', roomId],
+      ],
+      limit: 20,
+    });
     for (const link of links) {
       const live = typeof link.expiresAt === 'string' && Date.parse(link.expiresAt) > now && (link.revokedAt === undefined || link.revokedAt === null);
       if (!live) continue;

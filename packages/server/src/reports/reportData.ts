@@ -7,16 +7,17 @@
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import { daysOfPeriod, type ReportQuery } from '@nemuri/shared/report/period';
-import { buildRoomReport, type RoomReport, type SleepRecord } from '@nemuri/shared/report/roomReport';
+import type { RoomReport, SleepRecord } from '@nemuri/shared/report/roomReport';
 import { DEFAULT_REPORT_DAY_RULE, type ReportDayRule } from '@nemuri/shared/report/sleepDayClock';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { DocumentStore } from '../documents/store.ts';
 import { ApiError } from '../http/errors.ts';
+import type { RoomRecords } from './reportThreads.ts';
 
 /** One room's report and the records it was built from (the per-minute CSV needs the epochs). */
 export interface LoadedReport {
   report: RoomReport;
-  sleeps: Map<string, SleepRecord>;
+  sleeps: ReadonlyMap<string, SleepRecord>;
 }
 
 /** Reads the domain's sleep-day settings only; the caller's scope has already admitted the room. */
@@ -33,7 +34,8 @@ export async function readRoom(store: DocumentStore, claims: Claims, roomId: str
     if (found === null) throw roomNotFound(roomId);
     return found.document;
   } catch (error) {
-    if (error instanceof DocumentError && (error.code === 'permission-denied' || error.code === 'invalid-argument' || error.code === 'not-found')) throw roomNotFound(roomId);
+    if (error instanceof DocumentError && (error.code === 'permission-denied' || error.code === 'invalid-argument' || error.code === 'not-found'))
+      throw roomNotFound(roomId);
     throw error;
   }
 }
@@ -52,16 +54,28 @@ async function ruleOf(store: DocumentStore, domainId: string | null): Promise<Re
   };
 }
 
+/** The query's rooms, each read with the caller's claims: 404 for any outside their scope, before anything else is read. */
+export async function readRooms(store: DocumentStore, claims: Claims, roomIds: readonly string[]): Promise<{ id: string; record: Record<string, unknown> }[]> {
+  return Promise.all(roomIds.map(async (id) => ({ id, record: await readRoom(store, claims, id) })));
+}
+
 /**
- * The reports of the query's rooms, in the query's order. Records are read one sleep day at a
- * time: a room collects a record a night for years, and a month's report needs only its days.
+ * The records of the rooms, a room at a time in the query's order, for the report threads to
+ * build (reportThreads.ts). Records are read one sleep day at a time: a room collects a record a
+ * night for years, and a month's report needs only its days. When `signal` aborts (the browser
+ * gave up), reading stops before the next record with the signal's reason.
  */
-export async function loadReports(store: DocumentStore, claims: Claims, query: ReportQuery): Promise<LoadedReport[]> {
-  const rooms = await Promise.all(query.rooms.map(async (id) => ({ id, record: await readRoom(store, claims, id) })));
+export async function* roomRecords(
+  store: DocumentStore,
+  claims: Claims,
+  query: ReportQuery,
+  rooms: readonly { id: string; record: Record<string, unknown> }[],
+  signal?: AbortSignal,
+): AsyncGenerator<RoomRecords> {
   const days = daysOfPeriod(query.from, query.to);
   const rules = new Map<string, Promise<ReportDayRule>>();
-  const loaded: LoadedReport[] = [];
   for (const { id, record } of rooms) {
+    signal?.throwIfAborted();
     const domainId = text(record.domainId);
     let rule = rules.get(domainId ?? '');
     if (rule === undefined) {
@@ -70,12 +84,18 @@ export async function loadReports(store: DocumentStore, claims: Claims, query: R
     }
     const sleeps = new Map<string, SleepRecord>();
     for (const day of days) {
+      signal?.throwIfAborted();
       const found = await store.get(claims, `rooms/${id}/sleeps/${day}`);
       // A record that no longer matches the schema comes back as id and path only: no night to show.
       if (found !== null && typeof found.document.source === 'string') sleeps.set(day, found.document as unknown as SleepRecord);
     }
-    const room = { id, name: text(record.name) ?? id, floor: text(record.floor), residentName: text(record.residentName), reportComment: text(record.reportComment) };
-    loaded.push({ report: buildRoomReport(room, sleeps, query.from, query.to, await rule), sleeps });
+    const room = {
+      id,
+      name: text(record.name) ?? id,
+      floor: text(record.floor),
+      residentName: text(record.residentName),
+      reportComment: text(record.reportComment),
+    };
+    yield { room, sleeps, rule: await rule };
   }
-  return loaded;
 }

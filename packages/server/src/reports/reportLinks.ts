@@ -5,9 +5,10 @@
  */
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
-import { linkStateOf, type ReportLinkSummary } from '@nemuri/shared/report/reportApi';
+import { linkStateOf, type ReportLinksPage, type ReportLinkSummary } from '@nemuri/shared/report/reportApi';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { DocumentStore } from '../documents/store.ts';
+import { keysetPage, UnknownCursor } from '../documents/keysetPage.ts';
 import { ApiError } from '../http/errors.ts';
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -28,16 +29,34 @@ function summaryOf(record: Record<string, unknown>): ReportLinkSummary {
 }
 
 function asApiError(error: unknown): unknown {
-  if (error instanceof DocumentError && error.code === 'permission-denied') return new ApiError(403, 'permission-denied', 'Report links are managed by administrators (level 3) of the room\'s facility');
+  if (error instanceof DocumentError && error.code === 'permission-denied')
+    return new ApiError(403, 'permission-denied', "Report links are managed by administrators (level 3) of the room's facility");
   return error;
 }
 
-/** The room's links, newest first (the room must be in the caller's scope: the caller checks that first). */
-export async function listReportLinks(store: DocumentStore, claims: Claims, roomId: string): Promise<ReportLinkSummary[]> {
+/**
+ * A page of the room's links, newest first, keyset-paged (keysetPage.ts; the room must be in the
+ * caller's scope: the caller checks that first). A cursor that is not a link of this room is 400.
+ */
+export async function reportLinksPage(
+  store: DocumentStore,
+  claims: Claims,
+  roomId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<ReportLinksPage> {
   try {
-    const records = await store.query(claims, { collection: 'reportAccess', where: [['roomId', '==', roomId]], orderBy: [['createdAt', 'desc']], limit: 200 });
-    return records.map(summaryOf);
+    const page = await keysetPage(
+      store,
+      claims,
+      { collection: 'reportAccess', where: [['roomId', '==', roomId]], orderBy: [['createdAt', 'desc']] },
+      limit,
+      cursor,
+      (record) => record.roomId === roomId,
+    );
+    return { links: page.records.map(summaryOf), nextCursor: page.nextCursor };
   } catch (error) {
+    if (error instanceof UnknownCursor) throw new ApiError(400, 'invalid-argument', error.message);
     throw asApiError(error);
   }
 }
@@ -48,7 +67,14 @@ export async function listReportLinks(store: DocumentStore, claims: Claims, room
  * live subscriptions evaluate their scope again at once (live/liveResults.ts).
  */
 async function forgetViewer(store: DocumentStore, claims: Claims, roomId: string, viewer: string): Promise<void> {
-  const links = await store.query(claims, { collection: 'reportAccess', where: [['roomId', '==', roomId], ['viewerUid', '==', viewer]], limit: 200 });
+  const links = await store.query(claims, {
+    collection: 'reportAccess',
+    where: [
+      ['roomId', '==', roomId],
+      ['viewerUid', '==', viewer],
+    ],
+    limit: 200,
+  });
   if (links.some((link) => linkStateOf({ expiresAt: text(link.expiresAt) ?? '', revokedAt: text(link.revokedAt), redeemed: true }) === 'inUse')) return;
   const room = await store.get(claims, `rooms/${roomId}`);
   const viewers = room?.document.reportViewerUids;
@@ -69,7 +95,8 @@ export async function revokeReportLink(store: DocumentStore, claims: Claims, id:
     return summaryOf(updated ?? found.document);
   } catch (error) {
     // A link of a room outside the caller's scope answers like a missing one.
-    if (error instanceof DocumentError && error.code === 'permission-denied' && claims.accessLevel >= ROLE_LEVELS.administrator) throw new ApiError(404, 'not-found', `no report link ${id}`);
+    if (error instanceof DocumentError && error.code === 'permission-denied' && claims.accessLevel >= ROLE_LEVELS.administrator)
+      throw new ApiError(404, 'not-found', `no report link ${id}`);
     throw asApiError(error);
   }
 }

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
-import { cellText, dayLabelJa, DIARY_COLORS, METRIC_LABELS_JA, REPORT_LABELS_JA as L } from '@nemuri/shared/report/columns';
+import { cellText, dayLabelJa, DIARY_COLORS, METRIC_LABELS_JA, REPORT_LABELS_JA as L, reportDate } from '@nemuri/shared/report/columns';
 import { DIARY_MINUTES, METRIC_KEYS, type DiaryKind, type RateStat, type RoomReport, type TrendPoint } from '@nemuri/shared/report/roomReport';
 import { clockOfOffset } from '@nemuri/shared/report/sleepDayClock';
 import { SLEEP_REFERENCE_RANGES } from '@nemuri/shared/sleepReference';
@@ -49,13 +49,16 @@ function heading(page: Page, report: RoomReport, generatedAt: string): void {
   const { doc } = page;
   doc.font('bold').fontSize(15).fillColor(TEXT).text(`${L.title}\u3000${report.room.name}`, MARGIN, MARGIN);
   const facts = [
-    `${L.period}: ${report.from} 〜 ${report.to}`,
+    `${L.period}: ${reportDate(report.from)} 〜 ${reportDate(report.to)}`,
     report.room.floor ? `${L.floor}: ${report.room.floor}` : null,
     report.room.residentName ? `${L.resident}: ${report.room.residentName}` : null,
     `${L.recordedDays}: ${report.averages.days}`,
     `${L.generatedAt}: ${generatedAt}`,
   ].filter((fact): fact is string => fact !== null);
-  doc.font('regular').fontSize(8.5).text(facts.join('\u3000'), MARGIN, doc.y + 2);
+  doc
+    .font('regular')
+    .fontSize(8.5)
+    .text(facts.join('\u3000'), MARGIN, doc.y + 2);
   doc.moveDown(0.6);
 }
 
@@ -79,20 +82,40 @@ function diary(page: Page, report: RoomReport): void {
     // Hour axis every 3 hours, labelled with clock times.
     const axisY = doc.y;
     doc.font('regular').fontSize(6.5).fillColor(TEXT);
-    for (let hour = 0; hour <= 24; hour += 3) doc.text(clockOfOffset(hour * 60, report.rule), x(hour * 60) - 12, axisY, { width: 24, align: 'center', lineBreak: false });
+    for (let hour = 0; hour <= 24; hour += 3)
+      doc.text(clockOfOffset(hour * 60, report.rule), x(hour * 60) - 12, axisY, { width: 24, align: 'center', lineBreak: false });
     let y = axisY + 10;
     const top = y;
     while (index < report.diary.length && y + rowHeight <= page.bottom - 16) {
       const day = report.diary[index];
       if (day === undefined) break;
-      doc.font('regular').fontSize(7).fillColor(TEXT).text(dayLabelJa(day.day), MARGIN, y + (rowHeight - 8) / 2, { width: labelWidth - 4, lineBreak: false });
-      for (const segment of day.segments) doc.rect(x(segment.startMin), y + 1.5, Math.max(0.4, x(segment.endMin) - x(segment.startMin)), rowHeight - 3).fill(COLORS[segment.kind]);
-      for (const pause of day.pauses) doc.moveTo(x(pause.minute + 0.5), y).lineTo(x(pause.minute + 0.5), y + rowHeight).lineWidth(0.7).stroke(PAUSE_COLOR);
-      doc.moveTo(left, y + rowHeight).lineTo(left + width, y + rowHeight).lineWidth(0.2).stroke(GRID);
+      doc
+        .font('regular')
+        .fontSize(7)
+        .fillColor(TEXT)
+        .text(dayLabelJa(day.day), MARGIN, y + (rowHeight - 8) / 2, { width: labelWidth - 4, lineBreak: false });
+      for (const segment of day.segments)
+        doc.rect(x(segment.startMin), y + 1.5, Math.max(0.4, x(segment.endMin) - x(segment.startMin)), rowHeight - 3).fill(COLORS[segment.kind]);
+      for (const pause of day.pauses)
+        doc
+          .moveTo(x(pause.minute + 0.5), y)
+          .lineTo(x(pause.minute + 0.5), y + rowHeight)
+          .lineWidth(0.7)
+          .stroke(PAUSE_COLOR);
+      doc
+        .moveTo(left, y + rowHeight)
+        .lineTo(left + width, y + rowHeight)
+        .lineWidth(0.2)
+        .stroke(GRID);
       y += rowHeight;
       index += 1;
     }
-    for (let hour = 0; hour <= 24; hour += 3) doc.moveTo(x(hour * 60), top).lineTo(x(hour * 60), y).lineWidth(hour % 12 === 0 ? 0.5 : 0.2).stroke(GRID);
+    for (let hour = 0; hour <= 24; hour += 3)
+      doc
+        .moveTo(x(hour * 60), top)
+        .lineTo(x(hour * 60), y)
+        .lineWidth(hour % 12 === 0 ? 0.5 : 0.2)
+        .stroke(GRID);
     doc.y = y + 4;
     legend(page);
   }
@@ -103,12 +126,20 @@ function legend(page: Page): void {
   const y = doc.y;
   let x = MARGIN;
   doc.font('regular').fontSize(7);
-  for (const [kind, label] of [['outOfBed', L.outOfBed], ['inBedAwake', L.inBedAwake], ['asleep', L.asleep]] as const) {
+  for (const [kind, label] of [
+    ['outOfBed', L.outOfBed],
+    ['inBedAwake', L.inBedAwake],
+    ['asleep', L.asleep],
+  ] as const) {
     doc.rect(x, y + 1, 14, 7).fill(COLORS[kind]);
     doc.fillColor(TEXT).text(label, x + 17, y, { lineBreak: false });
     x += 17 + doc.widthOfString(label) + 14;
   }
-  doc.moveTo(x + 3, y).lineTo(x + 3, y + 9).lineWidth(1).stroke(PAUSE_COLOR);
+  doc
+    .moveTo(x + 3, y)
+    .lineTo(x + 3, y + 9)
+    .lineWidth(1)
+    .stroke(PAUSE_COLOR);
   doc.fillColor(TEXT).text(L.pause, x + 8, y, { lineBreak: false });
   doc.y = y + 16;
 }
@@ -123,16 +154,36 @@ function table(page: Page, report: RoomReport): void {
   const header = () => {
     const y = doc.y;
     doc.rect(MARGIN, y, page.width - 2 * MARGIN, headerHeight).fill('#e9ecef');
-    doc.font('bold').fontSize(6.2).fillColor(TEXT).text(L.day, MARGIN + 2, y + 3, { width: dayWidth - 4 });
-    METRIC_KEYS.forEach((key, column) => doc.text(METRIC_LABELS_JA[key], MARGIN + dayWidth + column * columnWidth + 1, y + 3, { width: columnWidth - 2, height: headerHeight - 3, align: 'center' }));
+    doc
+      .font('bold')
+      .fontSize(6.2)
+      .fillColor(TEXT)
+      .text(L.day, MARGIN + 2, y + 3, { width: dayWidth - 4 });
+    METRIC_KEYS.forEach((key, column) =>
+      doc.text(METRIC_LABELS_JA[key], MARGIN + dayWidth + column * columnWidth + 1, y + 3, {
+        width: columnWidth - 2,
+        height: headerHeight - 3,
+        align: 'center',
+      }),
+    );
     doc.y = y + headerHeight;
   };
   const row = (label: string, cells: string[], bold: boolean) => {
     const y = doc.y;
     if (bold) doc.rect(MARGIN, y, page.width - 2 * MARGIN, rowHeight).fill('#f1f3f5');
-    doc.font(bold ? 'bold' : 'regular').fontSize(6.8).fillColor(TEXT).text(label, MARGIN + 2, y + 1.5, { width: dayWidth - 4, lineBreak: false });
-    cells.forEach((cell, column) => doc.text(cell === '' ? '—' : cell, MARGIN + dayWidth + column * columnWidth, y + 1.5, { width: columnWidth - 3, align: 'right', lineBreak: false }));
-    doc.moveTo(MARGIN, y + rowHeight).lineTo(page.width - MARGIN, y + rowHeight).lineWidth(0.2).stroke(GRID);
+    doc
+      .font(bold ? 'bold' : 'regular')
+      .fontSize(6.8)
+      .fillColor(TEXT)
+      .text(label, MARGIN + 2, y + 1.5, { width: dayWidth - 4, lineBreak: false });
+    cells.forEach((cell, column) =>
+      doc.text(cell === '' ? '—' : cell, MARGIN + dayWidth + column * columnWidth, y + 1.5, { width: columnWidth - 3, align: 'right', lineBreak: false }),
+    );
+    doc
+      .moveTo(MARGIN, y + rowHeight)
+      .lineTo(page.width - MARGIN, y + rowHeight)
+      .lineWidth(0.2)
+      .stroke(GRID);
     doc.y = y + rowHeight;
   };
   // A table that fits a page of its own is not split: it moves to the next page whole.
@@ -145,15 +196,30 @@ function table(page: Page, report: RoomReport): void {
       doc.addPage();
       header();
     }
-    row(dayLabelJa(entry.day), METRIC_KEYS.map((key) => cellText(entry, key)), false);
+    row(
+      dayLabelJa(entry.day),
+      METRIC_KEYS.map((key) => cellText(entry, key)),
+      false,
+    );
   }
   ensure(page, rowHeight);
-  row(L.average, METRIC_KEYS.map((key) => cellText(report.averages, key)), true);
+  row(
+    L.average,
+    METRIC_KEYS.map((key) => cellText(report.averages, key)),
+    true,
+  );
   doc.y += 8;
 }
 
 /** One trend: the daily average as a line, the night's minimum to maximum as a bar, the reference range shaded. */
-function trendChart(page: Page, points: TrendPoint[], pick: (point: TrendPoint) => RateStat | null, title: string, reference: { min?: number; max?: number }, box: { x: number; y: number; width: number; height: number }): void {
+function trendChart(
+  page: Page,
+  points: TrendPoint[],
+  pick: (point: TrendPoint) => RateStat | null,
+  title: string,
+  reference: { min?: number; max?: number },
+  box: { x: number; y: number; width: number; height: number },
+): void {
   const { doc } = page;
   const values = points.flatMap((point) => {
     const stat = pick(point);
@@ -170,13 +236,19 @@ function trendChart(page: Page, points: TrendPoint[], pick: (point: TrendPoint) 
   const high = Math.ceil(Math.max(...values, reference.max ?? -Infinity) + 2);
   const y = (value: number) => plot.y + plot.height - ((value - low) / (high - low)) * plot.height;
   const x = (index: number) => plot.x + (points.length === 1 ? plot.width / 2 : (index / (points.length - 1)) * plot.width);
-  if (reference.min !== undefined && reference.max !== undefined) doc.rect(plot.x, y(reference.max), plot.width, y(reference.min) - y(reference.max)).fillOpacity(0.12).fill('#37b24d').fillOpacity(1);
+  if (reference.min !== undefined && reference.max !== undefined)
+    doc
+      .rect(plot.x, y(reference.max), plot.width, y(reference.min) - y(reference.max))
+      .fillOpacity(0.12)
+      .fill('#37b24d')
+      .fillOpacity(1);
   doc.font('regular').fontSize(6).fillColor(TEXT);
   for (const tick of [low, Math.round((low + high) / 2), high]) doc.text(String(tick), box.x, y(tick) - 3, { width: 21, align: 'right', lineBreak: false });
   // The night's ranges first: each bar is a path of its own, stroked before the line is built.
   points.forEach((point, index) => {
     const stat = pick(point);
-    if (stat !== null && stat.min !== null && stat.max !== null) doc.moveTo(x(index), y(stat.min)).lineTo(x(index), y(stat.max)).lineWidth(1.5).strokeOpacity(0.35).stroke('#1c7ed6').strokeOpacity(1);
+    if (stat !== null && stat.min !== null && stat.max !== null)
+      doc.moveTo(x(index), y(stat.min)).lineTo(x(index), y(stat.max)).lineWidth(1.5).strokeOpacity(0.35).stroke('#1c7ed6').strokeOpacity(1);
   });
   let drawing = false;
   points.forEach((point, index) => {
@@ -198,7 +270,8 @@ function trendChart(page: Page, points: TrendPoint[], pick: (point: TrendPoint) 
   const last = points[points.length - 1];
   doc.fillColor(TEXT).fontSize(6);
   if (first) doc.text(dayLabelJa(first.day), plot.x, plot.y + plot.height + 2, { lineBreak: false });
-  if (last && points.length > 1) doc.text(dayLabelJa(last.day), plot.x + plot.width - 40, plot.y + plot.height + 2, { width: 40, align: 'right', lineBreak: false });
+  if (last && points.length > 1)
+    doc.text(dayLabelJa(last.day), plot.x + plot.width - 40, plot.y + plot.height + 2, { width: 40, align: 'right', lineBreak: false });
 }
 
 function trends(page: Page, report: RoomReport): void {
@@ -207,8 +280,18 @@ function trends(page: Page, report: RoomReport): void {
   sectionTitle(page, L.trend);
   const top = page.doc.y;
   const half = (page.width - 2 * MARGIN - 20) / 2;
-  trendChart(page, report.trend, (point) => point.respiration, L.respiration, SLEEP_REFERENCE_RANGES.respirationRate, { x: MARGIN, y: top, width: half, height });
-  trendChart(page, report.trend, (point) => point.heartRate, L.heartRate, SLEEP_REFERENCE_RANGES.heartRate, { x: MARGIN + half + 20, y: top, width: half, height });
+  trendChart(page, report.trend, (point) => point.respiration, L.respiration, SLEEP_REFERENCE_RANGES.respirationRate, {
+    x: MARGIN,
+    y: top,
+    width: half,
+    height,
+  });
+  trendChart(page, report.trend, (point) => point.heartRate, L.heartRate, SLEEP_REFERENCE_RANGES.heartRate, {
+    x: MARGIN + half + 20,
+    y: top,
+    width: half,
+    height,
+  });
   page.doc.y = top + height + 8;
 }
 
@@ -217,7 +300,11 @@ function comment(page: Page, report: RoomReport): void {
   const { doc } = page;
   ensure(page, 40);
   sectionTitle(page, L.comment);
-  doc.font('regular').fontSize(8.5).fillColor(TEXT).text(report.room.comment, MARGIN, doc.y, { width: page.width - 2 * MARGIN });
+  doc
+    .font('regular')
+    .fontSize(8.5)
+    .fillColor(TEXT)
+    .text(report.room.comment, MARGIN, doc.y, { width: page.width - 2 * MARGIN });
 }
 
 /** The PDF bytes of the reports, one room after another, each from a new page. */
@@ -246,4 +333,3 @@ export async function reportPdf(reports: readonly RoomReport[], generatedAt: str
   doc.end();
   return done;
 }
-

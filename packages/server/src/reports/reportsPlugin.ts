@@ -4,33 +4,41 @@
  *   GET  /api/reports/pdf?rooms=…&from=…&to=…                        → application/pdf, a room per page(s)
  *   GET  /api/reports/csv?rooms=…&from=…&to=…&kind=days|epochs&encoding=utf8bom|sjis → text/csv
  *   PUT  /api/reports/rooms/:roomId/comment   { comment: string | null } → { comment } (staff, level 2+)
- *   GET  /api/reports/rooms/:roomId/links     → { links } (administrators, level 3+)
+ *   GET  /api/reports/rooms/:roomId/links?limit&cursor → { links, nextCursor } newest first, keyset-paged (administrators, level 3+)
  *   POST /api/reports/links/:id/revoke        {} → { link } (administrators, level 3+)
  * Everything reads through the document engine with the caller's claims: a room outside the
  * caller's scope answers 404 like a missing one; a family member or doctor (level 1) reads only
  * the room of their live report link, and each read is recorded (reportAccessLog.ts).
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { z } from 'zod/v3';
+import { recordIdParam } from '@nemuri/shared/periodQuery';
 import type { Claims } from '@nemuri/shared/documents/access';
-import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
+import { DocumentError } from '@nemuri/shared/documents/errors';
 import { reportQuery, type ReportQuery } from '@nemuri/shared/report/period';
-import { csvOptions, reportCommentInput } from '@nemuri/shared/report/reportApi';
+import { reportDate } from '@nemuri/shared/report/columns';
+import { csvOptions, REPORT_LINKS_DEFAULT_PAGE, REPORT_LINKS_MAX_PAGE, reportCommentInput } from '@nemuri/shared/report/reportApi';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import type { Database } from '../database/database.ts';
-import { DocumentStore } from '../documents/store.ts';
-import { ApiError, sendError, type ErrorCode } from '../http/errors.ts';
+import { ApiError, apiErrorOfDocument, sendApiError } from '../http/errors.ts';
 import { recordReportAccess } from './reportAccessLog.ts';
-import { csvText, encodeCsv } from './reportCsv.ts';
-import { loadReports, readRoom } from './reportData.ts';
-import { listReportLinks, revokeReportLink } from './reportLinks.ts';
-import { PdfRenderer } from './pdfRenderer.ts';
+import { csvContentType } from '../http/csvDownload.ts';
+import { readRoom, readRooms, roomRecords } from './reportData.ts';
+import { reportLinksPage, revokeReportLink } from './reportLinks.ts';
+import { ReportCancelled, ReportThreads, type ReportJob } from './reportThreads.ts';
 
-export interface ReportsPluginOptions {
-  database: Database;
-}
-
-const idParam = z.string().min(1).max(200).regex(/^[^/]+$/);
+const idParam = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^/]+$/);
+const linksQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(REPORT_LINKS_MAX_PAGE).default(REPORT_LINKS_DEFAULT_PAGE),
+    /** The last link's id of the previous page. */
+    cursor: recordIdParam.optional(),
+  })
+  .strict();
 
 function invalid(error: z.ZodError): ApiError {
   return new ApiError(400, 'invalid-argument', error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; '));
@@ -63,100 +71,148 @@ function fileStem(query: ReportQuery, roomName: string | undefined): string {
 
 /** Now in Japan time, as the PDF's "作成日時" (the facilities are in Japan). */
 function generatedAt(): string {
-  return new Date(Date.now() + 9 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+  return reportDate(new Date(Date.now() + 9 * 3_600_000).toISOString().slice(0, 16).replace('T', ' '));
 }
 
-export const reportsPlugin: FastifyPluginAsync<ReportsPluginOptions> = async (app, { database }) => {
-  const store = new DocumentStore(database, app.log);
-  const pdfs = new PdfRenderer();
-  app.addHook('onClose', () => pdfs.stop());
+export const reportsPlugin = fp(
+  async (app) => {
+    const store = app.documents;
+    // PDFs (seconds each) and the reports of the screen and the CSV (a fraction of that) have threads
+    // of their own, so that the screen never waits behind someone's month of PDF.
+    const pdfThreads = new ReportThreads();
+    const buildThreads = new ReportThreads(1);
+    app.addHook('onClose', () => Promise.all([pdfThreads.stop(), buildThreads.stop()]).then(() => undefined));
 
-  const answer = async (reply: FastifyReply, fn: () => Promise<unknown>): Promise<unknown> => {
-    reply.header('cache-control', 'no-store');
-    try {
-      return await fn();
-    } catch (error) {
-      if (error instanceof DocumentError) {
-        const code: ErrorCode = error.code === 'aborted' ? 'already-exists' : error.code === 'unimplemented' ? 'internal' : error.code;
-        return sendError(reply, HTTP_STATUS_OF_CODE[error.code], code, error.message);
+    const answer = async (reply: FastifyReply, fn: () => Promise<unknown>): Promise<unknown> => {
+      reply.header('cache-control', 'no-store');
+      try {
+        return await fn();
+      } catch (error) {
+        if (error instanceof ReportCancelled) {
+          // The browser is gone (cancel, closed tab): nobody reads this answer.
+          return reply.code(499).send({ code: 'cancelled', message: error.message });
+        }
+        if (error instanceof DocumentError) return sendApiError(reply, apiErrorOfDocument(error));
+        if (error instanceof ApiError) return sendApiError(reply, error);
+        throw error;
       }
-      if (error instanceof ApiError) return sendError(reply, error.statusCode, error.code, error.message);
-      throw error;
-    }
-  };
+    };
 
-  /** The query's reports, read with the caller's claims; a viewer's read is recorded. */
-  const reportsFor = async (request: FastifyRequest) => {
-    const claims = signedIn(request);
-    const query = parse(reportQuery, request.query);
-    const loaded = await loadReports(store, claims, query);
-    await recordReportAccess(store, claims, query.rooms);
-    return { query, loaded };
-  };
+    /** Aborts when the request's connection closes before its answer is sent (the browser cancelled). */
+    const abandoned = (reply: FastifyReply): AbortSignal => {
+      const controller = new AbortController();
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) controller.abort(new ReportCancelled());
+      });
+      return controller.signal;
+    };
 
-  // Each of these reads a whole period of records: limited per user and tenant (http/fairShare.ts).
-  app.get('/api/reports/data', { config: { fairShare: 'download' } }, async (request, reply) =>
-    answer(reply, async () => {
-      const { loaded } = await reportsFor(request);
-      return { reports: loaded.map((entry) => entry.report) };
-    }),
-  );
+    /**
+     * The query's records, read with the caller's claims (a viewer's read is recorded) and handed
+     * room by room to a report thread, which `finish` asks for its result. When the browser goes
+     * away, reading stops before the next record and the thread drops the job (reportThreads.ts).
+     */
+    const withReportJob = async <T>(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      threads: ReportThreads,
+      finish: (job: ReportJob) => Promise<T>,
+      keepSleeps = false,
+    ) => {
+      const claims = signedIn(request);
+      const query = parse(reportQuery, request.query);
+      const rooms = await readRooms(store, claims, query.rooms);
+      const signal = abandoned(reply);
+      const job = await threads.open(query.from, query.to, signal);
+      try {
+        for await (const records of roomRecords(store, claims, query, rooms, signal)) await job.add(records, keepSleeps);
+        // Recorded once read (a cancelled read showed nothing); its write also ends the scope kept for the viewer (scopeCache.ts).
+        await recordReportAccess(store, claims, query.rooms);
+        return { query, rooms, result: await finish(job) };
+      } catch (error) {
+        job.cancel();
+        if (error instanceof ReportCancelled)
+          request.log.info({ roomsRead: job.rooms, rooms: query.rooms.length }, 'report cancelled by the client: reading and building stopped');
+        throw error;
+      }
+    };
 
-  app.get('/api/reports/pdf', { config: { fairShare: 'pdf' } }, async (request, reply) =>
-    answer(reply, async () => {
-      const { query, loaded } = await reportsFor(request);
-      const pdf = await pdfs.render(
-        loaded.map((entry) => entry.report),
-        generatedAt(),
-      );
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', contentDisposition(`sleep-report_${query.from}_${query.to}.pdf`, `${fileStem(query, loaded[0]?.report.room.name)}.pdf`))
-        .send(pdf);
-    }),
-  );
+    // Each of these reads a whole period of records: limited per user and tenant (http/fairShare.ts).
+    app.get('/api/reports/data', { config: { fairShare: 'download' } }, async (request, reply) =>
+      answer(reply, async () => {
+        // `{ reports }` as the report thread wrote it: nothing of it is parsed or serialised here.
+        const { result } = await withReportJob(request, reply, buildThreads, (job) => job.json());
+        return reply.type('application/json; charset=utf-8').send(result);
+      }),
+    );
 
-  app.get('/api/reports/csv', { config: { fairShare: 'download' } }, async (request, reply) =>
-    answer(reply, async () => {
-      const { kind, encoding } = parse(csvOptions, request.query);
-      const { query, loaded } = await reportsFor(request);
-      const bytes = encodeCsv(csvText(loaded, kind), encoding);
-      const suffix = kind === 'days' ? '日別' : '分別';
-      return reply
-        .type(`text/csv; charset=${encoding === 'sjis' ? 'Shift_JIS' : 'utf-8'}`)
-        .header('content-disposition', contentDisposition(`sleep-report_${kind}_${query.from}_${query.to}.csv`, `${fileStem(query, loaded[0]?.report.room.name)}_${suffix}.csv`))
-        .send(bytes);
-    }),
-  );
+    app.get('/api/reports/pdf', { config: { fairShare: 'pdf' } }, async (request, reply) =>
+      answer(reply, async () => {
+        const { query, rooms, result: pdf } = await withReportJob(request, reply, pdfThreads, (job) => job.pdf(generatedAt()));
+        const firstName = rooms[0]?.record.name;
+        return reply
+          .type('application/pdf')
+          .header(
+            'content-disposition',
+            contentDisposition(
+              `sleep-report_${query.from}_${query.to}.pdf`,
+              `${fileStem(query, typeof firstName === 'string' && firstName !== '' ? firstName : rooms[0]?.id)}.pdf`,
+            ),
+          )
+          .send(pdf);
+      }),
+    );
 
-  app.put<{ Params: { roomId: string } }>('/api/reports/rooms/:roomId/comment', async (request, reply) =>
-    answer(reply, async () => {
-      const claims = signedIn(request, ROLE_LEVELS.generalStaff);
-      const roomId = parse(idParam, request.params.roomId);
-      const { comment } = parse(reportCommentInput, request.body ?? {});
-      await readRoom(store, claims, roomId);
-      const text = comment === null || comment.trim() === '' ? null : comment.trim();
-      await store.update(claims, `rooms/${roomId}`, { reportComment: text });
-      return { comment: text };
-    }),
-  );
+    app.get('/api/reports/csv', { config: { fairShare: 'download' } }, async (request, reply) =>
+      answer(reply, async () => {
+        const { kind, encoding } = parse(csvOptions, request.query);
+        const { query, rooms, result: bytes } = await withReportJob(request, reply, buildThreads, (job) => job.csv(kind, encoding), kind === 'epochs');
+        const firstName = rooms[0]?.record.name;
+        const suffix = kind === 'days' ? '日別' : '分別';
+        return reply
+          .type(csvContentType(encoding))
+          .header(
+            'content-disposition',
+            contentDisposition(
+              `sleep-report_${kind}_${query.from}_${query.to}.csv`,
+              `${fileStem(query, typeof firstName === 'string' && firstName !== '' ? firstName : rooms[0]?.id)}_${suffix}.csv`,
+            ),
+          )
+          .send(bytes);
+      }),
+    );
 
-  app.get<{ Params: { roomId: string } }>('/api/reports/rooms/:roomId/links', async (request, reply) =>
-    answer(reply, async () => {
-      const claims = signedIn(request, ROLE_LEVELS.administrator);
-      const roomId = parse(idParam, request.params.roomId);
-      await readRoom(store, claims, roomId);
-      return { links: await listReportLinks(store, claims, roomId) };
-    }),
-  );
+    app.put<{ Params: { roomId: string } }>('/api/reports/rooms/:roomId/comment', async (request, reply) =>
+      answer(reply, async () => {
+        const claims = signedIn(request, ROLE_LEVELS.generalStaff);
+        const roomId = parse(idParam, request.params.roomId);
+        const { comment } = parse(reportCommentInput, request.body ?? {});
+        await readRoom(store, claims, roomId);
+        const text = comment === null || comment.trim() === '' ? null : comment.trim();
+        await store.update(claims, `rooms/${roomId}`, { reportComment: text });
+        return { comment: text };
+      }),
+    );
 
-  app.post<{ Params: { id: string } }>('/api/reports/links/:id/revoke', async (request, reply) =>
-    answer(reply, async () => {
-      const claims = signedIn(request, ROLE_LEVELS.administrator);
-      const id = parse(idParam, request.params.id);
-      const link = await revokeReportLink(store, claims, id);
-      request.log.info({ linkId: id, roomId: link.roomId, by: claims.uid }, 'report link revoked');
-      return { link };
-    }),
-  );
-};
+    app.get<{ Params: { roomId: string } }>('/api/reports/rooms/:roomId/links', async (request, reply) =>
+      answer(reply, async () => {
+        const claims = signedIn(request, ROLE_LEVELS.administrator);
+        const roomId = parse(idParam, request.params.roomId);
+        const { limit, cursor } = parse(linksQuery, request.query);
+        await readRoom(store, claims, roomId);
+        return reportLinksPage(store, claims, roomId, limit, cursor);
+      }),
+    );
+
+    app.post<{ Params: { id: string } }>('/api/reports/links/:id/revoke', async (request, reply) =>
+      answer(reply, async () => {
+        const claims = signedIn(request, ROLE_LEVELS.administrator);
+        const id = parse(idParam, request.params.id);
+        const link = await revokeReportLink(store, claims, id);
+        request.log.info({ linkId: id, roomId: link.roomId, by: claims.uid }, 'report link revoked');
+        return { link };
+      }),
+    );
+  },
+  { name: 'reports', dependencies: ['documents', 'principal'], encapsulate: true },
+);

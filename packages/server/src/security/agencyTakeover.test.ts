@@ -36,25 +36,32 @@ function agencyTakeoverHolds(choice: DatabaseChoice): void {
 
   const documents = () => test.server.app.ingest.documents;
   const put = (path: string, data: Record<string, unknown>) => documents().set(SYSTEM_PRINCIPAL, path, data, false);
-  const json = (client: DocumentsClient, method: string, path: string, body: unknown) => client.send(method, path, JSON.stringify(body), { 'content-type': 'application/json' });
+  const json = (client: DocumentsClient, method: string, path: string, body: unknown) =>
+    client.send(method, path, JSON.stringify(body), { 'content-type': 'application/json' });
   const refused = (reply: ClientReply) => expect([403, 404], `${reply.status} ${reply.text}`).toContain(reply.status);
-  const ask = (client: DocumentsClient, domainId: string, terms: object = TERMS) => json(client, 'PUT', `/api/agency/${AGENCY}/partner-requests/${domainId}`, terms);
+  const ask = (client: DocumentsClient, domainId: string, terms: object = TERMS) =>
+    json(client, 'PUT', `/api/agency/${AGENCY}/partner-requests/${domainId}`, terms);
   const customer = (client: DocumentsClient, path = '', body?: unknown) =>
-    body === undefined ? client.get(`/api/domains/${CORP}/partner-requests${path}`) : json(client, 'POST', `/api/domains/${CORP}/partner-requests${path}`, body);
+    body === undefined
+      ? client.get(`/api/domains/${CORP}/partner-requests${path}`)
+      : json(client, 'POST', `/api/domains/${CORP}/partner-requests${path}`, body);
 
   /** What the agency administrator can see of the customer, through every door. */
   const agencySight = async () => {
     const device = await agencyAdmin.getDocument(`devices/${DEVICE}`);
     const room = await agencyAdmin.getDocument(`rooms/${ROOM}`);
     const rooms = await agencyAdmin.ids({ collection: 'rooms', limit: 1000 });
-    const overview = (await agencyAdmin.get(`/api/agency/${AGENCY}/overview`)).body as { partners: { id: string }[]; devices: { serial: string }[]; rooms: { id: string }[] };
+    const overview = (await agencyAdmin.get(`/api/agency/${AGENCY}/overview`)).body as { partners: { id: string }[] };
+    // The devices and rooms lists are paged on their own (GET …/devices, …/rooms).
+    const devices = (await agencyAdmin.get(`/api/agency/${AGENCY}/devices?limit=200`)).body as { devices: { serial: string }[] };
+    const agencyRooms = (await agencyAdmin.get(`/api/agency/${AGENCY}/rooms?limit=200`)).body as { rooms: { id: string }[] };
     return {
       device: device.status,
       room: room.status,
       listed: rooms.includes(ROOM),
       partners: overview.partners.map((partner) => partner.id),
-      overviewDevices: overview.devices.map((row) => row.serial).includes(DEVICE),
-      overviewRooms: overview.rooms.map((row) => row.id).includes(ROOM),
+      overviewDevices: devices.devices.map((row) => row.serial).includes(DEVICE),
+      overviewRooms: agencyRooms.rooms.map((row) => row.id).includes(ROOM),
     };
   };
   const expectBlind = async () => {
@@ -68,7 +75,13 @@ function agencyTakeoverHolds(choice: DatabaseChoice): void {
   beforeAll(async () => {
     test = await startTestServer(choice);
     const as = (email: string) => signedIn(test.server, email);
-    [agencyAdmin, agencyUser, owner, privileged, staff] = await Promise.all([as('agency-admin@example.com'), as('agency@example.com'), as('owner@example.com'), as('privilege@example.com'), as('staff@example.com')]);
+    [agencyAdmin, agencyUser, owner, privileged, staff] = await Promise.all([
+      as('agency-admin@example.com'),
+      as('agency@example.com'),
+      as('owner@example.com'),
+      as('privilege@example.com'),
+      as('staff@example.com'),
+    ]);
     ownerUid = ((await owner.me()) as { uid: string }).uid;
     developerUid = ((await (await signedIn(test.server, 'developer@example.com')).me()) as { uid: string }).uid;
     await put(`domains/${MAKER}`, { name: 'ねむりテック株式会社', kind: 'developer', rootDomainId: MAKER });
@@ -88,8 +101,21 @@ function agencyTakeoverHolds(choice: DatabaseChoice): void {
   it('the documents API writes no partner or partner request below level 100: no scope gained', async () => {
     for (const target of [CORP, MAKER]) {
       refused(await agencyAdmin.setDocument(`domains/${AGENCY}/partners/${target}`, { name: 'x', status: 'active' }));
-      refused(await agencyAdmin.post('/api/documents/commit', { reads: [], writes: [{ op: 'set', path: `domains/${AGENCY}/partners/${target}`, data: { name: 'x' }, merge: false }] }));
-      refused(await agencyAdmin.setDocument(`domains/${AGENCY}/partnerRequests/${target}`, { customerDomainId: target, status: 'accepted', partnerName: 'x', requestedBy: 'me', requestedAt: '2026-01-01T00:00:00Z' }));
+      refused(
+        await agencyAdmin.post('/api/documents/commit', {
+          reads: [],
+          writes: [{ op: 'set', path: `domains/${AGENCY}/partners/${target}`, data: { name: 'x' }, merge: false }],
+        }),
+      );
+      refused(
+        await agencyAdmin.setDocument(`domains/${AGENCY}/partnerRequests/${target}`, {
+          customerDomainId: target,
+          status: 'accepted',
+          partnerName: 'x',
+          requestedBy: 'me',
+          requestedAt: '2026-01-01T00:00:00Z',
+        }),
+      );
     }
     await expectBlind();
   });
@@ -113,7 +139,9 @@ function agencyTakeoverHolds(choice: DatabaseChoice): void {
     expect(asked.status, asked.text).toBe(200);
     expect(asked.body).toMatchObject({ request: { domainId: CORP, status: 'requested', monthlyUnitPrice: 2980 } });
     await expectBlind();
-    await expect.poll(async () => (await listOutbox(test.server.database)).some((mail) => mail.to === 'owner@example.com' && mail.subject.includes('取引先の申請'))).toBe(true);
+    await expect
+      .poll(async () => (await listOutbox(test.server.database)).some((mail) => mail.to === 'owner@example.com' && mail.subject.includes('取引先の申請')))
+      .toBe(true);
     const listed = await customer(owner);
     expect(listed.status, listed.text).toBe(200);
     expect(listed.body).toMatchObject({ requests: [{ agencyId: AGENCY, agencyName: 'ねむりケア販売株式会社', status: 'requested', partner: false }] });
@@ -122,7 +150,11 @@ function agencyTakeoverHolds(choice: DatabaseChoice): void {
     expect((await customer(staff, `/${AGENCY}/answer`, { accept: true })).status).toBe(403);
     expect((await customer(agencyAdmin, `/${AGENCY}/answer`, { accept: true })).status).toBe(403);
     const stranger = await registeredOwner(test, 'takeover-stranger@example.com');
-    const strangers = [await customer(stranger), await customer(stranger, `/${AGENCY}/answer`, { accept: true }), await stranger.get('/api/domains/no-such-root/partner-requests')];
+    const strangers = [
+      await customer(stranger),
+      await customer(stranger, `/${AGENCY}/answer`, { accept: true }),
+      await stranger.get('/api/domains/no-such-root/partner-requests'),
+    ];
     for (const reply of strangers) {
       expect(reply.status, reply.text).toBe(404);
       expect(reply.body).toMatchObject({ code: 'not-found', reason: 'domain-not-found' });
@@ -141,11 +173,29 @@ function agencyTakeoverHolds(choice: DatabaseChoice): void {
   });
 
   it('with a partner in scope, the agency still plants no owner and demotes nobody (staff records, invitations, second factors)', async () => {
-    refused(await agencyAdmin.setDocument(`domains/${CORP}/staff/planted-owner`, { displayName: '乗っ取り', email: 'planted@example.com', accessLevel: ROLE_LEVELS.ownerAdministrator }));
+    refused(
+      await agencyAdmin.setDocument(`domains/${CORP}/staff/planted-owner`, {
+        displayName: '乗っ取り',
+        email: 'planted@example.com',
+        accessLevel: ROLE_LEVELS.ownerAdministrator,
+      }),
+    );
     refused(await agencyAdmin.updateDocument(`domains/${CORP}/staff/${ownerUid}`, { accessLevel: ROLE_LEVELS.individualUser }));
     refused(await agencyAdmin.updateDocument(`domains/${MAKER}/staff/${developerUid}`, { accessLevel: ROLE_LEVELS.individualUser }));
-    refused(await agencyAdmin.post('/api/documents/commit', { reads: [], writes: [{ op: 'update', path: `domains/${CORP}/staff/${ownerUid}`, data: { disabled: true } }] }));
-    refused(await agencyAdmin.setDocument('invitations/planted', { domainId: CORP, email: 'planted@example.com', accessLevel: ROLE_LEVELS.ownerAdministrator, expiresAt: '2030-01-01T00:00:00Z' }));
+    refused(
+      await agencyAdmin.post('/api/documents/commit', {
+        reads: [],
+        writes: [{ op: 'update', path: `domains/${CORP}/staff/${ownerUid}`, data: { disabled: true } }],
+      }),
+    );
+    refused(
+      await agencyAdmin.setDocument('invitations/planted', {
+        domainId: CORP,
+        email: 'planted@example.com',
+        accessLevel: ROLE_LEVELS.ownerAdministrator,
+        expiresAt: '2030-01-01T00:00:00Z',
+      }),
+    );
     for (const [client, domainId, accessLevel] of [
       [agencyAdmin, CORP, ROLE_LEVELS.ownerAdministrator],
       [agencyAdmin, CORP, ROLE_LEVELS.generalStaff],
@@ -160,11 +210,21 @@ function agencyTakeoverHolds(choice: DatabaseChoice): void {
     expect((await agencyAdmin.post(`/api/staff/${CORP}/${ownerUid}/second-factor/reset`, {})).status).toBeGreaterThanOrEqual(403);
     expect(await documents().get(SYSTEM_PRINCIPAL, `domains/${CORP}/staff/planted-owner`)).toBeNull();
     expect(await documents().get(SYSTEM_PRINCIPAL, 'invitations/planted')).toBeNull();
-    expect((await documents().get(SYSTEM_PRINCIPAL, `domains/${CORP}/staff/${ownerUid}`))?.document).toMatchObject({ accessLevel: ROLE_LEVELS.ownerAdministrator });
+    expect((await documents().get(SYSTEM_PRINCIPAL, `domains/${CORP}/staff/${ownerUid}`))?.document).toMatchObject({
+      accessLevel: ROLE_LEVELS.ownerAdministrator,
+    });
     expect(await levelOf('owner@example.com')).toBe(ROLE_LEVELS.ownerAdministrator);
     expect(await levelOf('developer@example.com')).toBe(ROLE_LEVELS.developer);
     // An agency administrator still invites into its own agency, at most its own level.
-    expect((await agencyAdmin.post('/api/auth/registration/invitations', { email: 'colleague@example.com', accessLevel: ROLE_LEVELS.generalStaff, domainId: AGENCY })).status).toBe(200);
+    expect(
+      (
+        await agencyAdmin.post('/api/auth/registration/invitations', {
+          email: 'colleague@example.com',
+          accessLevel: ROLE_LEVELS.generalStaff,
+          domainId: AGENCY,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('a customer served by another agency (also through a partnership made before requests) cannot be asked or accepted', async () => {
@@ -188,7 +248,17 @@ function agencyTakeoverHolds(choice: DatabaseChoice): void {
     expect(ended.status, ended.text).toBe(200);
     expect(ended.body).toMatchObject({ requests: [{ agencyId: AGENCY, status: 'ended', partner: false }] });
     await expectBlind();
-    expect((await json(agencyAdmin, 'PUT', `/api/agency/${AGENCY}/partners/${CORP}`, { name: 'x', contractStart: null, contractEnd: null, monthlyUnitPrice: 1, status: 'active' })).status).toBe(404);
+    expect(
+      (
+        await json(agencyAdmin, 'PUT', `/api/agency/${AGENCY}/partners/${CORP}`, {
+          name: 'x',
+          contractStart: null,
+          contractEnd: null,
+          monthlyUnitPrice: 1,
+          status: 'active',
+        })
+      ).status,
+    ).toBe(404);
     expect((await customer(owner, `/${AGENCY}/end`, {})).status).toBe(404);
     // Asking again is allowed after an end; a decline then holds the agency off for a while.
     expect((await ask(agencyAdmin, CORP)).status).toBe(200);
@@ -201,7 +271,13 @@ function agencyTakeoverHolds(choice: DatabaseChoice): void {
 /** A new root domain's owner, registered the way anyone can (/register). */
 async function registeredOwner(test: TestServer, email: string): Promise<DocumentsClient> {
   const client = new DocumentsClient(test.server.url);
-  const reply = await client.post('/api/auth/registration/domain', { name: '他人 太郎', email, password: DEMO_PASSWORD, domainName: '他人の法人', domainKind: 'corporation' });
+  const reply = await client.post('/api/auth/registration/domain', {
+    name: '他人 太郎',
+    email,
+    password: DEMO_PASSWORD,
+    domainName: '他人の法人',
+    domainKind: 'corporation',
+  });
   if (reply.status !== 200) throw new Error(`registration answered ${reply.status}: ${reply.text}`);
   return client;
 }

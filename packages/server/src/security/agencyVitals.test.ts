@@ -50,7 +50,8 @@ describe('agency levels and residents’ vitals', () => {
     await test?.stop();
   });
 
-  const roomOf = async (client: DocumentsClient): Promise<LiveRoomState | undefined> => ((await client.get('/api/monitoring/rooms')).body as { rooms: LiveRoomState[] }).rooms.find((room) => room.roomId === 'vitals-room');
+  const roomOf = async (client: DocumentsClient): Promise<LiveRoomState | undefined> =>
+    ((await client.get('/api/monitoring/rooms')).body as { rooms: LiveRoomState[] }).rooms.find((room) => room.roomId === 'vitals-room');
 
   it('shows the facility its residents’ vitals, and the agency the room’s status only', async () => {
     const own = await roomOf(staff);
@@ -58,7 +59,16 @@ describe('agency levels and residents’ vitals', () => {
     // The simulated person breathes and moves: the facility sees numbers.
     expect([own?.respirationRate, own?.heartRate, own?.movement].some((value) => value !== null)).toBe(true);
     const seen = await roomOf(agency);
-    expect(seen).toMatchObject({ roomId: 'vitals-room', serial: SERIAL, state: own?.state, respirationRate: null, heartRate: null, movement: null, temperature: null, lastButtonAt: null });
+    expect(seen).toMatchObject({
+      roomId: 'vitals-room',
+      serial: SERIAL,
+      state: own?.state,
+      respirationRate: null,
+      heartRate: null,
+      movement: null,
+      temperature: null,
+      lastButtonAt: null,
+    });
   });
 
   it('keeps a partner device’s raw signals from the agency, as if the device were not there', async () => {

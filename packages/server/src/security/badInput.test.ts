@@ -38,15 +38,57 @@ interface Target {
 }
 
 const TARGETS: Target[] = [
-  { name: 'document set', method: 'PUT', path: '/api/documents/rooms/bad-input-1', as: 'admin@example.com', wrap: (bad) => `{"data":{"domainId":"${DEMO_DOMAINS.facilityA}","name":${bad}}}` },
-  { name: 'document update', method: 'PATCH', path: '/api/documents/rooms/bad-input-0', as: 'staff@example.com', wrap: (bad) => `{"data":{"residentNote":${bad}}}` },
-  { name: 'transaction commit', method: 'POST', path: '/api/documents/commit', as: 'staff@example.com', wrap: (bad) => `{"reads":[],"writes":[{"op":"update","path":"rooms/bad-input-0","data":{"residentNote":${bad}}}]}` },
-  { name: 'query', method: 'POST', path: '/api/documents/query', as: 'staff@example.com', wrap: (bad) => `{"query":{"collection":"rooms","where":[["name","==",${bad}]]}}` },
+  {
+    name: 'document set',
+    method: 'PUT',
+    path: '/api/documents/rooms/bad-input-1',
+    as: 'admin@example.com',
+    wrap: (bad) => `{"data":{"domainId":"${DEMO_DOMAINS.facilityA}","name":${bad}}}`,
+  },
+  {
+    name: 'document update',
+    method: 'PATCH',
+    path: '/api/documents/rooms/bad-input-0',
+    as: 'staff@example.com',
+    wrap: (bad) => `{"data":{"residentNote":${bad}}}`,
+  },
+  {
+    name: 'transaction commit',
+    method: 'POST',
+    path: '/api/documents/commit',
+    as: 'staff@example.com',
+    wrap: (bad) => `{"reads":[],"writes":[{"op":"update","path":"rooms/bad-input-0","data":{"residentNote":${bad}}}]}`,
+  },
+  {
+    name: 'query',
+    method: 'POST',
+    path: '/api/documents/query',
+    as: 'staff@example.com',
+    wrap: (bad) => `{"query":{"collection":"rooms","where":[["name","==",${bad}]]}}`,
+  },
   { name: 'report comment', method: 'PUT', path: '/api/reports/rooms/bad-input-0/comment', as: 'staff@example.com', wrap: (bad) => `{"comment":${bad}}` },
   { name: 'account phone', method: 'PUT', path: '/api/account/profile/phone', as: 'staff@example.com', wrap: (bad) => `{"phone":${bad}}` },
-  { name: 'agency bills', method: 'POST', path: `/api/agency/${DEMO_DOMAINS.agency}/bills/generate`, as: 'agency-admin@example.com', wrap: (bad) => `{"month":${bad}}` },
-  { name: 'sign-up', method: 'POST', path: '/api/auth/sign-up/email', as: null, wrap: (bad) => `{"name":${bad},"email":"bad-input@example.com","password":"correct horse battery"}` },
-  { name: 'registration', method: 'POST', path: '/api/auth/registration/domain', as: null, wrap: (bad) => `{"domainName":${bad},"name":"x","email":"bad-reg@example.com","password":"correct horse battery"}` },
+  {
+    name: 'agency bills',
+    method: 'POST',
+    path: `/api/agency/${DEMO_DOMAINS.agency}/bills/generate`,
+    as: 'agency-admin@example.com',
+    wrap: (bad) => `{"month":${bad}}`,
+  },
+  {
+    name: 'sign-up',
+    method: 'POST',
+    path: '/api/auth/sign-up/email',
+    as: null,
+    wrap: (bad) => `{"name":${bad},"email":"bad-input@example.com","password":"correct horse battery"}`,
+  },
+  {
+    name: 'registration',
+    method: 'POST',
+    path: '/api/auth/registration/domain',
+    as: null,
+    wrap: (bad) => `{"domainName":${bad},"name":"x","email":"bad-reg@example.com","password":"correct horse battery"}`,
+  },
 ];
 
 function badInputRefused(choice: DatabaseChoice): void {
@@ -93,9 +135,13 @@ function badInputRefused(choice: DatabaseChoice): void {
     const room = ok(await staff.getDocument('rooms/bad-input-0'));
     expect((room.body as { document: { name: string } }).document.name).toBe('入力検査室');
     ok(await staff.updateDocument('rooms/bad-input-0', { residentNote: '絵文字 😀 も普通に保存できる' }));
-    expect(((await staff.getDocument('rooms/bad-input-0')).body as { document: { residentNote: string } }).document.residentNote).toBe('絵文字 😀 も普通に保存できる');
+    expect(((await staff.getDocument('rooms/bad-input-0')).body as { document: { residentNote: string } }).document.residentNote).toBe(
+      '絵文字 😀 も普通に保存できる',
+    );
     // 32 levels are still accepted by the guard (the engine then judges the query on its own terms).
-    const reply = await staff.send('POST', '/api/documents/query', `{"query":{"collection":"rooms"},"x":${deep(30, '[', ']')}}`, { 'content-type': 'application/json' });
+    const reply = await staff.send('POST', '/api/documents/query', `{"query":{"collection":"rooms"},"x":${deep(30, '[', ']')}}`, {
+      'content-type': 'application/json',
+    });
     expect(reply.status).toBe(200);
     const fresh = new BrowserClient(test.server.url, { from: '127.0.9.2' });
     expect((await fresh.signIn('staff@example.com', 'wrong password')).status).not.toBe(500);

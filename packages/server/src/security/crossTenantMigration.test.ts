@@ -19,7 +19,14 @@ describe('migration 007_cross_tenant_references', () => {
         database.query(
           `insert into documents (path, collection, collection_group, parent_path, id, data, domain_id, root_domain_id, room_id, created_at, updated_at)
            values ($1, $2, $2, '', $3, $4::jsonb, $5, $5, $6, now(), now())`,
-          [path, collection, path.split('/')[1], JSON.stringify(data), domain, collection === 'rooms' ? path.split('/')[1] : ((data as { roomId?: string }).roomId ?? null)],
+          [
+            path,
+            collection,
+            path.split('/')[1],
+            JSON.stringify(data),
+            domain,
+            collection === 'rooms' ? path.split('/')[1] : ((data as { roomId?: string }).roomId ?? null),
+          ],
         );
       await insert('devices/own', 'devices', 'a', { deviceTypeId: 'bed', status: 'in_use', domainId: 'a' });
       await insert('devices/foreign', 'devices', 'b', { deviceTypeId: 'bed', status: 'in_use', domainId: 'b' });
@@ -29,7 +36,9 @@ describe('migration 007_cross_tenant_references', () => {
       await insert('alerts/ok', 'alerts', 'a', { domainId: 'a', roomId: 'r-own', type: 'button', startedAt: '2026-01-01T00:00:00Z' });
       await insert('alerts/forged', 'alerts', 'a', { domainId: 'a', roomId: 'r-b', type: 'button', startedAt: '2026-01-01T00:00:00Z' });
       await migrate(database);
-      const { rows } = await database.query<{ path: string; serial: string | null }>(`select path, data ->> 'deviceSerial' as serial from documents order by path`);
+      const { rows } = await database.query<{ path: string; serial: string | null }>(
+        `select path, data ->> 'deviceSerial' as serial from documents order by path`,
+      );
       expect(rows).toEqual([
         { path: 'alerts/ok', serial: null },
         { path: 'devices/foreign', serial: null },

@@ -55,7 +55,14 @@ function csvInjectionHolds(choice: DatabaseChoice): void {
     admin = await signedIn(test.server, 'admin@example.com');
     const staff = await signedIn(test.server, 'staff@example.com');
     for (const [index, name] of HOSTILE_NAMES.entries()) {
-      ok(await admin.setDocument(`rooms/${roomIds[index]}`, { domainId: DEMO_DOMAINS.facilityA, name, residentName: HOSTILE_NAMES[(index + 1) % HOSTILE_NAMES.length], floor: '-1F' }));
+      ok(
+        await admin.setDocument(`rooms/${roomIds[index]}`, {
+          domainId: DEMO_DOMAINS.facilityA,
+          name,
+          residentName: HOSTILE_NAMES[(index + 1) % HOSTILE_NAMES.length],
+          floor: '-1F',
+        }),
+      );
       ok(
         await staff.setDocument(`rooms/${roomIds[index]}/sleeps/${DAY}`, {
           source: 'test',
@@ -72,9 +79,12 @@ function csvInjectionHolds(choice: DatabaseChoice): void {
   });
 
   const download = async (kind: string, encoding: string): Promise<string[][]> => {
-    const response = await fetch(new URL(`/api/reports/csv?rooms=${roomIds.join(',')}&from=${DAY}&to=${DAY}&kind=${kind}&encoding=${encoding}`, test.server.url), {
-      headers: { cookie: admin.cookieHeader },
-    });
+    const response = await fetch(
+      new URL(`/api/reports/csv?rooms=${roomIds.join(',')}&from=${DAY}&to=${DAY}&kind=${kind}&encoding=${encoding}`, test.server.url),
+      {
+        headers: { cookie: admin.cookieHeader },
+      },
+    );
     expect(response.status).toBe(200);
     const bytes = Buffer.from(await response.arrayBuffer());
     return parseCsv(encoding === 'sjis' ? iconv.decode(bytes, 'Shift_JIS') : iconv.decode(bytes, 'utf8', { stripBOM: true }));

@@ -15,7 +15,7 @@ import { maxWritesPerCommit } from '@nemuri/shared/documents/transaction';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DocumentStore } from '../documents/store.ts';
+import type { DocumentStore } from '../documents/store.ts';
 import { ok, signedIn, startTestServer, type DatabaseChoice, type DocumentsClient, type TestServer } from '../documents/testing.ts';
 import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
 import { LiveSocket } from '../live/testing.ts';
@@ -41,7 +41,7 @@ export function documentEngineHolds(choice: DatabaseChoice): void {
 
   beforeAll(async () => {
     test = await startTestServer(choice);
-    store = new DocumentStore(test.server.database, { error: () => undefined });
+    store = test.server.app.documents;
     const put = (path: string, data: Record<string, unknown>) => store.set(SYSTEM_PRINCIPAL, path, data, false);
     await put('domains/demo-corp', { name: '法人', kind: 'corporation' });
     await put(`domains/${AGENCY}`, { name: '代理店', kind: 'agency' });
@@ -70,7 +70,12 @@ export function documentEngineHolds(choice: DatabaseChoice): void {
       () => staff.updateDocument('rooms/room-a', { 'constructor.prototype.polluted': 1 }),
       () => staff.updateDocument('rooms/room-a', { prototype: 1 }),
       () => staff.setDocument('rooms/room-a', JSON.parse('{"__proto__": {"polluted": 1}}'), true),
-      () => staff.setDocument('rooms/room-a', JSON.parse('{"name": "x", "domainId": "demo-facility-a", "address": {"constructor": {"prototype": {"polluted": 1}}}}'), true),
+      () =>
+        staff.setDocument(
+          'rooms/room-a',
+          JSON.parse('{"name": "x", "domainId": "demo-facility-a", "address": {"constructor": {"prototype": {"polluted": 1}}}}'),
+          true,
+        ),
       () => staff.query({ collection: 'rooms', where: [['__proto__.polluted', '==', 1]] }),
       () => staff.query({ collection: 'rooms', orderBy: [['constructor']] }),
       () => staff.post('/api/documents/commit', { reads: [], writes: [{ op: 'update', path: 'rooms/room-a', data: { '__proto__.polluted': 1 } }] }),
@@ -100,15 +105,27 @@ export function documentEngineHolds(choice: DatabaseChoice): void {
     const absent = await admin.updateDocument('rooms/room-a', { deviceSerial: 'no-such-device' });
     expect([absent.status, (absent.body as { code: string }).code]).toEqual([400, (refused.body as { code: string }).code]);
     // The same through a transaction and a replacing set.
-    expect((await admin.post('/api/documents/commit', { reads: [], writes: [{ op: 'update', path: 'rooms/room-a', data: { deviceSerial: 'dev-victim' } }] })).status).toBe(400);
+    expect(
+      (await admin.post('/api/documents/commit', { reads: [], writes: [{ op: 'update', path: 'rooms/room-a', data: { deviceSerial: 'dev-victim' } }] })).status,
+    ).toBe(400);
     expect((await admin.setDocument('rooms/room-new', { domainId: A, name: '新室', deviceSerial: 'dev-victim' })).status).toBe(400);
     expect((await admin.updateDocument('devices/dev-a', { roomId: 'room-victim' })).status).toBe(400);
     // An alert with one's own domain and another tenant's room.
-    expect((await staff.setDocument('alerts/forged', { domainId: A, roomId: 'room-victim', type: 'button', startedAt: '2026-11-24T01:00:00Z' })).status).toBe(400);
+    expect((await staff.setDocument('alerts/forged', { domainId: A, roomId: 'room-victim', type: 'button', startedAt: '2026-11-24T01:00:00Z' })).status).toBe(
+      400,
+    );
     expect((await test.server.database.query(`select path from documents where path in ('alerts/forged', 'rooms/room-new')`)).rows).toEqual([]);
     expect((await store.get(SYSTEM_PRINCIPAL, 'rooms/room-a'))?.document.deviceSerial).toBeUndefined();
     // One's own device, in one's own domain, is fine, both ways.
-    ok(await admin.post('/api/documents/commit', { reads: [], writes: [{ op: 'update', path: 'rooms/room-a', data: { deviceSerial: 'dev-a' } }, { op: 'update', path: 'devices/dev-a', data: { roomId: 'room-a' } }] }));
+    ok(
+      await admin.post('/api/documents/commit', {
+        reads: [],
+        writes: [
+          { op: 'update', path: 'rooms/room-a', data: { deviceSerial: 'dev-a' } },
+          { op: 'update', path: 'devices/dev-a', data: { roomId: 'room-a' } },
+        ],
+      }),
+    );
     ok(await staff.setDocument('alerts/own', { domainId: A, roomId: 'room-a', deviceSerial: 'dev-a', type: 'button', startedAt: '2026-11-24T01:00:00Z' }));
   });
 
@@ -117,13 +134,23 @@ export function documentEngineHolds(choice: DatabaseChoice): void {
     const [other, none] = await Promise.all([staff.getDocument('rooms/room-victim'), staff.getDocument('rooms/no-such-room')]);
     expect([other.status, strip(other.body)]).toEqual([none.status, strip(none.body)]);
     expect(other.status).toBe(404);
-    const [otherUpdate, noneUpdate] = await Promise.all([staff.updateDocument('rooms/room-victim', { name: 'x' }), staff.updateDocument('rooms/no-such-room', { name: 'x' })]);
+    const [otherUpdate, noneUpdate] = await Promise.all([
+      staff.updateDocument('rooms/room-victim', { name: 'x' }),
+      staff.updateDocument('rooms/no-such-room', { name: 'x' }),
+    ]);
     expect([otherUpdate.status, strip(otherUpdate.body)]).toEqual([noneUpdate.status, strip(noneUpdate.body)]);
     const [otherDelete, noneDelete] = await Promise.all([admin.deleteDocument('rooms/room-victim'), admin.deleteDocument('rooms/no-such-room')]);
     expect([otherDelete.status, otherDelete.text]).toEqual([noneDelete.status, noneDelete.text]);
     expect((await store.get(SYSTEM_PRINCIPAL, 'rooms/room-victim'))?.document.name).toBe('他201号室');
     // A transaction reads it as absent (version 0) and cannot write it.
-    expect((await staff.post('/api/documents/commit', { reads: [{ path: 'rooms/room-victim', version: 0 }], writes: [{ op: 'update', path: 'rooms/room-victim', data: { name: 'x' } }] })).status).toBe(404);
+    expect(
+      (
+        await staff.post('/api/documents/commit', {
+          reads: [{ path: 'rooms/room-victim', version: 0 }],
+          writes: [{ op: 'update', path: 'rooms/room-victim', data: { name: 'x' } }],
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('refuses a commit of more writes than the cap before touching a row', async () => {
@@ -141,7 +168,10 @@ export function documentEngineHolds(choice: DatabaseChoice): void {
     await expect(store.update(lookalike, 'rooms/room-victim', { deviceSerial: 'dev-a' })).rejects.toMatchObject({ code: 'invalid-argument' });
     const max = maxWritesPerCommit(test.server.database.kind);
     const writes = Array.from({ length: max + 1 }, () => ({ op: 'update', path: 'rooms/room-victim', data: { floor: '3F' } }));
-    await expect(store.commit(lookalike, { reads: [], writes })).rejects.toMatchObject({ code: 'invalid-argument', message: `A transaction may write at most ${max} documents` });
+    await expect(store.commit(lookalike, { reads: [], writes })).rejects.toMatchObject({
+      code: 'invalid-argument',
+      message: `A transaction may write at most ${max} documents`,
+    });
   });
 
   it('answers NUL, lone surrogates and deep nesting with 400, not 500', async () => {
@@ -164,7 +194,12 @@ export function documentEngineHolds(choice: DatabaseChoice): void {
 
   it('gives a report viewer the report fields of the room only, and no way to filter by the others', async () => {
     await store.set(SYSTEM_PRINCIPAL, 'rooms/room-a', { reportViewerUids: [individualUid], reportComment: '良く眠れています' }, true);
-    await store.set(SYSTEM_PRINCIPAL, 'reportAccess/link-a', { roomId: 'room-a', createdBy: 'admin', tokenHash: 'hash-a', expiresAt: '2099-01-01T00:00:00Z', viewerUid: individualUid }, false);
+    await store.set(
+      SYSTEM_PRINCIPAL,
+      'reportAccess/link-a',
+      { roomId: 'room-a', createdBy: 'admin', tokenHash: 'hash-a', expiresAt: '2099-01-01T00:00:00Z', viewerUid: individualUid },
+      false,
+    );
     const room = ok(await individual.getDocument('rooms/room-a')).body as { document: Record<string, unknown> };
     expect(Object.keys(room.document).sort()).toEqual(['createdAt', 'documentPath', 'documentReferenceId', 'domainId', 'name', 'reportComment', 'updatedAt']);
     expect(await individual.ids({ collection: 'rooms' })).toEqual(['room-a']);
@@ -187,7 +222,15 @@ export function documentEngineHolds(choice: DatabaseChoice): void {
     expect(await agency.ids({ collection: 'rooms', where: [['residentName', '==', '山田 花子']] })).toEqual([]);
     // No acknowledging the facility's alerts, no staff planted, no rooms edited.
     expect((await agency.updateDocument('alerts/own', { acknowledgedBy: 'agency', acknowledgedAt: '2026-11-24T02:00:00Z' })).status).toBe(404);
-    expect((await agency.setDocument(`domains/${A}/staff/planted`, { displayName: '侵入者', email: 'planted@example.com', accessLevel: ROLE_LEVELS.ownerAdministrator })).status).toBe(403);
+    expect(
+      (
+        await agency.setDocument(`domains/${A}/staff/planted`, {
+          displayName: '侵入者',
+          email: 'planted@example.com',
+          accessLevel: ROLE_LEVELS.ownerAdministrator,
+        })
+      ).status,
+    ).toBe(403);
     expect((await agency.updateDocument('rooms/room-a', { name: 'x' })).status).toBe(403);
     // The partner record itself is written only through the consent API.
     expect((await agency.setDocument(`domains/${AGENCY}/partners/victim`, { name: '他法人' })).status).toBe(403);
@@ -205,8 +248,19 @@ export function documentEngineHolds(choice: DatabaseChoice): void {
   it('counts only signed-up owner accounts: an owner cannot leave behind a made-up owner record', async () => {
     const owner = await signedIn(test.server, 'owner@example.com');
     const uid = ((await owner.me()) as { uid: string }).uid;
-    await store.set(SYSTEM_PRINCIPAL, `domains/demo-corp/staff/${uid}`, { displayName: 'オーナー', email: 'owner@example.com', accessLevel: ROLE_LEVELS.ownerAdministrator }, false);
-    ok(await owner.setDocument('domains/demo-corp/staff/placeholder', { displayName: '架空', email: 'nobody@example.com', accessLevel: ROLE_LEVELS.ownerAdministrator }));
+    await store.set(
+      SYSTEM_PRINCIPAL,
+      `domains/demo-corp/staff/${uid}`,
+      { displayName: 'オーナー', email: 'owner@example.com', accessLevel: ROLE_LEVELS.ownerAdministrator },
+      false,
+    );
+    ok(
+      await owner.setDocument('domains/demo-corp/staff/placeholder', {
+        displayName: '架空',
+        email: 'nobody@example.com',
+        accessLevel: ROLE_LEVELS.ownerAdministrator,
+      }),
+    );
     const reply = await owner.updateDocument(`domains/demo-corp/staff/${uid}`, { accessLevel: ROLE_LEVELS.administrator });
     expect([reply.status, (reply.body as { message: string }).message]).toEqual([400, 'A domain must keep at least one owner']);
   });

@@ -34,7 +34,17 @@ function fairnessHolds(kind: 'pglite' | 'postgresql'): void {
     if (kind === 'postgresql') schema = await createTestSchema();
     dir = await makeTempDir('nemuri-fairness-');
     server = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: schema?.url ?? 'memory://', DATA_DIR: dir.path, DEMO: '0', SIMULATE: '0', WEB_DIST: join(dir.path, 'no-web'), AUTH_RATE_LIMIT_MAX: '10000' }),
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: schema?.url ?? 'memory://',
+        DATA_DIR: dir.path,
+        DEMO: '0',
+        SIMULATE: '0',
+        WEB_DIST: join(dir.path, 'no-web'),
+        AUTH_RATE_LIMIT_MAX: '10000',
+      }),
       { logger: false },
     );
     a = await registerTenant(server.url, `${kind}-a`, '127.0.8.1');
@@ -47,7 +57,11 @@ function fairnessHolds(kind: 'pglite' | 'postgresql'): void {
     await dir?.remove();
   });
 
-  const bigCommit = (tag: string) => a.client.post('/api/documents/commit', { reads: [], writes: Array.from({ length: maxWritesPerCommit(kind) }, (_, i) => ({ op: 'update', path: `rooms/${a.roomId}`, data: { residentNote: `${tag}-${i}` } })) });
+  const bigCommit = (tag: string) =>
+    a.client.post('/api/documents/commit', {
+      reads: [],
+      writes: Array.from({ length: maxWritesPerCommit(kind) }, (_, i) => ({ op: 'update', path: `rooms/${a.roomId}`, data: { residentNote: `${tag}-${i}` } })),
+    });
 
   it('refuses commits beyond the queue with 429 resource-exhausted and Retry-After, and B is unaffected', async () => {
     const { perUser, queuePerTenant } = FAIR_SHARE.commit;
@@ -63,10 +77,17 @@ function fairnessHolds(kind: 'pglite' | 'postgresql'): void {
     expect(refused[0]?.headers['retry-after']).toBe(String(FAIR_SHARE.commit.retryAfterSeconds));
     expect(refused[0]?.body).toMatchObject({ code: 'resource-exhausted', message: expect.stringContaining('混み合っています') });
     // Another tenant's commit is not refused meanwhile: the queue is per tenant.
-    expect((await b.client.post('/api/documents/commit', { reads: [], writes: Array.from({ length: 50 }, (_, i) => ({ op: 'update', path: `rooms/${b.roomId}`, data: { residentNote: `b-${i}` } })) })).status).toBe(200);
+    expect(
+      (
+        await b.client.post('/api/documents/commit', {
+          reads: [],
+          writes: Array.from({ length: 50 }, (_, i) => ({ op: 'update', path: `rooms/${b.roomId}`, data: { residentNote: `b-${i}` } })),
+        })
+      ).status,
+    ).toBe(200);
   }, 120_000);
 
-  it(`keeps tenant B's reads ${kind === 'postgresql' ? 'under 250 ms at p99' : 'within one of A\'s commits'} while A runs its heaviest allowed load`, async () => {
+  it(`keeps tenant B's reads ${kind === 'postgresql' ? 'under 250 ms at p99' : "within one of A's commits"} while A runs its heaviest allowed load`, async () => {
     // One commit alone, twice: what "one of A's commits" costs on this machine now.
     let alone = 0;
     for (const tag of ['alone-1', 'alone-2']) {
@@ -74,8 +95,16 @@ function fairnessHolds(kind: 'pglite' | 'postgresql'): void {
       expect((await bigCommit(tag)).status).toBe(200);
       alone = Math.max(alone, performance.now() - started);
     }
-    const result = await runFairness(server.url, a, b, { durationMs: SECONDS * 1000, commitLoops: 6, pdfLoops: 3, liveSockets: 4, writesPerCommit: maxWritesPerCommit(kind) });
-    console.log(`fairness on ${kind}: B reads ${JSON.stringify(result.reads)}; one commit alone ${alone.toFixed(0)} ms; A ${JSON.stringify(result.commits)} commits, ${JSON.stringify(result.pdfs)} PDFs, ${result.liveMessages} live messages`);
+    const result = await runFairness(server.url, a, b, {
+      durationMs: SECONDS * 1000,
+      commitLoops: 6,
+      pdfLoops: 3,
+      liveSockets: 4,
+      writesPerCommit: maxWritesPerCommit(kind),
+    });
+    console.log(
+      `fairness on ${kind}: B reads ${JSON.stringify(result.reads)}; one commit alone ${alone.toFixed(0)} ms; A ${JSON.stringify(result.commits)} commits, ${JSON.stringify(result.pdfs)} PDFs, ${result.liveMessages} live messages`,
+    );
     expect(result.failedReads).toBe(0);
     expect(result.reads.count).toBeGreaterThanOrEqual(kind === 'postgresql' ? 20 : 2);
     expect(result.commits.ok).toBeGreaterThan(0);

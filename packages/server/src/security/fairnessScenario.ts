@@ -55,22 +55,46 @@ const MONTH = Array.from({ length: 30 }, (_, i) => `2026-11-${String(i + 1).padS
 /** A tenant of its own: a new facility registered by its owner (level 5), with one room. */
 export async function registerTenant(baseUrl: string, label: string, from: string): Promise<Tenant> {
   const client = new BrowserClient(baseUrl, { from });
-  const reply = await client.post('/api/auth/registration/domain', { name: `${label} オーナー`, email: `${label}@fairness.example.com`, password: PASSWORD, domainName: `${label} 苑`, domainKind: 'facility' });
+  const reply = await client.post('/api/auth/registration/domain', {
+    name: `${label} オーナー`,
+    email: `${label}@fairness.example.com`,
+    password: PASSWORD,
+    domainName: `${label} 苑`,
+    domainKind: 'facility',
+  });
   if (reply.status !== 200) throw new Error(`registering ${label} answered ${reply.status}: ${reply.text}`);
   const { domainId } = reply.body as { domainId: string };
   const roomId = `${label}-room`;
-  const room = await client.send('PUT', `/api/documents/rooms/${roomId}`, JSON.stringify({ data: { domainId, name: `${label} 101号室`, residentName: '入居者' } }), { 'content-type': 'application/json' });
+  const room = await client.send(
+    'PUT',
+    `/api/documents/rooms/${roomId}`,
+    JSON.stringify({ data: { domainId, name: `${label} 101号室`, residentName: '入居者' } }),
+    { 'content-type': 'application/json' },
+  );
   if (room.status !== 200) throw new Error(`creating ${label}'s room answered ${room.status}: ${room.text}`);
   return { client, domainId, roomId };
 }
 
 /** A month of nights with per-minute epochs in A's room, so that its PDFs are as heavy as real ones. */
 export async function fillMonth(tenant: Tenant): Promise<void> {
-  const epochs = Array.from({ length: 480 }, (_, i) => ({ state: i % 7 === 0 ? 'awake' : 'light', respirationRate: 14 + (i % 5), heartRate: 60 + (i % 9), activity: (i % 4) / 4 }));
+  const epochs = Array.from({ length: 480 }, (_, i) => ({
+    state: i % 7 === 0 ? 'awake' : 'light',
+    respirationRate: 14 + (i % 5),
+    heartRate: 60 + (i % 9),
+    activity: (i % 4) / 4,
+  }));
   const writes = MONTH.map((day) => ({
     op: 'set',
     path: `rooms/${tenant.roomId}/sleeps/${day}`,
-    data: { source: 'fairness', epochStart: `${day}T22:00:00+09:00`, epochs, totalSleepMin: 400, sleepEfficiency: 88, respirationRate: { avg: 15, min: 11, max: 19 }, heartRate: { avg: 62, min: 50, max: 80 } },
+    data: {
+      source: 'fairness',
+      epochStart: `${day}T22:00:00+09:00`,
+      epochs,
+      totalSleepMin: 400,
+      sleepEfficiency: 88,
+      respirationRate: { avg: 15, min: 11, max: 19 },
+      heartRate: { avg: 62, min: 50, max: 80 },
+    },
   }));
   const reply = await tenant.client.post('/api/documents/commit', { reads: [], writes });
   if (reply.status !== 200) throw new Error(`filling the month answered ${reply.status}: ${reply.text}`);
@@ -117,7 +141,11 @@ export async function runFairness(baseUrl: string, a: Tenant, b: Tenant, options
     while (performance.now() < until) {
       const n = round++;
       // 500 updates of A's own room, each a little different, as in the finding (1,000 then).
-      const writes = Array.from({ length: writesPerCommit }, (_, i) => ({ op: 'update', path: `rooms/${a.roomId}`, data: { residentNote: `負荷 ${loop}-${n}-${i}` } }));
+      const writes = Array.from({ length: writesPerCommit }, (_, i) => ({
+        op: 'update',
+        path: `rooms/${a.roomId}`,
+        data: { residentNote: `負荷 ${loop}-${n}-${i}` },
+      }));
       const reply = await a.client.post('/api/documents/commit', { reads: [], writes });
       commits.count(reply.status);
       // A refused client waits a little, as the Retry-After asks, and tries again.

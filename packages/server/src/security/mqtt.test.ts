@@ -102,7 +102,11 @@ describe('the embedded MQTT broker under attack', () => {
   let port: number;
   const clients: MqttClient[] = [];
   const connectDevice = async (serial: string, secret: string, clientId = serial): Promise<MqttClient> => {
-    const client = await mqtt.connectAsync(url, { username: serial, password: secret, clientId, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 }, false);
+    const client = await mqtt.connectAsync(
+      url,
+      { username: serial, password: secret, clientId, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 },
+      false,
+    );
     client.on('error', () => undefined);
     clients.push(client);
     return client;
@@ -114,7 +118,16 @@ describe('the embedded MQTT broker under attack', () => {
     url = base.server.mqttUrl;
     port = base.server.mqttPort!;
     const parser = await loadParser();
-    frame = Buffer.from(parser.encodeSmfFrame({ channel: 'temperature', format: 'float32', sampleRate: 1, sequence: 0, startTimeUs: (Date.now() - 600_000) * 1000, values: [36.6] }));
+    frame = Buffer.from(
+      parser.encodeSmfFrame({
+        channel: 'temperature',
+        format: 'float32',
+        sampleRate: 1,
+        sequence: 0,
+        startTimeUs: (Date.now() - 600_000) * 1000,
+        values: [36.6],
+      }),
+    );
   }, 60_000);
   afterAll(async () => {
     for (const client of clients) client.end(true);
@@ -184,7 +197,13 @@ describe('the embedded MQTT broker under attack', () => {
     // A multi frame just under the 1 MiB payload limit: three EIT frames of 65,536 float32 values
     // (the most one frame may hold) and one of 255 points.
     const frames = [256, 256, 256, 255].map((points, sequence) => ({
-      channel: 'eit' as const, format: 'float32' as const, width: 256, sampleRate: 20, sequence, startTimeUs: startUs + sequence * 13_000_000, values: new Float32Array(points * 256),
+      channel: 'eit' as const,
+      format: 'float32' as const,
+      width: 256,
+      sampleRate: 20,
+      sequence,
+      startTimeUs: startUs + sequence * 13_000_000,
+      values: new Float32Array(points * 256),
     }));
     const multi = Buffer.from(parser.encodeSmfFrame({ channel: 'multi', sequence: 0, startTimeUs: startUs, frames }));
     expect(multi.length).toBeGreaterThan(1_047_000);
@@ -267,7 +286,11 @@ describe('limits before authentication (a broker with short ones)', () => {
     // The flood times out; a device then gets in.
     await Promise.all([...flood, ...second].map((socket) => closedWithin(socket, 3000)));
     await until(() => broker.guard.pendingConnections === 0, 'the flood was let go');
-    const device = await mqtt.connectAsync(broker.url, { username: serial, password: 'flooded-secret', clientId: serial, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 }, false);
+    const device = await mqtt.connectAsync(
+      broker.url,
+      { username: serial, password: 'flooded-secret', clientId: serial, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 },
+      false,
+    );
     expect(device.connected).toBe(true);
     // Authenticated connections do not count against the limits.
     expect(broker.guard.pendingConnections).toBe(0);

@@ -43,7 +43,17 @@ describe('headers the HTTP layer reads', () => {
   beforeAll(async () => {
     dir = await makeTempDir('nemuri-operational-');
     server = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', MQTT_PORT: '0', LOG_LEVEL: 'debug', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '0', SIMULATE: '0', WEB_DIST: join(dir.path, 'no-web') }),
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        MQTT_PORT: '0',
+        LOG_LEVEL: 'debug',
+        DATABASE_URL: 'memory://',
+        DATA_DIR: dir.path,
+        DEMO: '0',
+        SIMULATE: '0',
+        WEB_DIST: join(dir.path, 'no-web'),
+      }),
       { logger: { write: (line) => logLines.push(line) } },
     );
   }, 60_000);
@@ -74,7 +84,11 @@ describe('headers the HTTP layer reads', () => {
       ['/api/devices/NM-0001/frames', 'application/octet-stream'],
     ] as const) {
       const before = process.memoryUsage().rss;
-      const { status } = await rawRequest(server.port, `POST ${path} HTTP/1.1\r\nContent-Type: ${type}\r\nContent-Encoding: gzip\r\nOrigin: ${server.url}`, bomb);
+      const { status } = await rawRequest(
+        server.port,
+        `POST ${path} HTTP/1.1\r\nContent-Type: ${type}\r\nContent-Encoding: gzip\r\nOrigin: ${server.url}`,
+        bomb,
+      );
       expect(status, path).toBeGreaterThanOrEqual(400);
       expect(status, path).not.toBe(404);
       expect(status, path).toBeLessThan(500);

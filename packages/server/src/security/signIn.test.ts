@@ -20,7 +20,7 @@ import { RATE_LIMITED_CODE, SIGN_IN_PER_MINUTE } from '../auth/rateLimit.ts';
 
 const PASSWORD = 'the-right-password';
 const LOCK_SECONDS = 4;
-const LOCKED_SUBJECT = '【Nemuri Monitor】ログインを一時的に停止しました';
+const LOCKED_SUBJECT = '【ねむりモニター】ログインを一時的に停止しました';
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -43,7 +43,11 @@ function signInThrottleSuite(databaseUrl: () => string) {
     via.post('/api/auth/sign-in/email', { email, password }, { 'x-forwarded-for': from });
   const mailsTo = async (email: string) => (await listOutbox(server.database, 1000)).filter((mail) => mail.to === email && mail.subject === LOCKED_SUBJECT);
   const signUp = async (email: string): Promise<void> => {
-    const reply = await new BrowserClient(server.url).post('/api/auth/sign-up/email', { name: email, email, password: PASSWORD }, { 'x-forwarded-for': newAddress() });
+    const reply = await new BrowserClient(server.url).post(
+      '/api/auth/sign-up/email',
+      { name: email, email, password: PASSWORD },
+      { 'x-forwarded-for': newAddress() },
+    );
     expect(reply.status, reply.text).toBe(200);
   };
 
@@ -97,7 +101,11 @@ function signInThrottleSuite(databaseUrl: () => string) {
     expect(retryAfter).toBeLessThanOrEqual(LOCK_SECONDS);
     expect(refused.headers['set-cookie']).toBeUndefined();
 
-    const mails = await waitFor(() => mailsTo(victim), (found) => found.length > 0, 'the lock mail');
+    const mails = await waitFor(
+      () => mailsTo(victim),
+      (found) => found.length > 0,
+      'the lock mail',
+    );
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain('パスワードの誤りが続いた');
     expect(mails[0]!.text).toContain('/login');
@@ -122,7 +130,11 @@ function signInThrottleSuite(databaseUrl: () => string) {
     const lockedUnknown = await signIn(unknown, PASSWORD);
     expect(lockedUnknown.status).toBe(lockedKnown.status);
     expect(lockedUnknown.text).toBe(lockedKnown.text);
-    await waitFor(() => mailsTo(known), (found) => found.length === 1, 'the lock mail');
+    await waitFor(
+      () => mailsTo(known),
+      (found) => found.length === 1,
+      'the lock mail',
+    );
     expect(await mailsTo(unknown)).toHaveLength(0);
   });
 
@@ -164,7 +176,11 @@ function signInThrottleSuite(databaseUrl: () => string) {
     expect((await signIn(email, PASSWORD, newAddress(), attacker)).body).toMatchObject({ twoFactorRedirect: true });
     const locked = await attacker.post('/api/auth/two-factor/verify-totp', { code: totp.generate() }, { 'x-forwarded-for': newAddress() });
     expect(locked.status).toBe(429);
-    const mails = await waitFor(() => mailsTo(email), (found) => found.length > 0, 'the second-factor lock mail');
+    const mails = await waitFor(
+      () => mailsTo(email),
+      (found) => found.length > 0,
+      'the second-factor lock mail',
+    );
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain('確認コード');
   });

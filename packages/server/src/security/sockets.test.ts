@@ -44,7 +44,11 @@ class Probe {
   }
 
   /** Opens it, or answers the HTTP status that refused the upgrade. */
-  static open(baseUrl: string, path: Channel, { cookie, origin = new URL(baseUrl).origin }: { cookie?: string; origin?: string | null }): Promise<Probe | { refused: number }> {
+  static open(
+    baseUrl: string,
+    path: Channel,
+    { cookie, origin = new URL(baseUrl).origin }: { cookie?: string; origin?: string | null },
+  ): Promise<Probe | { refused: number }> {
     const headers: Record<string, string> = {};
     if (cookie !== undefined) headers.cookie = cookie;
     if (origin !== null) headers.origin = origin;
@@ -125,9 +129,9 @@ function socketsAreSafe(choice: DatabaseChoice): void {
   beforeAll(async () => {
     test = await startTestServer(choice);
     url = test.server.url;
-    test.server.app.liveSockets.configure({ recheckMs: 60_000 });
+    test.server.app.live.configure({ recheckMs: 60_000 });
     // The demo set: facility A's rooms and devices, and a staff record for every demo account.
-    await seedDemoData(test.server.database, { info: () => undefined, warn: () => undefined, error: () => undefined });
+    await seedDemoData(test.server.app.documents, { info: () => undefined, warn: () => undefined, error: () => undefined });
     await test.server.app.monitoring.directory.refresh();
     test.server.app.monitoring.tick();
   }, 120_000);
@@ -155,7 +159,9 @@ function socketsAreSafe(choice: DatabaseChoice): void {
 
   it('takes small JSON text only: binary and oversized messages close the socket', async () => {
     const user = await signedIn(test.server, 'owner@example.com');
-    const [binary, large, huge, monitoring] = track(await Promise.all([LIVE_PATH, LIVE_SIGNALS_PATH, LIVE_PATH, MONITORING_LIVE_PATH].map((path) => Probe.opened(url, path as Channel, user.cookieHeader))));
+    const [binary, large, huge, monitoring] = track(
+      await Promise.all([LIVE_PATH, LIVE_SIGNALS_PATH, LIVE_PATH, MONITORING_LIVE_PATH].map((path) => Probe.opened(url, path as Channel, user.cookieHeader))),
+    );
     binary!.sendRaw(Buffer.alloc(16));
     large!.sendRaw('x'.repeat(17 * 1024));
     huge!.sendRaw('x'.repeat(65 * 1024));
@@ -168,7 +174,11 @@ function socketsAreSafe(choice: DatabaseChoice): void {
     const sockets = track(await watchingRooms(url, user.cookieHeader));
     const started = Date.now();
     expect((await user.signOut()).status).toBe(200);
-    expect(await Promise.all(sockets.map((socket) => socket.closedWithin(3_000)))).toEqual([SESSION_CHANGED_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE]);
+    expect(await Promise.all(sockets.map((socket) => socket.closedWithin(3_000)))).toEqual([
+      SESSION_CHANGED_CLOSE_CODE,
+      SESSION_CHANGED_CLOSE_CODE,
+      SESSION_CHANGED_CLOSE_CODE,
+    ]);
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
@@ -177,7 +187,11 @@ function socketsAreSafe(choice: DatabaseChoice): void {
     const sockets = track(await watchingRooms(url, member.cookieHeader));
     const reply = await owner.updateDocument(`domains/${FACILITY_A}/staff/${await uidOf(member)}`, { disabled: true });
     expect(reply.status).toBe(200);
-    expect(await Promise.all(sockets.map((socket) => socket.closedWithin(3_000)))).toEqual([SESSION_CHANGED_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE]);
+    expect(await Promise.all(sockets.map((socket) => socket.closedWithin(3_000)))).toEqual([
+      SESSION_CHANGED_CLOSE_CODE,
+      SESSION_CHANGED_CLOSE_CODE,
+      SESSION_CHANGED_CLOSE_CODE,
+    ]);
     // The session is gone: a new socket is signed out.
     const again = track([await Probe.opened(url, MONITORING_LIVE_PATH, member.cookieHeader)])[0]!;
     again.send({ type: 'subscribe-rooms' });
@@ -189,7 +203,11 @@ function socketsAreSafe(choice: DatabaseChoice): void {
     const sockets = track(await watchingRooms(url, member.cookieHeader));
     const reply = await owner.updateDocument(`domains/${FACILITY_A}/staff/${await uidOf(member)}`, { accessLevel: ROLE_LEVELS.individualUser });
     expect(reply.status).toBe(200);
-    expect(await Promise.all(sockets.map((socket) => socket.closedWithin(3_000)))).toEqual([SESSION_CHANGED_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE]);
+    expect(await Promise.all(sockets.map((socket) => socket.closedWithin(3_000)))).toEqual([
+      SESSION_CHANGED_CLOSE_CODE,
+      SESSION_CHANGED_CLOSE_CODE,
+      SESSION_CHANGED_CLOSE_CODE,
+    ]);
     expect(((await member.me()) as { accessLevel: number }).accessLevel).toBe(ROLE_LEVELS.individualUser);
     // Reconnected with the same session, as the web clients do: level 1 sees none of the facility's rooms.
     const [live, signals, monitoring] = track(await Promise.all(CHANNELS.map((path) => Probe.opened(url, path, member.cookieHeader))));
@@ -262,7 +280,11 @@ function socketsAreSafe(choice: DatabaseChoice): void {
     await second!.until((message) => message.id === half - 1);
     expect([...first!.messages, ...second!.messages].filter((message) => message.type === 'error')).toEqual([]);
     first!.send({ type: 'subscribe', id: 'over', target: { document: 'rooms/over' } });
-    expect(await first!.until((message) => message.id === 'over')).toMatchObject({ type: 'error', code: 'resource-exhausted', message: expect.stringMatching(/At most 200 live subscriptions per user/) });
+    expect(await first!.until((message) => message.id === 'over')).toMatchObject({
+      type: 'error',
+      code: 'resource-exhausted',
+      message: expect.stringMatching(/At most 200 live subscriptions per user/),
+    });
     signals!.send({ type: 'subscribe', serial: DEVICE });
     expect(await signals!.until((message) => message.serial === DEVICE && message.type === 'error')).toMatchObject({ code: 'resource-exhausted' });
     monitoring!.send({ type: 'subscribe-rooms' });
@@ -285,16 +307,24 @@ function socketsAreSafe(choice: DatabaseChoice): void {
   });
 
   it('caps the subscriptions of one tenant; another tenant is unaffected', async () => {
-    const runtime = test.server.app.liveSockets;
+    const runtime = test.server.app.live;
     runtime.configure({ limits: { subscriptionsPerTenant: 30 } });
     try {
       // developer and senior share the maker's tenant; the household user is a tenant of its own.
-      const [one, two, elsewhere] = await Promise.all([signedIn(test.server, 'developer@example.com'), signedIn(test.server, 'senior@example.com'), signedIn(test.server, 'individual@example.com')]);
+      const [one, two, elsewhere] = await Promise.all([
+        signedIn(test.server, 'developer@example.com'),
+        signedIn(test.server, 'senior@example.com'),
+        signedIn(test.server, 'individual@example.com'),
+      ]);
       const [a, b, c] = track(await Promise.all([one, two, elsewhere].map((client) => Probe.opened(url, LIVE_PATH, client.cookieHeader))));
       for (let index = 0; index < 20; index++) a!.send({ type: 'subscribe', id: index, target: { document: `rooms/tenant-${index}` } });
       await a!.until((message) => message.id === 19);
       for (let index = 0; index < 11; index++) b!.send({ type: 'subscribe', id: index, target: { document: `rooms/tenant-${index}` } });
-      expect(await b!.until((message) => message.id === 10)).toMatchObject({ type: 'error', code: 'resource-exhausted', message: expect.stringMatching(/organisation/) });
+      expect(await b!.until((message) => message.id === 10)).toMatchObject({
+        type: 'error',
+        code: 'resource-exhausted',
+        message: expect.stringMatching(/organisation/),
+      });
       expect(b!.messages.filter((message) => message.type === 'error')).toHaveLength(1);
       for (let index = 0; index < 25; index++) c!.send({ type: 'subscribe', id: index, target: { document: `rooms/elsewhere-${index}` } });
       await c!.until((message) => message.id === 24);

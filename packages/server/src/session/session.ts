@@ -3,26 +3,27 @@
  * or `{ user: null }` when nobody is (no cookie, an ended or unknown session).
  */
 import type { CurrentUserResponse } from '@nemuri/shared/user';
-import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Auth } from '../auth/auth.ts';
 import { sessionOf } from '../auth/principal.ts';
-import { secondFactorPolicyOf } from '../auth/secondFactorPolicy.ts';
 import { phoneNumberOf } from '../account/accountPlugin.ts';
 import { toSignedInUser } from '../auth/signedInUser.ts';
-import type { Queryable } from '../database/database.ts';
 
 export interface SessionPluginOptions {
   auth: Auth | Promise<Auth>;
-  database: Queryable;
 }
 
-export const sessionPlugin: FastifyPluginAsync<SessionPluginOptions> = async (app, { auth, database }) => {
-  const secondFactor = secondFactorPolicyOf(database);
-  app.get('/api/me', async (request, reply): Promise<CurrentUserResponse> => {
-    const session = await sessionOf(auth, request, reply);
-    if (session === null) return { user: null };
-    const context = await (await auth).$context;
-    const accounts = await context.internalAdapter.findAccounts(session.user.id);
-    return { user: toSignedInUser(session, accounts, await secondFactor.requires(session.user.domainId), await phoneNumberOf(database, session.user.id)) };
-  });
-};
+export const sessionPlugin = fp<SessionPluginOptions>(
+  async (app, { auth }) => {
+    const { database } = app;
+    const secondFactor = app.secondFactor;
+    app.get('/api/me', async (request, reply): Promise<CurrentUserResponse> => {
+      const session = await sessionOf(auth, request, reply);
+      if (session === null) return { user: null };
+      const context = await (await auth).$context;
+      const accounts = await context.internalAdapter.findAccounts(session.user.id);
+      return { user: toSignedInUser(session, accounts, await secondFactor.requires(session.user.domainId), await phoneNumberOf(database, session.user.id)) };
+    });
+  },
+  { name: 'session', dependencies: ['database', 'secondFactor', 'principal'], encapsulate: true },
+);

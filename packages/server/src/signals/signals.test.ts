@@ -10,6 +10,8 @@ import { IngestPipeline } from '../ingest/pipeline.ts';
 import { FrameRing } from './ringBuffer.ts';
 import { SignalStore, type PendingFrame } from './signalStore.ts';
 import { frameHeaderAt, splitFrames } from './smfHeader.ts';
+import { createSignalServices } from './signalServices.ts';
+import { DocumentStore } from '../documents/store.ts';
 
 describe('FrameRing', () => {
   const frame = (n: number) => Uint8Array.of(n);
@@ -31,7 +33,14 @@ describe('SignalStore', () => {
   const minute = Date.UTC(2026, 10, 22, 12, 0) * 1000;
 
   const ecg = (sequence: number, startUs: number): PendingFrame => {
-    const bytes = parser.encodeSmfFrame({ channel: 'ecg', format: 'int16', sampleRate: 250, sequence, startTimeUs: startUs, raw: new Int16Array(250).fill(sequence) });
+    const bytes = parser.encodeSmfFrame({
+      channel: 'ecg',
+      format: 'int16',
+      sampleRate: 250,
+      sequence,
+      startTimeUs: startUs,
+      raw: new Int16Array(250).fill(sequence),
+    });
     return { serial: 'S-1', channel: 'ecg', startTimeUs: startUs, sequence, bytes, domainId: 'd', rootDomainId: 'r' };
   };
 
@@ -50,6 +59,56 @@ describe('SignalStore', () => {
     expect(frameHeaderAt(frame.bytes)).toEqual({ channel: 'ecg', sequence: 7, startTimeUs: minute + 1e6, byteLength: frame.bytes.byteLength });
     expect(splitFrames(Buffer.concat([frame.bytes, frame.bytes]))).toHaveLength(2);
     expect(frameHeaderAt(frame.bytes.subarray(0, 40))).toBeNull();
+  });
+
+  it("stages a batch larger than one statement with every frame's own bytes, columns and null domains", async () => {
+    const small = new SignalStore(database, { rowsPerStatement: 7 });
+    const startUs = minute + 3 * 3600e6;
+    const frames: PendingFrame[] = [...Array(20).keys()].map((i) => {
+      // Frames of different lengths, so that a wrong offset in the shared bytea shows.
+      const bytes =
+        i % 2 === 0
+          ? parser.encodeSmfFrame({
+              channel: 'ecg',
+              format: 'int16',
+              sampleRate: 250,
+              sequence: i,
+              startTimeUs: startUs + i * 1e6,
+              raw: new Int16Array(250).fill(i),
+            })
+          : parser.encodeSmfFrame({
+              channel: 'respiHr',
+              format: 'float32',
+              sampleRate: 1,
+              sequence: i,
+              startTimeUs: startUs + i * 1e6,
+              values: new Float32Array([i, 60 + i]),
+            });
+      return {
+        serial: 'W-1',
+        channel: i % 2 === 0 ? 'ecg' : 'respiHr',
+        startTimeUs: startUs + i * 1e6,
+        sequence: i,
+        bytes,
+        domainId: i % 3 === 0 ? null : `d-${i}`,
+        rootDomainId: i % 3 === 0 ? null : 'r',
+      };
+    });
+    await small.append(frames);
+    expect(small.writeStats).toMatchObject({ writes: 1, frames: 20 });
+    const { rows } = await database.query<{
+      channel: string;
+      start_us: string;
+      seq: string;
+      frame: Uint8Array;
+      domain_id: string | null;
+      root_domain_id: string | null;
+    }>("select channel, start_us, seq, frame, domain_id, root_domain_id from signal_frames_pending where serial = 'W-1' order by seq");
+    expect(
+      rows.map((row) => [row.channel, Number(row.start_us), Number(row.seq), Buffer.from(row.frame).toString('hex'), row.domain_id, row.root_domain_id]),
+    ).toEqual(
+      frames.map((frame) => [frame.channel, frame.startTimeUs, frame.sequence, Buffer.from(frame.bytes).toString('hex'), frame.domainId, frame.rootDomainId]),
+    );
   });
 
   it('stages frames, compacts complete minutes into one gzip chunk, appends late frames, and reads in time order without duplicates', async () => {
@@ -95,8 +154,18 @@ describe('SignalStore', () => {
 
   it('is compacted (and vacuumed on PGlite) by the running pipeline once a minute is over', async () => {
     const lines: string[] = [];
-    const log = { info: () => undefined, warn: (_: object, message: string) => lines.push(message), error: (_: object, message: string) => lines.push(message) };
-    const pipeline = new IngestPipeline({ database, log, compactEveryMs: 50 });
+    const log = {
+      info: () => undefined,
+      warn: (_: object, message: string) => lines.push(message),
+      error: (_: object, message: string) => lines.push(message),
+    };
+    const pipeline = new IngestPipeline({
+      database,
+      documents: new DocumentStore(database, log),
+      signals: createSignalServices(database),
+      log,
+      compactEveryMs: 50,
+    });
     const device = { serial: 'P-1', domainId: 'd', rootDomainId: 'r', credentialHash: null, status: 'in_use' };
     const startUs = (Math.floor(Date.now() / 60_000) - 5) * 60_000_000;
     const frames = [0, 1, 2].map((sequence) => ecg(sequence, startUs + sequence * 1e6).bytes);

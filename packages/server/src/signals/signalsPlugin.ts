@@ -10,20 +10,22 @@
  *   loses frames (counted, and reported as `{type:'dropped', frames}`) instead of buffering without end.
  *   Origin, heartbeat, session re-checks and limits are the socket runtime's (live/socketRuntime.ts).
  */
-import type { FastifyPluginAsync } from 'fastify';
-import { SMF_CHANNELS, type SmfSampleChannel } from '@nemuri/parser/smf';
+import fp from 'fastify-plugin';
+import type { SmfSampleChannel } from '@nemuri/parser/smf';
+import { isSignalChannel, SIGNAL_CHANNELS } from '@nemuri/shared/signalChannels';
 import { readsWhole, type Claims } from '@nemuri/shared/documents/access';
-import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
+import { DocumentError } from '@nemuri/shared/documents/errors';
 import { isPlainObject } from '@nemuri/shared/documents/update';
-import { sendError } from '../http/errors.ts';
+import { apiErrorOfDocument, sendApiError, sendError } from '../http/errors.ts';
 import { SERIAL_PATTERN } from '../ingest/deviceRegistry.ts';
-import type { IngestPipeline } from '../ingest/pipeline.ts';
+import type { DeviceStatusTracker } from '../ingest/deviceStatus.ts';
+import type { DocumentStore } from '../documents/store.ts';
 import type { SocketConnection } from '../live/socketRuntime.ts';
+import type { SignalServices } from './signalServices.ts';
 import type { DeviceStatusEvent, LiveSubscriber } from './liveHub.ts';
 import { parseGuardedJson } from '../http/jsonGuard.ts';
 
 export interface SignalsPluginOptions {
-  pipeline: IngestPipeline;
   /** Unsent bytes above which a live socket's frames are dropped. Default 4 MiB. */
   maxBufferedBytes?: number;
 }
@@ -36,20 +38,16 @@ export const LIVE_BACKFILL_SECONDS = 5;
 export const MAX_DEVICES_PER_SOCKET = 64;
 const MAX_MESSAGE_BYTES = 16 * 1024;
 
-export const SAMPLE_CHANNELS = SMF_CHANNELS.filter((channel): channel is SmfSampleChannel => channel !== 'multi');
-
-function isSampleChannel(value: unknown): value is SmfSampleChannel {
-  return typeof value === 'string' && (SAMPLE_CHANNELS as readonly string[]).includes(value);
-}
+const isSampleChannel: (value: unknown) => value is SmfSampleChannel = isSignalChannel;
 
 /**
  * Throws the store's DocumentError (unauthenticated, permission-denied) or not-found. An agency
  * sees its partners' devices for their status, but their signals are residents' vitals: only those
  * of devices in its own domain (its stock) are its to read (data minimisation, security issue 17).
  */
-async function checkDeviceVisible(pipeline: IngestPipeline, principal: Claims | null, serial: string): Promise<void> {
+async function checkDeviceVisible(documents: DocumentStore, principal: Claims | null, serial: string): Promise<void> {
   if (!SERIAL_PATTERN.test(serial)) throw new DocumentError('not-found', `No device ${serial}`);
-  const found = await pipeline.documents.get(principal, `devices/${serial}`);
+  const found = await documents.get(principal, `devices/${serial}`);
   if (found === null) throw new DocumentError('not-found', `No device ${serial}`);
   if (principal !== null && !readsWhole(principal, deviceDomainOf(found.document))) throw new DocumentError('not-found', `No device ${serial}`);
 }
@@ -79,21 +77,28 @@ export function liveFramePrefix(serial: string): Buffer {
   return Buffer.concat([Buffer.of(serialBytes.length), serialBytes]);
 }
 
+/** What a live signal socket reads: device records for the scope check, the devices' states, their frames. */
+interface SignalSources {
+  documents: DocumentStore;
+  status: DeviceStatusTracker;
+  signals: SignalServices;
+}
+
 /** One socket's device subscriptions. */
 class SignalSocket {
   readonly #connection: SocketConnection;
   readonly #claims: Claims | null;
-  readonly #pipeline: IngestPipeline;
+  readonly #sources: SignalSources;
   readonly #subscriptions = new Map<string, { channels: ReadonlySet<SmfSampleChannel> | null; unsubscribe: () => void }>();
   /** Per serial: subscribe requests in flight, so that a later unsubscribe or subscribe wins. */
   readonly #generation = new Map<string, number>();
   dropped = 0;
   #droppedUnreported = 0;
 
-  constructor(connection: SocketConnection, pipeline: IngestPipeline) {
+  constructor(connection: SocketConnection, sources: SignalSources) {
     this.#connection = connection;
     this.#claims = connection.principal;
-    this.#pipeline = pipeline;
+    this.#sources = sources;
   }
 
   #json(message: object): void {
@@ -136,7 +141,7 @@ class SignalSocket {
     let channels: Set<SmfSampleChannel> | null = null;
     if (message.channels !== undefined) {
       if (!Array.isArray(message.channels) || !message.channels.every(isSampleChannel)) {
-        this.#json({ type: 'error', serial, code: 'invalid-argument', message: `channels must be a list of ${SAMPLE_CHANNELS.join(', ')}` });
+        this.#json({ type: 'error', serial, code: 'invalid-argument', message: `channels must be a list of ${SIGNAL_CHANNELS.join(', ')}` });
         return;
       }
       channels = new Set(message.channels);
@@ -146,7 +151,7 @@ class SignalSocket {
       return;
     }
     try {
-      await checkDeviceVisible(this.#pipeline, this.#claims, serial);
+      await checkDeviceVisible(this.#sources.documents, this.#claims, serial);
     } catch (error) {
       if (!(error instanceof DocumentError)) throw error;
       if (this.#generation.get(serial) === generation) this.#json({ type: 'error', serial, code: error.code, message: error.message });
@@ -172,9 +177,9 @@ class SignalSocket {
       status: (event: DeviceStatusEvent) => this.#json({ type: 'status', ...event }),
     };
     // Backfill and subscription together, synchronously: no frame is missed or sent twice.
-    this.#json({ type: 'status', ...this.#pipeline.status.statusOf(serial) });
-    for (const bytes of this.#pipeline.recent(serial, channels && [...channels], LIVE_BACKFILL_SECONDS)) this.#frame(prefix, bytes);
-    this.#subscriptions.set(serial, { channels, unsubscribe: this.#pipeline.hub.subscribe(serial, subscriber) });
+    this.#json({ type: 'status', ...this.#sources.status.statusOf(serial) });
+    for (const bytes of this.#sources.signals.rings.recent(serial, channels && [...channels], LIVE_BACKFILL_SECONDS)) this.#frame(prefix, bytes);
+    this.#subscriptions.set(serial, { channels, unsubscribe: this.#sources.signals.hub.subscribe(serial, subscriber) });
   }
 
   #drop(serial: string, release = true): void {
@@ -191,46 +196,51 @@ class SignalSocket {
   }
 }
 
-export const signalsPlugin: FastifyPluginAsync<SignalsPluginOptions> = async (app, { pipeline, maxBufferedBytes = 4 * 1024 * 1024 }) => {
-  app.get<{ Params: { serial: string }; Querystring: Record<string, string | undefined> }>('/api/devices/:serial/signals', async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    const { serial } = request.params;
-    const { channel } = request.query;
-    const from = parseTime(request.query.from);
-    const to = parseTime(request.query.to);
-    if (!isSampleChannel(channel)) return sendError(reply, 400, 'invalid-argument', `channel must be one of ${SAMPLE_CHANNELS.join(', ')}`);
-    if (from === null || to === null) return sendError(reply, 400, 'invalid-argument', 'from and to must be ISO 8601 times, e.g. 2026-11-22T21:00:00Z');
-    if (to <= from || to - from > MAX_READ_RANGE_MS) return sendError(reply, 400, 'invalid-argument', `to must be after from, by at most ${MAX_READ_RANGE_MS / 3_600_000} hours`);
-    try {
-      await checkDeviceVisible(pipeline, request.principal, serial);
-    } catch (error) {
-      if (!(error instanceof DocumentError)) throw error;
-      return reply.code(HTTP_STATUS_OF_CODE[error.code]).type('application/json; charset=utf-8').send({ code: error.code, message: error.message });
-    }
-    const frames = await pipeline.store.read(serial, channel, from * 1000, to * 1000);
-    return reply.type('application/octet-stream').send(frames);
-  });
+export const signalsPlugin = fp<SignalsPluginOptions>(
+  async (app, { maxBufferedBytes = 4 * 1024 * 1024 }) => {
+    const sources: SignalSources = { documents: app.documents, status: app.ingest.status, signals: app.signals };
+    app.get<{ Params: { serial: string }; Querystring: Record<string, string | undefined> }>('/api/devices/:serial/signals', async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const { serial } = request.params;
+      const { channel } = request.query;
+      const from = parseTime(request.query.from);
+      const to = parseTime(request.query.to);
+      if (!isSampleChannel(channel)) return sendError(reply, 400, 'invalid-argument', `channel must be one of ${SIGNAL_CHANNELS.join(', ')}`);
+      if (from === null || to === null) return sendError(reply, 400, 'invalid-argument', 'from and to must be ISO 8601 times, e.g. 2026-11-22T21:00:00Z');
+      if (to <= from || to - from > MAX_READ_RANGE_MS)
+        return sendError(reply, 400, 'invalid-argument', `to must be after from, by at most ${MAX_READ_RANGE_MS / 3_600_000} hours`);
+      try {
+        await checkDeviceVisible(app.documents, request.principal, serial);
+      } catch (error) {
+        if (!(error instanceof DocumentError)) throw error;
+        return sendApiError(reply, apiErrorOfDocument(error));
+      }
+      const frames = await app.signals.store.read(serial, channel, from * 1000, to * 1000);
+      return reply.type('application/octet-stream').send(frames);
+    });
 
-  app.liveSockets.serve(app, LIVE_SIGNALS_PATH, {
-    name: 'signals',
-    maxMessageBytes: MAX_MESSAGE_BYTES,
-    maxBufferedBytes,
-    // Live signals are worth having late only if complete: frames are dropped (and counted) instead.
-    whenBehind: 'skip',
-    open: (connection, request) => {
-      const signals = new SignalSocket(connection, pipeline);
-      return {
-        message: (text) => {
-          signals.handle(text).catch((error: unknown) => {
-            request.log.error({ err: error }, 'live signal subscription failed');
-            connection.close(1011, 'internal error');
-          });
-        },
-        close: () => {
-          signals.close();
-          if (signals.dropped > 0) request.log.info({ dropped: signals.dropped }, 'live signal socket closed after dropping frames it could not take');
-        },
-      };
-    },
-  });
-};
+    app.live.serve(app, LIVE_SIGNALS_PATH, {
+      name: 'signals',
+      maxMessageBytes: MAX_MESSAGE_BYTES,
+      maxBufferedBytes,
+      // Live signals are worth having late only if complete: frames are dropped (and counted) instead.
+      whenBehind: 'skip',
+      open: (connection, request) => {
+        const signals = new SignalSocket(connection, sources);
+        return {
+          message: (text) => {
+            signals.handle(text).catch((error: unknown) => {
+              request.log.error({ err: error }, 'live signal subscription failed');
+              connection.close(1011, 'internal error');
+            });
+          },
+          close: () => {
+            signals.close();
+            if (signals.dropped > 0) request.log.info({ dropped: signals.dropped }, 'live signal socket closed after dropping frames it could not take');
+          },
+        };
+      },
+    });
+  },
+  { name: 'signalsApi', dependencies: ['documents', 'signals', 'ingest', 'live'], encapsulate: true },
+);

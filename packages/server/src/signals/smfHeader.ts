@@ -3,7 +3,7 @@
  * "Frame layout"): stored chunks and live messages are walked with these, after the WebAssembly parser
  * has validated every frame once, at ingest.
  */
-import { SMF_MIN_FRAME_SIZE, smfChannelName, type SmfChannel } from '@nemuri/parser/smf';
+import { SMF_HEADER_OFFSETS as AT, SMF_MIN_FRAME_SIZE, smfChannelName, type SmfChannel } from '@nemuri/parser/smf';
 
 export interface FrameHeader {
   channel: SmfChannel | undefined;
@@ -20,12 +20,12 @@ function view(bytes: Uint8Array): DataView {
 export function frameHeaderAt(bytes: Uint8Array, offset = 0): FrameHeader | null {
   if (bytes.byteLength - offset < SMF_MIN_FRAME_SIZE) return null;
   const data = view(bytes);
-  const byteLength = SMF_MIN_FRAME_SIZE + data.getUint32(offset + 40, true);
+  const byteLength = SMF_MIN_FRAME_SIZE + data.getUint32(offset + AT.payloadLength, true);
   if (offset + byteLength > bytes.byteLength) return null;
   return {
-    channel: smfChannelName(data.getUint8(offset + 5)),
-    sequence: data.getUint32(offset + 12, true),
-    startTimeUs: Number(data.getBigInt64(offset + 16, true)),
+    channel: smfChannelName(data.getUint8(offset + AT.channel)),
+    sequence: data.getUint32(offset + AT.sequence, true),
+    startTimeUs: Number(data.getBigInt64(offset + AT.startTimeUs, true)),
     byteLength,
   };
 }

@@ -55,7 +55,10 @@ export async function analyzeNight(read: ReadFrames, startMs: number, endMs: num
         // A private copy can be handed over without copying again.
         if (bytes.byteLength > 0) streams.push(new Uint8Array(bytes));
       }
-      send({ type: 'slice', untilMs: until, streams }, streams.map((stream) => stream.buffer as ArrayBuffer));
+      send(
+        { type: 'slice', untilMs: until, streams },
+        streams.map((stream) => stream.buffer as ArrayBuffer),
+      );
       const reply = await next();
       if (reply.type === 'error') throw new Error(`night analysis: ${reply.message}`);
     }

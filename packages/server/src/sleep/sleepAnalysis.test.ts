@@ -32,7 +32,15 @@ function recording(serial: string, fromMs: number, minutes: number): PendingFram
     if (second === null) continue;
     for (const frame of encodeSecond(parser, second, sequences)) {
       if (frame.channel === 'eit') continue;
-      frames.push({ serial, channel: frame.channel, startTimeUs: (fromMs + s * 1000) * 1000, sequence: s, bytes: frame.bytes, domainId: 'night', rootDomainId: 'night' });
+      frames.push({
+        serial,
+        channel: frame.channel,
+        startTimeUs: (fromMs + s * 1000) * 1000,
+        sequence: s,
+        bytes: frame.bytes,
+        domainId: 'night',
+        rootDomainId: 'night',
+      });
     }
   }
   return frames;
@@ -70,8 +78,14 @@ describe('a stored night replayed', () => {
     const first = whole.finish('live');
     const sliced = new NightReplay(start, start + 30 * 60_000);
     const half = start + 10 * 60_000;
-    sliced.add(frames.filter((frame) => frame.startTimeUs / 1000 < half), half);
-    sliced.add(frames.filter((frame) => frame.startTimeUs / 1000 >= half), start + 30 * 60_000);
+    sliced.add(
+      frames.filter((frame) => frame.startTimeUs / 1000 < half),
+      half,
+    );
+    sliced.add(
+      frames.filter((frame) => frame.startTimeUs / 1000 >= half),
+      start + 30 * 60_000,
+    );
     expect(sliced.finish('live')).toEqual(first);
     expect(first.epochs).toHaveLength(30);
     expect(first.epochStart).toBe(new Date(start).toISOString());
@@ -103,7 +117,7 @@ describe('the sleep analysis service', () => {
     // An imported record of room 3 must stay as it is.
     await documents.set(system, `rooms/night-3/sleeps/${day}`, { source: 'upload-1', totalSleepMin: 400 }, false);
     await signals.append([...recording('NIGHT-1', start, 15), ...recording('NIGHT-3', start, 5)]);
-    directory = new RoomDirectory(database);
+    directory = new RoomDirectory(database, documents.changes);
     await directory.start();
   }, 120_000);
   afterAll(async () => {
@@ -121,7 +135,10 @@ describe('the sleep analysis service', () => {
     expect(scored).toEqual([{ roomId: 'night-1', day, frames: expect.any(Number), written: true }]);
     expect(scored[0]?.frames).toBeGreaterThan(15 * 60 * 5);
     const record = await documents.get(system, `rooms/night-1/sleeps/${day}`);
-    expect(record?.document).toMatchObject({ source: 'live', epochStart: new Date(sleepDayRange(day, { boundaryHour: 12, timeZone: 'Asia/Tokyo' }).startMs).toISOString() });
+    expect(record?.document).toMatchObject({
+      source: 'live',
+      epochStart: new Date(sleepDayRange(day, { boundaryHour: 12, timeZone: 'Asia/Tokyo' }).startMs).toISOString(),
+    });
     expect(record?.document.timeInBedMin).toBeGreaterThanOrEqual(10);
     expect(await documents.get(system, `rooms/night-2/sleeps/${day}`)).toBeNull();
     expect((await documents.get(system, `rooms/night-3/sleeps/${day}`))?.document).toMatchObject({ source: 'upload-1', totalSleepMin: 400 });

@@ -4,6 +4,8 @@
  * 12:00) on `D` to the same hour on `D + 1`, in the domain's time zone (default Asia/Tokyo).
  */
 
+import { formatOf, wallClockMs } from '@nemuri/shared/report/sleepDayClock';
+
 export interface SleepDayRule {
   boundaryHour: number;
   timeZone: string;
@@ -11,23 +13,6 @@ export interface SleepDayRule {
 
 export const DEFAULT_SLEEP_DAY: SleepDayRule = { boundaryHour: 12, timeZone: 'Asia/Tokyo' };
 const DAY_MS = 86_400_000;
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function formatOf(timeZone: string): Intl.DateTimeFormat {
-  let format = formats.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
-    formats.set(timeZone, format);
-  }
-  return format;
-}
-
-/** The zone's wall clock at an instant, as if it were UTC (ms). */
-function wallClockMs(instantMs: number, timeZone: string): number {
-  const parts = Object.fromEntries(formatOf(timeZone).formatToParts(new Date(instantMs)).map((part) => [part.type, part.value]));
-  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-}
 
 /** The instant at which the zone's clock shows `day` at `hour`:00 (the later one across a DST fold). */
 export function zonedInstant(day: string, hour: number, timeZone: string): number {
@@ -80,5 +65,8 @@ export function sleepDayRuleOf(dates: { sleepDayBoundaryHour?: unknown } | null 
       // An unknown zone name falls back to the default.
     }
   }
-  return { boundaryHour: typeof hour === 'number' && Number.isInteger(hour) && hour >= 0 && hour <= 23 ? hour : DEFAULT_SLEEP_DAY.boundaryHour, timeZone: zone };
+  return {
+    boundaryHour: typeof hour === 'number' && Number.isInteger(hour) && hour >= 0 && hour <= 23 ? hour : DEFAULT_SLEEP_DAY.boundaryHour,
+    timeZone: zone,
+  };
 }

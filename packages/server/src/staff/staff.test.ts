@@ -51,7 +51,13 @@ describe('staff management', () => {
 
   const register = async (email: string): Promise<{ member: Member; domainId: string }> => {
     const browser = client();
-    const reply = await browser.post('/api/auth/registration/domain', { name: 'オーナー', email, password: PASSWORD, domainName: 'すずらん苑', domainKind: 'facility' });
+    const reply = await browser.post('/api/auth/registration/domain', {
+      name: 'オーナー',
+      email,
+      password: PASSWORD,
+      domainName: 'すずらん苑',
+      domainKind: 'facility',
+    });
     expect(reply.status, reply.text).toBe(200);
     const body = reply.body as { domainId: string; userId: string };
     return { member: { client: browser, uid: body.userId, email }, domainId: body.domainId };
@@ -61,14 +67,22 @@ describe('staff management', () => {
     const invitation = await inviter.post('/api/auth/registration/invitations', { email, accessLevel });
     expect(invitation.status, invitation.text).toBe(200);
     const browser = client();
-    const accepted = await browser.post('/api/auth/registration/accept', { invitationId: (invitation.body as { id: string }).id, domainId, name: email.split('@')[0], password: PASSWORD });
+    const accepted = await browser.post('/api/auth/registration/accept', {
+      invitationId: (invitation.body as { id: string }).id,
+      domainId,
+      name: email.split('@')[0],
+      password: PASSWORD,
+    });
     expect(accepted.status, accepted.text).toBe(200);
     return { client: browser, uid: (accepted.body as { userId: string }).userId, email };
   };
 
   beforeAll(async () => {
     dir = await makeTempDir('nemuri-staff-');
-    server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '0', SIMULATE: '0', WEB_DIST: join(dir.path, 'no-web') }), { logger: false });
+    server = await startServer(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'memory://', DATA_DIR: dir.path, DEMO: '0', SIMULATE: '0', WEB_DIST: join(dir.path, 'no-web') }),
+      { logger: false },
+    );
     const registered = await register('staff-owner@example.com');
     owner = registered.member;
     domainId = registered.domainId;
@@ -97,7 +111,9 @@ describe('staff management', () => {
     expect((await patch(admin.client, `domains/${domainId}/staff/${staff.uid}`, { accessLevel: ROLE_LEVELS.ownerAdministrator })).status).toBe(403);
     expect((await patch(admin.client, `domains/${domainId}/staff/${owner.uid}`, { disabled: true })).status).toBe(403);
     expect((await patch(staff.client, `domains/${domainId}/staff/${second.uid}`, { accessLevel: ROLE_LEVELS.administrator })).status).toBe(403);
-    expect((await admin.client.post('/api/auth/registration/invitations', { email: 'raise@example.com', accessLevel: ROLE_LEVELS.administrator })).status).toBe(403);
+    expect((await admin.client.post('/api/auth/registration/invitations', { email: 'raise@example.com', accessLevel: ROLE_LEVELS.administrator })).status).toBe(
+      403,
+    );
     const invitation = await admin.client.post('/api/auth/registration/invitations', { email: 'raise@example.com', accessLevel: ROLE_LEVELS.generalStaff });
     expect(invitation.status).toBe(200);
     const id = (invitation.body as { id: string }).id;
@@ -145,7 +161,9 @@ describe('staff management', () => {
     expect(again.body).not.toHaveProperty('twoFactorRedirect');
     expect(await meOf(staff.client)).toMatchObject({ accessLevel: ROLE_LEVELS.generalStaff, mfas: [] });
 
-    const audit = await owner.client.post('/api/documents/query', { query: { collection: 'auditLogs', where: [['path', '==', `domains/${domainId}/staff/${staff.uid}`]], limit: 50 } });
+    const audit = await owner.client.post('/api/documents/query', {
+      query: { collection: 'auditLogs', where: [['path', '==', `domains/${domainId}/staff/${staff.uid}`]], limit: 50 },
+    });
     expect(audit.status, audit.text).toBe(200);
     const entries = (audit.body as { documents: { who: string; changedKeys: string[] }[] }).documents;
     expect(entries).toContainEqual(expect.objectContaining({ who: admin.uid, changedKeys: ['secondFactor'] }));

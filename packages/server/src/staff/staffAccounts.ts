@@ -32,11 +32,17 @@ export function staffPathOf(path: string): { domainId: string; uid: string } | n
  */
 export async function applyStaffRecord(database: Database, domainId: string, uid: string): Promise<void> {
   await database.transaction(async (tx) => {
-    const { rows } = await tx.query<{ data: { accessLevel?: unknown; disabled?: unknown } }>('select data from documents where path = $1', [`domains/${domainId}/staff/${uid}`]);
+    const { rows } = await tx.query<{ data: { accessLevel?: unknown; disabled?: unknown } }>('select data from documents where path = $1', [
+      `domains/${domainId}/staff/${uid}`,
+    ]);
     const data = rows[0]?.data;
     if (data === undefined) return;
     if (typeof data.accessLevel === 'number') {
-      await tx.query('update "user" set "accessLevel" = $1, "updatedAt" = now() where id = $2 and "domainId" = $3 and "accessLevel" <> $1', [data.accessLevel, uid, domainId]);
+      await tx.query('update "user" set "accessLevel" = $1, "updatedAt" = now() where id = $2 and "domainId" = $3 and "accessLevel" <> $1', [
+        data.accessLevel,
+        uid,
+        domainId,
+      ]);
     }
     if (data.disabled === true) {
       await tx.query('delete from "session" where "userId" = (select id from "user" where id = $1 and "domainId" = $2)', [uid, domainId]);
@@ -48,14 +54,20 @@ export async function applyStaffRecord(database: Database, domainId: string, uid
  * A change-feed listener that applies every written staff record to its account, then calls
  * `applied` with the member's uid (their live sockets are checked again at once).
  */
-export function staffRecordFollower(database: Database, log: StaffAccountLogger, applied: (uid: string) => void = () => undefined): (batch: ChangeBatch) => void {
+export function staffRecordFollower(
+  database: Database,
+  log: StaffAccountLogger,
+  applied: (uid: string) => void = () => undefined,
+): (batch: ChangeBatch) => void {
   return (batch) => {
     if (!('changes' in batch)) return;
     for (const change of batch.changes) {
       if (change.collectionGroup !== 'staff' || change.op === 'delete') continue;
       const staff = staffPathOf(change.path);
       if (staff === null) continue;
-      applyStaffRecord(database, staff.domainId, staff.uid).then(() => applied(staff.uid)).catch((error: unknown) => log.error({ err: error, path: change.path }, 'staff record could not be applied to its account'));
+      applyStaffRecord(database, staff.domainId, staff.uid)
+        .then(() => applied(staff.uid))
+        .catch((error: unknown) => log.error({ err: error, path: change.path }, 'staff record could not be applied to its account'));
     }
   };
 }
@@ -74,7 +86,10 @@ async function tenantOf(tx: Queryable, domainId: string): Promise<{ domainId: st
  */
 export async function resetSecondFactor(database: Database, by: Claims, domainId: string, uid: string): Promise<boolean> {
   return database.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: string }>('update "user" set "twoFactorEnabled" = false, "secondFactorEnrolledAt" = null, "updatedAt" = now() where id = $1 and "domainId" = $2 returning id', [uid, domainId]);
+    const { rows } = await tx.query<{ id: string }>(
+      'update "user" set "twoFactorEnabled" = false, "secondFactorEnrolledAt" = null, "updatedAt" = now() where id = $1 and "domainId" = $2 returning id',
+      [uid, domainId],
+    );
     if (rows.length === 0) return false;
     await tx.query('delete from "twoFactor" where "userId" = $1', [uid]);
     await tx.query('delete from "session" where "userId" = $1', [uid]);

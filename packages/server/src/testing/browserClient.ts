@@ -84,7 +84,14 @@ export class BrowserClient {
     };
     return new Promise((resolve, reject) => {
       const req = httpRequest(
-        { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, headers: allHeaders, ...(this.#options.from ? { localAddress: this.#options.from } : {}) },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: `${url.pathname}${url.search}`,
+          method,
+          headers: allHeaders,
+          ...(this.#options.from ? { localAddress: this.#options.from } : {}),
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));

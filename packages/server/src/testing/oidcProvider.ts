@@ -34,7 +34,12 @@ export interface LocalOidcOptions {
   cookiePrefix?: string;
 }
 
-export async function startOidcProvider({ clientId = 'nemuri-test-client', clientSecret = 'nemuri-test-secret', emailDomain = 'idp.example', cookiePrefix = 'idp' }: LocalOidcOptions = {}): Promise<LocalOidcProvider> {
+export async function startOidcProvider({
+  clientId = 'nemuri-test-client',
+  clientSecret = 'nemuri-test-secret',
+  emailDomain = 'idp.example',
+  cookiePrefix = 'idp',
+}: LocalOidcOptions = {}): Promise<LocalOidcProvider> {
   const queued: string[] = [];
   // Set once the provider exists, which needs the issuer URL, which needs the listening port.
   const route: { handle?: (request: IncomingMessage, response: ServerResponse) => void } = {};
@@ -59,7 +64,16 @@ export async function startOidcProvider({ clientId = 'nemuri-test-client', clien
   const emailOf = (accountId: string) => (accountId.includes('@') ? accountId : `${accountId}@${emailDomain}`);
   const configuration: Configuration = {
     jwks: { keys: [signingKey] },
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: ['http://127.0.0.1/callback'], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: ['http://127.0.0.1/callback'],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     scopes: ['openid', 'email', 'profile', 'offline_access'],
     features: { devInteractions: { enabled: false } },
@@ -69,7 +83,10 @@ export async function startOidcProvider({ clientId = 'nemuri-test-client', clien
       claims: () => ({ sub, email: emailOf(sub), email_verified: true, name: `テスト ${sub.split('@')[0] ?? sub}` }),
     }),
     // Tests run without TLS; keep cookies plain.
-    cookies: { keys: ['nemuri-test-cookie-key'], names: { session: `${cookiePrefix}_session`, interaction: `${cookiePrefix}_interaction`, resume: `${cookiePrefix}_resume` } },
+    cookies: {
+      keys: ['nemuri-test-cookie-key'],
+      names: { session: `${cookiePrefix}_session`, interaction: `${cookiePrefix}_interaction`, resume: `${cookiePrefix}_resume` },
+    },
     pkce: { required: () => false },
     ttl: { Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, AuthorizationCode: 60, IdToken: 600 },
   };

@@ -117,7 +117,7 @@ describe('webAppPlugin', () => {
     }
   });
 
-  it('falls back only for the app\'s own pages: an unknown path is a 404, HTML for a browser and JSON otherwise', async () => {
+  it("falls back only for the app's own pages: an unknown path is a 404, HTML for a browser and JSON otherwise", async () => {
     for (const path of ['/', '/login', '/room/abc/sleep', '/room/abc', '/agency/partner/p1', '/master/domain/d1/', '/sso/x']) {
       expect((await fetch(`${url}${path}`, { headers: { accept: '*/*' } })).status, path).toBe(200);
     }

@@ -30,8 +30,7 @@ export interface WebAppOptions {
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 
-export const NOT_BUILT_MESSAGE =
-  'Nemuri Monitor: the web app is not built yet. Run `npm run build`, then reload this page.\n';
+export const NOT_BUILT_MESSAGE = 'Nemuri Monitor: the web app is not built yet. Run `npm run build`, then reload this page.\n';
 
 /** Cache-Control for a file given by its path relative to the dist folder. */
 export function cacheControlFor(relativePath: string): string {
@@ -68,7 +67,7 @@ function pageAnswerFor(request: FastifyRequest, path: string): PageAnswer {
 }
 
 // App-wide because it sets the app's not-found handler.
-export const webAppPlugin = appWide<WebAppOptions>(async (app, { webDist }) => {
+export const webAppPlugin = appWide<WebAppOptions>('webApp', async (app, { webDist }) => {
   const indexHtml = join(webDist, 'index.html');
   if (!existsSync(indexHtml)) app.log.warn(`the web app is not built (no ${indexHtml}): run \`npm run build\``);
 

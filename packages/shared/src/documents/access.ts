@@ -75,7 +75,8 @@ export function dataScopeOf(claims: Claims, facts: ScopeFacts, collection?: stri
   if (level >= ROLE_LEVELS.agency) {
     if (claims.domainId === null) return { kind: 'none' };
     // Collections an agency may not read of its customers (CollectionSpec.agencyView 'none').
-    if (collection !== undefined && collectionByName(collection)?.agencyView === 'none') return { kind: 'domains', domainIds: [claims.domainId], rootDomainIds: [] };
+    if (collection !== undefined && collectionByName(collection)?.agencyView === 'none')
+      return { kind: 'domains', domainIds: [claims.domainId], rootDomainIds: [] };
     const ids = [claims.domainId, ...facts.partnerDomainIds];
     return { kind: 'domains', domainIds: ids, rootDomainIds: ids };
   }
@@ -101,7 +102,10 @@ export function inScope(scope: DataScope, tenant: RecordTenant): boolean {
     case 'none':
       return false;
     case 'domains':
-      return (tenant.domainId !== null && scope.domainIds.includes(tenant.domainId)) || (tenant.rootDomainId !== null && scope.rootDomainIds.includes(tenant.rootDomainId));
+      return (
+        (tenant.domainId !== null && scope.domainIds.includes(tenant.domainId)) ||
+        (tenant.rootDomainId !== null && scope.rootDomainIds.includes(tenant.rootDomainId))
+      );
     case 'rooms':
       return tenant.roomId !== null && scope.roomIds.includes(tenant.roomId);
   }

@@ -8,9 +8,12 @@
  * `createdAt`, `updatedAt`) are set by the server, so writing one fails as an unrecognized key.
  */
 import { z } from 'zod/v3';
+import { IMPORT_WARNING_CODES, READ_COLUMN_REASONS, READ_COLUMN_STATUSES, READ_COLUMNS_MAX, UNKNOWN_COLUMN_CHOICES } from '../imports.ts';
+import { ALERT_TYPE_NAMES } from '../monitoring.ts';
 import { ROLE_LEVELS } from '../roles.ts';
 import { bytes, geoPoint, nonEmpty, timestamp } from './types.ts';
 import { partnerRequestSchema } from '../partnerRequests.ts';
+import { roomAlertSettingsSchema } from '../roomAlertSettings.ts';
 
 export type Operation = 'read' | 'list' | 'create' | 'update' | 'delete';
 export const OPERATIONS: readonly Operation[] = ['read', 'list', 'create', 'update', 'delete'];
@@ -60,6 +63,23 @@ export interface Reference {
 }
 
 /**
+ * A rule between records, kept by the server's document engine on every write of every caller,
+ * in the write's transaction (server documents/collectionRules.ts).
+ * - `fixedFields`: below `editableFrom`, the fields keep the value they were first written with.
+ * - `keepsOwner`: a root domain keeps at least one signed-up, enabled staff member at `level` or
+ *   above; a write that would leave none is refused (`failed-precondition`).
+ * - `pairedRecord`: `field` names a record of `collection` whose `backField` names this record
+ *   back (a room's `deviceSerial` and the device's `roomId`). When `field` changes, the named record
+ *   takes this record's id and the one named before is released (its `backField` cleared, if it
+ *   still named this record); deleting this record releases it too. With `unique` on `field`, a
+ *   record of `collection` is named by one record at most.
+ */
+export type CollectionRule =
+  | { kind: 'fixedFields'; fields: readonly string[]; editableFrom: number }
+  | { kind: 'keepsOwner'; level: number }
+  | { kind: 'pairedRecord'; field: string; collection: string; backField: string };
+
+/**
  * What the agency levels (50-51) read of a tenant's records (data minimisation): device and room
  * status, never residents, notes or vitals. Absent: the whole record; `none`: not readable at all.
  */
@@ -106,6 +126,8 @@ export interface CollectionSpec {
   agencyView?: AgencyView;
   /** What a report viewer (level 1 given a report link, not an owner) reads of the record; absent: all of it. */
   reportViewerView?: readonly string[];
+  /** Rules between this record and others (CollectionRule). */
+  rules?: readonly CollectionRule[];
 }
 
 const L = ROLE_LEVELS;
@@ -114,7 +136,13 @@ const num = z.number();
 const optStr = str.nullable().optional();
 const optNum = num.nullable().optional();
 const optTime = timestamp.nullable().optional();
-const rule = (read: number | null, list: number | null, create: number | null, update: number | null, del: number | null): AccessRule => ({ read, list, create, update, delete: del });
+const rule = (read: number | null, list: number | null, create: number | null, update: number | null, del: number | null): AccessRule => ({
+  read,
+  list,
+  create,
+  update,
+  delete: del,
+});
 // Master data: everyone reads it; writing it is for senior developers (101), the maker's developers (100) look only.
 const masterData = rule(L.individualUser, L.individualUser, L.seniorDeveloper, L.seniorDeveloper, L.seniorDeveloper);
 
@@ -153,12 +181,21 @@ const domainSchema = z
         temperatureHigh: num.optional(),
         deviceOfflineMin: num.gte(0).optional(),
         alertResoundMin: num.gt(0).optional(),
+        sittingUpAlertSec: num.gte(0).optional(),
       })
       .strict()
       .optional(),
     status: z.enum(['active', 'suspended', 'closed']).optional(),
     /** An agency's qualified-invoice issuer registration number (適格請求書発行事業者登録番号), printed on its bills. */
-    invoiceRegistrationNumber: str.regex(/^T\d{13}$/).nullable().optional(),
+    invoiceRegistrationNumber: str
+      .regex(/^T\d{13}$/)
+      .nullable()
+      .optional(),
+    /**
+     * An agency's last invoice number (server agency/agencyBills.ts): raised in the same commit
+     * that issues a bill, so numbers never repeat or skip. Server-only: no caller sets it back.
+     */
+    lastInvoiceNumber: num.int().gte(0).optional(),
   })
   .strict();
 
@@ -180,6 +217,11 @@ const partnerSchema = z
     contractEnd: optStr,
     monthlyUnitPrice: num.gte(0).optional(),
     status: z.enum(['active', 'ended']).optional(),
+    /** Payment terms (billing/billArithmetic.ts, dueDateOf): months after the billed month, and the day (null: the last). */
+    paymentTerms: z
+      .object({ monthsAfter: num.int().gte(0).lte(3), day: num.int().gte(1).lte(31).nullable() })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -187,8 +229,26 @@ const billSchema = z
   .object({
     partnerDomainId: nonEmpty,
     month: str.regex(/^\d{4}-(0[1-9]|1[0-2])$/),
-    lines: z.array(z.object({ deviceSerial: nonEmpty, daysUsed: num.int().gte(0), unitPrice: num.gte(0), amount: num.gte(0) }).strict()).optional(),
+    lines: z
+      .array(
+        z
+          .object({
+            deviceSerial: nonEmpty,
+            daysUsed: num.int().gte(0),
+            unitPrice: num.gte(0),
+            amount: num.gte(0),
+            taxRate: num.int().gte(0).lte(100).optional(),
+          })
+          .strict(),
+      )
+      .optional(),
     subtotal: num.gte(0).optional(),
+    /** Per tax rate: the base and its tax, rounded once (a qualified invoice lists them). */
+    taxes: z.array(z.object({ rate: num.int().gte(0).lte(100), base: num.gte(0), tax: num.gte(0) }).strict()).optional(),
+    /** The last day billed (`YYYY-MM-DD`): a month under way is billed only up to the day before generation. */
+    billedThrough: optStr,
+    /** The issuer's sequence number behind invoiceNumber, unique per agency. */
+    invoiceSequence: num.int().gte(1).nullable().optional(),
     consumptionTax: num.gte(0).optional(),
     total: num.gte(0).optional(),
     status: z.enum(['draft', 'issued', 'paid']),
@@ -221,6 +281,8 @@ const roomSchema = z
     reportViewerUids: z.array(str).optional(),
     /** Staff's comment printed on the room's sleep reports (/report). */
     reportComment: str.max(2000).nullable().optional(),
+    /** Alert settings of this room overriding its domain's numbers (shared/roomAlertSettings.ts). */
+    alertSettings: roomAlertSettingsSchema.nullable().optional(),
     status: z.enum(['active', 'vacant', 'inactive']).optional(),
   })
   .strict();
@@ -233,6 +295,8 @@ const sleepSchema = z
     finalWake: optTime,
     outOfBedTime: optTime,
     timeInBedMin: num.gte(0).optional(),
+    /** Minutes in bed scored sleep or wake; the sleep metrics count only these (the rest had no usable signal). */
+    scoredMin: num.gte(0).optional(),
     totalSleepMin: num.gte(0).optional(),
     sleepEfficiency: num.gte(0).optional(),
     sleepLatencyMin: num.gte(0).optional(),
@@ -250,9 +314,35 @@ const sleepSchema = z
     /** Sleep stages scored by a person, as imported (EDF+ hypnogram): runs of one stage, in order. */
     hypnogram: z.array(z.object({ start: timestamp, durationSec: num.gt(0), stage: z.enum(['W', 'N1', 'N2', 'N3', 'N4', 'R', 'M', '?']) }).strict()).optional(),
     /** One per minute; `pauses`: breathing pauses (10 s or more) that began in that minute. */
-    epochs: z.array(z.object({ state: z.enum(['awake', 'light', 'deep', 'rem', 'outOfBed', 'unknown']), respirationRate: optNum, heartRate: optNum, activity: optNum, pauses: num.int().gte(0).optional() }).strict()).optional(),
+    epochs: z
+      .array(
+        z
+          .object({
+            state: z.enum(['awake', 'light', 'deep', 'rem', 'outOfBed', 'unknown']),
+            respirationRate: optNum,
+            heartRate: optNum,
+            activity: optNum,
+            pauses: num.int().gte(0).optional(),
+          })
+          .strict(),
+      )
+      .optional(),
     source: nonEmpty,
   })
+  .strict();
+
+const readColumnSchema = z
+  .object({
+    name: str.max(200),
+    as: str.max(40).nullable(),
+    unit: str.max(40).nullable().optional(),
+    status: z.enum(READ_COLUMN_STATUSES),
+    reason: z.enum(READ_COLUMN_REASONS).nullable().optional(),
+    values: num.int().gte(0).optional(),
+  })
+  .strict();
+const importWarningSchema = z
+  .object({ code: z.enum(IMPORT_WARNING_CODES), day: str.max(10), minutes: num.int().gte(0), nightMinutes: num.int().gte(0) })
   .strict();
 
 const uploadSchema = z
@@ -278,6 +368,11 @@ const uploadSchema = z
     channels: z.array(str).optional(),
     sampleCount: num.int().gte(0).optional(),
     sleepDays: z.array(str).optional(),
+    /** What was read, column by column (imports.ts ReadColumn), and what made no sleep day (ImportWarning). */
+    columns: z.array(readColumnSchema).max(READ_COLUMNS_MAX).nullable().optional(),
+    warnings: z.array(importWarningSchema).max(400).nullable().optional(),
+    /** The uploader's choice for columns the import cannot read (imports.ts UNKNOWN_COLUMN_CHOICES). */
+    unknownColumns: z.enum(UNKNOWN_COLUMN_CHOICES).optional(),
   })
   .strict();
 
@@ -299,9 +394,7 @@ const deviceSchema = z
   })
   .strict();
 
-const borrowSchema = z
-  .object({ toDomainId: nonEmpty, from: timestamp, until: optTime, returnedAt: optTime, by: nonEmpty, note: optStr })
-  .strict();
+const borrowSchema = z.object({ toDomainId: nonEmpty, from: timestamp, until: optTime, returnedAt: optTime, by: nonEmpty, note: optStr }).strict();
 
 const deviceTypeSchema = z
   .object({
@@ -328,7 +421,13 @@ const parameterSchema = z
   .strict();
 
 const viewSchema = z
-  .object({ routeKey: nonEmpty, deviceTypeIds: z.array(str).optional(), channels: z.array(str).optional(), layout: z.record(z.unknown()).optional(), name: optStr })
+  .object({
+    routeKey: nonEmpty,
+    deviceTypeIds: z.array(str).optional(),
+    channels: z.array(str).optional(),
+    layout: z.record(z.unknown()).optional(),
+    name: optStr,
+  })
   .strict();
 
 const historySchema = z.object({ version: nonEmpty, date: nonEmpty, title: nonEmpty, body: str }).strict();
@@ -338,7 +437,7 @@ const alertSchema = z
     domainId: nonEmpty,
     roomId: optStr,
     deviceSerial: optStr,
-    type: z.enum(['outOfBed', 'longOutOfBed', 'noBreathing', 'respirationHigh', 'respirationLow', 'heartRateHigh', 'heartRateLow', 'temperatureHigh', 'button', 'deviceOffline']),
+    type: z.enum(ALERT_TYPE_NAMES),
     startedAt: timestamp,
     endedAt: optTime,
     acknowledgedBy: optStr,
@@ -388,6 +487,9 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
       { field: 'parentDomainId', collection: 'domains' },
       { field: 'agencyDomainId', collection: 'domains' },
     ],
+    serverOnlyFields: ['lastInvoiceNumber'],
+    // A domain's place in the tree is fixed once written, below the maker's levels.
+    rules: [{ kind: 'fixedFields', fields: ['rootDomainId', 'parentDomainId', 'agencyDomainId', 'kind'], editableFrom: L.developer }],
   },
   {
     template: 'domains/{domainId}/staff/{uid}',
@@ -396,6 +498,7 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
     tenancy: { kind: 'parent' },
     access: rule(L.generalStaff, L.generalStaff, L.generalStaff, L.generalStaff, L.generalStaff),
     levelGuard: { field: 'accessLevel', protectedFrom: L.administrator, viewAllFrom: L.administrator, editAllFrom: L.privilegeAdministrator },
+    rules: [{ kind: 'keepsOwner', level: L.ownerAdministrator }],
   },
   {
     template: 'domains/{domainId}/partners/{partnerDomainId}',
@@ -406,7 +509,14 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
     // A partner puts the customer's whole tree in the agency's scope: only by the customer's consent.
     managedBy: '/api/agency/{agencyId}/partner-requests',
   },
-  { template: 'domains/{domainId}/bills/{billId}', schema: billSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin), managedBy: '/api/agency/{agencyId}/bills' },
+  {
+    template: 'domains/{domainId}/bills/{billId}',
+    schema: billSchema,
+    unique: [],
+    tenancy: { kind: 'parent' },
+    access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin),
+    managedBy: '/api/agency/{agencyId}/bills',
+  },
   {
     template: 'rooms/{roomId}',
     schema: roomSchema,
@@ -414,6 +524,8 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
     tenancy: { kind: 'fields', domainFields: ['domainId'], isRoom: true },
     access: rule(L.individualUser, L.individualUser, L.administrator, L.generalStaff, L.administrator),
     references: [{ field: 'deviceSerial', collection: 'devices', sameDomain: true }],
+    // The room's device points back at the room: whoever changes a room's device moves both.
+    rules: [{ kind: 'pairedRecord', field: 'deviceSerial', collection: 'devices', backField: 'roomId' }],
     agencyView: ['domainId', 'rootDomainId', 'name', 'floor', 'unit', 'sortOrder', 'deviceSerial', 'status'],
     reportViewerView: ['domainId', 'name', 'reportComment'],
   },
@@ -471,7 +583,13 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
     ],
     agencyView: 'none',
   },
-  { template: 'auditLogs/{id}', schema: auditLogSchema, unique: [], tenancy: { kind: 'fields', domainFields: [] }, access: rule(L.privilegeAdministrator, L.privilegeAdministrator, null, null, null) },
+  {
+    template: 'auditLogs/{id}',
+    schema: auditLogSchema,
+    unique: [],
+    tenancy: { kind: 'fields', domainFields: [] },
+    access: rule(L.privilegeAdministrator, L.privilegeAdministrator, null, null, null),
+  },
   {
     template: 'invitations/{id}',
     schema: invitationSchema,
@@ -481,9 +599,23 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
     // The staff rules hold for the level an invitation grants: an administrator (3) cannot raise one to 3+.
     levelGuard: { field: 'accessLevel', protectedFrom: L.administrator, viewAllFrom: L.administrator, editAllFrom: L.privilegeAdministrator },
   },
-  { template: 'reportAccess/{id}', schema: reportAccessSchema, unique: [], tenancy: { kind: 'roomField', field: 'roomId' }, access: rule(L.administrator, L.administrator, L.administrator, L.administrator, L.administrator), managedBy: '/api/auth/report-access and /api/reports/links' },
+  {
+    template: 'reportAccess/{id}',
+    schema: reportAccessSchema,
+    unique: [],
+    tenancy: { kind: 'roomField', field: 'roomId' },
+    access: rule(L.administrator, L.administrator, L.administrator, L.administrator, L.administrator),
+    managedBy: '/api/auth/report-access and /api/reports/links',
+  },
   // Partnership by consent (shared/partnerRequests.ts): the agency asks, the customer's owner answers; the server writes both sides.
-  { template: 'domains/{domainId}/partnerRequests/{customerDomainId}', schema: partnerRequestSchema, unique: [], tenancy: { kind: 'parent' }, access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin), managedBy: '/api/agency/{agencyId}/partner-requests and /api/domains/{domainId}/partner-requests' },
+  {
+    template: 'domains/{domainId}/partnerRequests/{customerDomainId}',
+    schema: partnerRequestSchema,
+    unique: [],
+    tenancy: { kind: 'parent' },
+    access: rule(L.agency, L.agency, L.agencyAdmin, L.agencyAdmin, L.agencyAdmin),
+    managedBy: '/api/agency/{agencyId}/partner-requests and /api/domains/{domainId}/partner-requests',
+  },
 ];
 
 function collectionIds(template: string): string[] {

@@ -67,7 +67,12 @@ describe('schema messages (zod 3)', () => {
     ['rooms', 'empty string', { domainId: 'd', name: '' }, 'String must contain at least 1 character(s)'],
     ['rooms', 'unknown key', { domainId: 'd', name: 'A', colour: 'red' }, "Unrecognized key(s) in object: 'colour'"],
     ['rooms', 'common field written', { domainId: 'd', name: 'A', createdAt: 'x' }, "Unrecognized key(s) in object: 'createdAt'"],
-    ['rooms', 'bad enum', { domainId: 'd', name: 'A', status: 'sleeping' }, "Invalid enum value. Expected 'active' | 'vacant' | 'inactive', received 'sleeping'"],
+    [
+      'rooms',
+      'bad enum',
+      { domainId: 'd', name: 'A', status: 'sleeping' },
+      "Invalid enum value. Expected 'active' | 'vacant' | 'inactive', received 'sleeping'",
+    ],
     ['domains/staff', 'bad email', { displayName: 'A', email: 'nope', accessLevel: 2 }, 'Invalid email'],
     ['domains/staff', 'negative level', { displayName: 'A', email: 'a@b.jp', accessLevel: -1 }, 'Number must be greater than or equal to 0'],
     ['domains', 'latitude', { name: 'A', kind: 'facility', location: { latitude: 91, longitude: 0 } }, MESSAGES.latitude],
@@ -84,7 +89,14 @@ describe('schema messages (zod 3)', () => {
   });
   it('reads a record failing its schema as id and path only', () => {
     expect(readRecord(room, 'r1', 'rooms/r1', { name: 5 }, 'c', 'u')).toEqual({ documentReferenceId: 'r1', documentPath: 'rooms/r1' });
-    expect(readRecord(room, 'r1', 'rooms/r1', { domainId: 'd', name: 'A' }, 'c', 'u')).toEqual({ domainId: 'd', name: 'A', documentReferenceId: 'r1', documentPath: 'rooms/r1', createdAt: 'c', updatedAt: 'u' });
+    expect(readRecord(room, 'r1', 'rooms/r1', { domainId: 'd', name: 'A' }, 'c', 'u')).toEqual({
+      domainId: 'd',
+      name: 'A',
+      documentReferenceId: 'r1',
+      documentPath: 'rooms/r1',
+      createdAt: 'c',
+      updatedAt: 'u',
+    });
   });
 });
 
@@ -114,9 +126,36 @@ describe('paths', () => {
 describe('query rules', () => {
   const q = (extra: Record<string, unknown>) => ({ collection: 'rooms', ...extra });
   it.each([
-    ['two !=', q({ where: [['a', '!=', 1], ['b', '!=', 2]] }), MESSAGES.moreThanOneNotEqual],
-    ['two not-in', q({ where: [['a', 'not-in', [1]], ['b', 'not-in', [2]]] }), MESSAGES.moreThanOneNotIn],
-    ['!= with not-in', q({ where: [['a', '!=', 1], ['b', 'not-in', [2]]] }), MESSAGES.notInWithNotEqual],
+    [
+      'two !=',
+      q({
+        where: [
+          ['a', '!=', 1],
+          ['b', '!=', 2],
+        ],
+      }),
+      MESSAGES.moreThanOneNotEqual,
+    ],
+    [
+      'two not-in',
+      q({
+        where: [
+          ['a', 'not-in', [1]],
+          ['b', 'not-in', [2]],
+        ],
+      }),
+      MESSAGES.moreThanOneNotIn,
+    ],
+    [
+      '!= with not-in',
+      q({
+        where: [
+          ['a', '!=', 1],
+          ['b', 'not-in', [2]],
+        ],
+      }),
+      MESSAGES.notInWithNotEqual,
+    ],
     ['empty in', q({ where: [['a', 'in', []]] }), MESSAGES.emptyIn('in')],
     ['in without a list', q({ where: [['a', 'in', 3]] }), MESSAGES.emptyIn('in')],
     ['empty not-in', q({ where: [['a', 'not-in', []]] }), MESSAGES.emptyIn('not-in')],
@@ -125,12 +164,24 @@ describe('query rules', () => {
     ['empty field path', q({ where: [['', '==', 1]] }), MESSAGES.emptyFieldPath('')],
     ['empty segment', q({ where: [['a..b', '==', 1]] }), MESSAGES.emptyFieldPath('a..b')],
     ['leading dot', q({ orderBy: [['.a']] }), MESSAGES.emptyFieldPath('.a')],
-    ...['~', '*', '/', '[', ']'].map((c): [string, Record<string, unknown>, string] => [`'${c}' in a path`, q({ where: [[`a${c}b`, '==', 1]] }), MESSAGES.badFieldPath(`a${c}b`)]),
+    ...['~', '*', '/', '[', ']'].map((c): [string, Record<string, unknown>, string] => [
+      `'${c}' in a path`,
+      q({ where: [[`a${c}b`, '==', 1]] }),
+      MESSAGES.badFieldPath(`a${c}b`),
+    ]),
   ])('%s', (_what, query, message) => {
     expect(errorOf(() => validateQuery(query))).toMatchObject({ code: 'invalid-argument', message });
   });
   it('fills in the default page size of 50 and accepts one != and nested paths', () => {
-    const valid = validateQuery(q({ where: [['numbers.heartRateHigh', '!=', 1], ['a', 'in', [1]]], orderBy: [['name', 'desc']] }));
+    const valid = validateQuery(
+      q({
+        where: [
+          ['numbers.heartRateHigh', '!=', 1],
+          ['a', 'in', [1]],
+        ],
+        orderBy: [['name', 'desc']],
+      }),
+    );
     expect(valid.limit).toBe(DEFAULT_PAGE_SIZE);
     expect(valid.where[0]?.field).toEqual(['numbers', 'heartRateHigh']);
     expect(valid.orderBy).toEqual([{ field: ['name'], direction: 'desc' }]);
@@ -156,7 +207,12 @@ describe('writes', () => {
 });
 
 describe('data scope', () => {
-  const claims = (accessLevel: number, domainId: string | null = 'fa', rootDomainId: string | null = 'corp'): Claims => ({ uid: 'u1', accessLevel, domainId, rootDomainId });
+  const claims = (accessLevel: number, domainId: string | null = 'fa', rootDomainId: string | null = 'corp'): Claims => ({
+    uid: 'u1',
+    accessLevel,
+    domainId,
+    rootDomainId,
+  });
   const facts = { partnerDomainIds: ['fa'], ownedRoomIds: ['r1'] };
   const tenants: Record<string, RecordTenant> = {
     ownRoom: { domainId: 'household', rootDomainId: 'household', roomId: 'r1' },

@@ -2,7 +2,8 @@
  * The document engine's error codes and messages (PRODUCT.md section 6, the specification's
  * section 8): the API answers `{ code, message }` with one of these codes and the English message.
  */
-export type DocumentErrorCode = 'invalid-argument' | 'failed-precondition' | 'not-found' | 'permission-denied' | 'unauthenticated' | 'aborted' | 'unimplemented';
+export type DocumentErrorCode =
+  'invalid-argument' | 'failed-precondition' | 'not-found' | 'permission-denied' | 'unauthenticated' | 'aborted' | 'unimplemented';
 
 export const HTTP_STATUS_OF_CODE: Record<DocumentErrorCode, number> = {
   'invalid-argument': 400,

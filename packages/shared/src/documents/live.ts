@@ -21,4 +21,5 @@ export type ClientMessage = { type: 'subscribe'; id: SubscriptionId; target: Liv
 
 export type Snapshot = { document: Data | null } | { documents: Data[] } | { count: number };
 
-export type ServerMessage = ({ type: 'snapshot'; id: SubscriptionId } & Snapshot) | { type: 'error'; id: SubscriptionId | null; code: DocumentErrorCode; message: string };
+export type ServerMessage =
+  ({ type: 'snapshot'; id: SubscriptionId } & Snapshot) | { type: 'error'; id: SubscriptionId | null; code: DocumentErrorCode; message: string };

@@ -34,7 +34,8 @@ function registryName(segments: readonly string[]): string {
 export function parseCollectionPath(path: string): CollectionRef {
   if (typeof path !== 'string') throw new DocumentError('invalid-argument', MESSAGES.badCollectionPath(String(path)));
   const segments = path.split('/');
-  if (segments.length % 2 !== 1 || !segments.every((segment) => SEGMENT.test(segment) && !badSegment(segment))) throw new DocumentError('invalid-argument', MESSAGES.badCollectionPath(path));
+  if (segments.length % 2 !== 1 || !segments.every((segment) => SEGMENT.test(segment) && !badSegment(segment)))
+    throw new DocumentError('invalid-argument', MESSAGES.badCollectionPath(path));
   const spec = collectionByName(registryName(segments));
   if (spec === undefined) throw new DocumentError('invalid-argument', MESSAGES.unknownCollection(path));
   return { spec, path, parentPath: segments.slice(0, -1).join('/') };
@@ -53,6 +54,7 @@ export function parseDocumentPath(path: string, { allowEmptyId = false } = {}): 
     throw new DocumentError('invalid-argument', MESSAGES.badDocumentPath(path));
   }
   const collection = parseCollectionPath(head.join('/'));
-  if (id !== '' && collection.spec.idPattern !== undefined && !collection.spec.idPattern.test(id)) throw new DocumentError('invalid-argument', MESSAGES.badDocumentPath(path));
+  if (id !== '' && collection.spec.idPattern !== undefined && !collection.spec.idPattern.test(id))
+    throw new DocumentError('invalid-argument', MESSAGES.badDocumentPath(path));
   return { ...collection, id, documentPath: path };
 }

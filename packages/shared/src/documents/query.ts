@@ -66,14 +66,16 @@ export interface ValidQuery {
 export function validateQuery(input: unknown): ValidQuery {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new DocumentError('invalid-argument', MESSAGES.invalidData('query'));
   const query = input as Query;
-  if (typeof query.collection !== 'string' || query.collection === '') throw new DocumentError('invalid-argument', MESSAGES.badCollectionPath(String(query.collection)));
+  if (typeof query.collection !== 'string' || query.collection === '')
+    throw new DocumentError('invalid-argument', MESSAGES.badCollectionPath(String(query.collection)));
   const where = (query.where ?? []).map((filter) => {
     if (!Array.isArray(filter) || filter.length !== 3) throw new DocumentError('invalid-argument', MESSAGES.invalidData('where'));
     const [field, op, value] = filter as unknown[];
     if (!(FILTER_OPERATORS as readonly unknown[]).includes(op)) throw new DocumentError('invalid-argument', `Invalid query. Unknown operator: ${String(op)}`);
     const operator = op as FilterOperator;
     const parsed = parseFieldPath(field);
-    if (LIST_OPERATORS.includes(operator) && (!Array.isArray(value) || value.length === 0)) throw new DocumentError('invalid-argument', MESSAGES.emptyIn(operator));
+    if (LIST_OPERATORS.includes(operator) && (!Array.isArray(value) || value.length === 0))
+      throw new DocumentError('invalid-argument', MESSAGES.emptyIn(operator));
     if (value === undefined) throw new DocumentError('invalid-argument', MESSAGES.invalidData('where'));
     checkSafeValue(value);
     return { field: parsed, op: operator, value };
@@ -89,7 +91,8 @@ export function validateQuery(input: unknown): ValidQuery {
     if (direction !== 'asc' && direction !== 'desc') throw new DocumentError('invalid-argument', `Invalid query. Unknown direction: ${String(direction)}`);
     return { field: parseFieldPath(ordering[0]), direction };
   });
-  if (query.limit !== undefined && query.limitToLast !== undefined) throw new DocumentError('invalid-argument', 'Invalid query. Use either limit or limitToLast, not both.');
+  if (query.limit !== undefined && query.limitToLast !== undefined)
+    throw new DocumentError('invalid-argument', 'Invalid query. Use either limit or limitToLast, not both.');
   const fromEnd = query.limitToLast !== undefined;
   const limit = query.limitToLast ?? query.limit ?? DEFAULT_PAGE_SIZE;
   if (!isPositiveInt(limit)) throw new DocumentError('invalid-argument', `Invalid query. The limit must be an integer from 0 to ${MAX_PAGE_SIZE}.`);
@@ -97,7 +100,11 @@ export function validateQuery(input: unknown): ValidQuery {
   let startAfter: ValidQuery['startAfter'] = null;
   if (query.startAfter !== undefined) {
     if (Array.isArray(query.startAfter)) {
-      if (query.startAfter.length === 0 || query.startAfter.length > orderBy.length) throw new DocumentError('invalid-argument', 'Invalid query. Too many arguments provided to startAfter(): give at most one value per orderBy() clause, and at least one.');
+      if (query.startAfter.length === 0 || query.startAfter.length > orderBy.length)
+        throw new DocumentError(
+          'invalid-argument',
+          'Invalid query. Too many arguments provided to startAfter(): give at most one value per orderBy() clause, and at least one.',
+        );
       checkSafeValue(query.startAfter);
       startAfter = { values: query.startAfter };
     } else if (typeof query.startAfter === 'object' && query.startAfter !== null && typeof query.startAfter.document === 'string') {

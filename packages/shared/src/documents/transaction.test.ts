@@ -17,7 +17,10 @@ function fakeTransport(failures: number, error = new DocumentError('aborted', 'c
 
 describe('runTransaction', () => {
   it.each([0, -1, 1.5])('refuses maxAttempts %s with the exact message', async (maxAttempts) => {
-    await expect(runTransaction(fakeTransport(0), async () => 1, { maxAttempts })).rejects.toMatchObject({ code: 'invalid-argument', message: MESSAGES.maxAttempts });
+    await expect(runTransaction(fakeTransport(0), async () => 1, { maxAttempts })).rejects.toMatchObject({
+      code: 'invalid-argument',
+      message: MESSAGES.maxAttempts,
+    });
   });
 
   it('sends the versions read with the writes', async () => {

@@ -26,9 +26,7 @@ export function maxWritesPerCommit(kind: 'pglite' | 'postgresql'): number {
 export const MAX_READS_PER_COMMIT = 500;
 
 export type TransactionWrite =
-  | { op: 'set'; path: string; data: Data; merge?: boolean }
-  | { op: 'update'; path: string; data: Data }
-  | { op: 'delete'; path: string };
+  { op: 'set'; path: string; data: Data; merge?: boolean } | { op: 'update'; path: string; data: Data } | { op: 'delete'; path: string };
 
 /** Body of `POST /api/documents/commit`. */
 export interface CommitRequest {
@@ -79,7 +77,11 @@ export class Transaction {
   }
 }
 
-export async function runTransaction<T>(transport: TransactionTransport, fn: (tx: Transaction) => Promise<T>, { maxAttempts = DEFAULT_MAX_ATTEMPTS }: { maxAttempts?: number } = {}): Promise<T> {
+export async function runTransaction<T>(
+  transport: TransactionTransport,
+  fn: (tx: Transaction) => Promise<T>,
+  { maxAttempts = DEFAULT_MAX_ATTEMPTS }: { maxAttempts?: number } = {},
+): Promise<T> {
   checkMaxAttempts(maxAttempts);
   let lastError: unknown;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {

@@ -10,7 +10,13 @@ import { checkSafeValue } from './safeData.ts';
 export const DELETE_FIELD = { $delete: true } as const;
 
 export function isDeleteField(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && (value as Record<string, unknown>).$delete === true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 1 &&
+    (value as Record<string, unknown>).$delete === true
+  );
 }
 
 export type Data = Record<string, unknown>;

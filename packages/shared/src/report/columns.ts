@@ -4,7 +4,17 @@
  * Durations stay in minutes and rates keep one decimal, so the PDF, the CSV and the screen show
  * the very same figures.
  */
-import { CLOCK_KEYS, type ClockKey, type MetricKey, type ReportAverages, type ReportDayRow, type RoomReport, type SleepEpoch, type SleepRecord, epochOriginMs } from './roomReport.ts';
+import {
+  CLOCK_KEYS,
+  type ClockKey,
+  type MetricKey,
+  type ReportAverages,
+  type ReportDayRow,
+  type RoomReport,
+  type SleepEpoch,
+  type SleepRecord,
+  epochOriginMs,
+} from './roomReport.ts';
 import type { CsvCell } from './csv.ts';
 import { dateTimeOf } from './sleepDayClock.ts';
 
@@ -23,7 +33,7 @@ export const METRIC_LABELS_JA: Readonly<Record<MetricKey, string>> = {
   outOfBedCount: '離床回数',
   outOfBedMin: '離床時間(分)',
   respirationAvg: '呼吸数(回/分)',
-  heartRateAvg: '心拍数(拍/分)',
+  heartRateAvg: '心拍数(回/分)',
   apneaEvents: '呼吸停止回数',
   apneaIndex: '呼吸停止指数(回/時)',
   movementIndex: '体動指数',
@@ -41,7 +51,7 @@ export const REPORT_LABELS_JA = {
   metrics: '日ごとの指標',
   trend: '呼吸数・心拍数の推移',
   respiration: '呼吸数(回/分)',
-  heartRate: '心拍数(拍/分)',
+  heartRate: '心拍数(回/分)',
   comment: 'コメント',
   noRecords: 'この期間の睡眠の記録はありません',
   recordedDays: '記録のある日数',
@@ -71,6 +81,11 @@ export function cellText(source: Pick<ReportDayRow | ReportAverages, 'clocks' | 
   return value === null ? '' : typeof value === 'number' ? formatNumber(value) : value;
 }
 
+/** A day (`YYYY-MM-DD`) in the product's form `YYYY/MM/DD` (constants.ts DATE_FORMAT), as the PDF and the CSV write it. */
+export function reportDate(day: string): string {
+  return /^\d{4}-\d\d-\d\d/.test(day) ? `${day.slice(0, 4)}/${day.slice(5, 7)}/${day.slice(8)}` : day;
+}
+
 /** `M/D(曜)` of a sleep day, as Japanese care records write dates. */
 export function dayLabelJa(day: string): string {
   const date = new Date(`${day}T00:00:00Z`);
@@ -85,7 +100,7 @@ export function dayCsvRows(reports: readonly RoomReport[], keys: readonly Metric
   const header = ['部屋', '日付', ...keys.map((key) => METRIC_LABELS_JA[key])];
   const rows: CsvCell[][] = [header];
   for (const report of reports) {
-    for (const row of report.rows) rows.push([report.room.name, row.day, ...keys.map((key) => cellValue(row, key))]);
+    for (const row of report.rows) rows.push([report.room.name, reportDate(row.day), ...keys.map((key) => cellValue(row, key))]);
     rows.push([report.room.name, REPORT_LABELS_JA.average, ...keys.map((key) => cellValue(report.averages, key))]);
   }
   return rows;
@@ -100,7 +115,7 @@ export const EPOCH_STATE_LABELS_JA: Readonly<Record<SleepEpoch['state'], string>
   unknown: 'データなし',
 };
 
-export const EPOCH_CSV_HEADER = ['部屋', '睡眠日', '時刻', '状態', '呼吸数(回/分)', '心拍数(拍/分)', '体動', '呼吸停止回数'];
+export const EPOCH_CSV_HEADER = ['部屋', '睡眠日', '時刻', '状態', '呼吸数(回/分)', '心拍数(回/分)', '体動', '呼吸停止回数'];
 
 /** The per-minute CSV rows of one room's record of one sleep day (no heading). */
 export function epochCsvRows(roomName: string, day: string, record: SleepRecord, timeZone: string): CsvCell[][] {
@@ -109,8 +124,8 @@ export function epochCsvRows(roomName: string, day: string, record: SleepRecord,
   const value = (n: number | null | undefined): number | null => (typeof n === 'number' && Number.isFinite(n) ? n : null);
   return (record.epochs ?? []).map((epoch, index) => [
     roomName,
-    day,
-    dateTimeOf(origin + index * 60_000, timeZone),
+    reportDate(day),
+    reportDate(dateTimeOf(origin + index * 60_000, timeZone)),
     EPOCH_STATE_LABELS_JA[epoch.state],
     value(epoch.respirationRate),
     value(epoch.heartRate),

@@ -26,6 +26,11 @@ describe('CSV cells', () => {
   });
 
   it('quotes fields with commas, quotes and line breaks and ends lines in CRLF', () => {
-    expect(toCsv([['a,b', 'say "hi"', 'x\ny'], [1, null, '-']])).toBe(`"a,b","say ""hi""","x\ny"\r\n1,,'-\r\n`);
+    expect(
+      toCsv([
+        ['a,b', 'say "hi"', 'x\ny'],
+        [1, null, '-'],
+      ]),
+    ).toBe(`"a,b","say ""hi""","x\ny"\r\n1,,'-\r\n`);
   });
 });

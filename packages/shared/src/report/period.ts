@@ -65,7 +65,14 @@ export const reportQuery = z
     rooms: z
       .string()
       .min(1)
-      .transform((value) => [...new Set(value.split(',').map((id) => id.trim()).filter((id) => id !== ''))])
+      .transform((value) => [
+        ...new Set(
+          value
+            .split(',')
+            .map((id) => id.trim())
+            .filter((id) => id !== ''),
+        ),
+      ])
       .refine((ids) => ids.length >= 1 && ids.length <= MAX_REPORT_ROOMS, `from 1 to ${MAX_REPORT_ROOMS} rooms`)
       .refine((ids) => ids.every((id) => id.length <= 200 && !id.includes('/')), 'not a room id'),
     from: day,

@@ -18,6 +18,18 @@ export const reportCommentInput = z.object({ comment: z.string().max(MAX_REPORT_
 
 export type ReportLinkState = 'unused' | 'inUse' | 'expired' | 'revoked';
 
+/**
+ * GET /api/reports/rooms/:roomId/links?limit&cursor: a keyset page of the room's links, newest
+ * first; `nextCursor` (the last link's id) asks for the next page, null on the last.
+ */
+export const REPORT_LINKS_DEFAULT_PAGE = 20;
+export const REPORT_LINKS_MAX_PAGE = 200;
+
+export interface ReportLinksPage {
+  links: ReportLinkSummary[];
+  nextCursor: string | null;
+}
+
 /** A report link as administrators see it listed (never its token or the token's hash). */
 export interface ReportLinkSummary {
   id: string;

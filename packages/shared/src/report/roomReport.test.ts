@@ -11,7 +11,10 @@ const room = { id: 'r1', name: '101号室', reportComment: '良好' };
 describe('room reports', () => {
   it('averages the days with a value, clock times across midnight included', () => {
     const sleeps = new Map<string, SleepRecord>([
-      ['2026-11-01', { source: 't', bedTime: '2026-11-01T23:30:00+09:00', totalSleepMin: 400, sleepEfficiency: 80, respirationRate: { avg: 14, min: 10, max: 18 } }],
+      [
+        '2026-11-01',
+        { source: 't', bedTime: '2026-11-01T23:30:00+09:00', totalSleepMin: 400, sleepEfficiency: 80, respirationRate: { avg: 14, min: 10, max: 18 } },
+      ],
       ['2026-11-03', { source: 't', bedTime: '2026-11-04T00:30:00+09:00', totalSleepMin: 421, sleepEfficiency: 85.5 }],
     ]);
     const report = buildRoomReport(room, sleeps, '2026-11-01', '2026-11-03', RULE);
@@ -35,7 +38,16 @@ describe('room reports', () => {
     ];
     const sleeps = new Map<string, SleepRecord>([
       ['2026-11-01', { source: 't', epochStart: '2026-11-01T22:00:00+09:00', epochs }],
-      ['2026-11-02', { source: 't', bedTime: '2026-11-02T21:00:00+09:00', sleepOnset: '2026-11-02T21:30:00+09:00', finalWake: '2026-11-03T06:00:00+09:00', outOfBedTime: '2026-11-03T06:10:00+09:00' }],
+      [
+        '2026-11-02',
+        {
+          source: 't',
+          bedTime: '2026-11-02T21:00:00+09:00',
+          sleepOnset: '2026-11-02T21:30:00+09:00',
+          finalWake: '2026-11-03T06:00:00+09:00',
+          outOfBedTime: '2026-11-03T06:10:00+09:00',
+        },
+      ],
     ]);
     const [first, second] = buildRoomReport(room, sleeps, '2026-11-01', '2026-11-02', RULE).diary;
     // 22:00 is 600 minutes after the 12:00 boundary.
@@ -55,7 +67,7 @@ describe('room reports', () => {
   it('writes CSV rows with Japanese headings and an average row', () => {
     const sleeps = new Map<string, SleepRecord>([['2026-11-01', { source: 't', totalSleepMin: 400 }]]);
     const rows = dayCsvRows([buildRoomReport({ id: 'r', name: 'A, "B"' }, sleeps, '2026-11-01', '2026-11-01', RULE)], ['totalSleepMin']);
-    expect(toCsv(rows)).toBe('部屋,日付,総睡眠時間(分)\r\n"A, ""B""",2026-11-01,400\r\n"A, ""B""",期間平均,400\r\n');
+    expect(toCsv(rows)).toBe('部屋,日付,総睡眠時間(分)\r\n"A, ""B""",2026/11/01,400\r\n"A, ""B""",期間平均,400\r\n');
   });
 
   it('knows the periods and validates queries', () => {

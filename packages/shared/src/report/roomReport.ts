@@ -140,7 +140,10 @@ function numbersOf(record: SleepRecord | undefined): Record<NumberKey, number | 
 
 export function dayRowOf(day: string, record: SleepRecord | undefined, rule: ReportDayRule): ReportDayRow {
   const start = sleepDayStartMs(day, rule);
-  const clocks = Object.fromEntries(CLOCK_KEYS.map((key) => [key, record === undefined ? null : clockValue(record[key], start, rule)])) as Record<ClockKey, ClockValue | null>;
+  const clocks = Object.fromEntries(CLOCK_KEYS.map((key) => [key, record === undefined ? null : clockValue(record[key], start, rule)])) as Record<
+    ClockKey,
+    ClockValue | null
+  >;
   return { day, recorded: record !== undefined, clocks, numbers: numbersOf(record) };
 }
 

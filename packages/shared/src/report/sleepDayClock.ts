@@ -13,10 +13,20 @@ export const DEFAULT_REPORT_DAY_RULE: ReportDayRule = { boundaryHour: 12, timeZo
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-function formatOf(timeZone: string): Intl.DateTimeFormat {
+/** The zone's date-and-time format, made once per zone (it throws on an unknown zone name). */
+export function formatOf(timeZone: string): Intl.DateTimeFormat {
   let format = formats.get(timeZone);
   if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
     formats.set(timeZone, format);
   }
   return format;
@@ -24,7 +34,11 @@ function formatOf(timeZone: string): Intl.DateTimeFormat {
 
 /** The zone's wall clock at an instant, as if it were UTC (ms). */
 export function wallClockMs(instantMs: number, timeZone: string): number {
-  const parts = Object.fromEntries(formatOf(timeZone).formatToParts(new Date(instantMs)).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    formatOf(timeZone)
+      .formatToParts(new Date(instantMs))
+      .map((part) => [part.type, part.value]),
+  );
   return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
 }
 

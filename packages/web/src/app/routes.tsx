@@ -1,12 +1,11 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { MAIN_ROUTES, PLAIN_ROUTES, type RouteSpec } from '@nemuri/shared/routeAccess';
 import { PageLoader } from '../components/PageLoader.tsx';
-import { MainLayout } from './layouts/MainLayout.tsx';
 import { PlainLayout } from './layouts/PlainLayout.tsx';
 import { NotFoundScreen } from './NotFoundScreen.tsx';
 import { RootShell } from './RootShell.tsx';
 import { RouteErrorScreen } from './RouteErrorScreen.tsx';
-import type { RouteHandle } from './routeHandle.ts';
+import type { RouteHandle } from '../lib/routeHandle.ts';
 import { SCREENS } from './screens.ts';
 
 function toRouteObject(spec: RouteSpec): RouteObject {
@@ -32,7 +31,9 @@ export function buildRoutes(): RouteObject[] {
       errorElement: <RouteErrorScreen />,
       HydrateFallback: PageLoader,
       children: [
-        { element: <MainLayout />, children: MAIN_ROUTES.map(toRouteObject) },
+        // The signed-in frame (navigation, account menu, release notice) is code of its own: the
+        // sign-in page never needs it.
+        { lazy: async () => ({ Component: (await import('./layouts/MainLayout.tsx')).MainLayout }), children: MAIN_ROUTES.map(toRouteObject) },
         { element: <PlainLayout />, children: [...PLAIN_ROUTES.map(toRouteObject), { path: '*', element: <NotFoundScreen /> }] },
       ],
     },

@@ -8,18 +8,20 @@ export type ScreenLoader = () => Promise<ScreenModule>;
 const homeScreen: ScreenLoader = () => import('../features/home/HomeScreen.tsx');
 const roomList: ScreenLoader = () => import('../features/home/RoomListScreen.tsx');
 const roomConfig: ScreenLoader = () => import('../features/rooms/RoomConfigScreen.tsx');
-const roomDetail: ScreenLoader = () => import('../features/rooms/RoomDetailScreen.tsx');
+const roomDetail: ScreenLoader = () => import('./pages/RoomDetailPage.tsx');
 const deviceConfig: ScreenLoader = () => import('../features/devices/DeviceConfigScreen.tsx');
 const deviceBorrow: ScreenLoader = () => import('../features/devices/DeviceBorrowScreen.tsx');
 const serialNumber: ScreenLoader = () => import('../features/devices/SerialNumberScreen.tsx');
 const dataImport: ScreenLoader = () => import('../features/import/DataImportScreen.tsx');
-const domainConfig: ScreenLoader = () => import('../features/domain/DomainConfigScreen.tsx');
+const domainConfig: ScreenLoader = () => import('./pages/DomainConfigPage.tsx');
 const report: ScreenLoader = () => import('../features/report/ReportScreen.tsx');
 const help: ScreenLoader = () => import('../features/help/HelpScreen.tsx');
 const agency: ScreenLoader = () => import('../features/agency/AgencyScreen.tsx');
-const monitoring: ScreenLoader = () => import('../features/monitoring/MonitoringScreen.tsx');
+const monitoring: ScreenLoader = () => import('./pages/MonitoringPage.tsx');
+const alertHistory: ScreenLoader = () => import('../features/alertHistory/AlertHistoryScreen.tsx');
+const auditLog: ScreenLoader = () => import('../features/auditLog/AuditLogScreen.tsx');
 const rawView: ScreenLoader = () => import('../features/monitoring/RawViewScreen.tsx');
-const account: ScreenLoader = () => import('../features/account/AccountScreen.tsx');
+const account: ScreenLoader = () => import('./pages/AccountPage.tsx');
 const link: ScreenLoader = () => import('../features/account/LinkScreen.tsx');
 const master: ScreenLoader = () => import('../features/master/MasterScreen.tsx');
 const auth: ScreenLoader = () => import('../features/auth/AuthScreen.tsx');
@@ -54,6 +56,8 @@ export const SCREENS: Record<string, ScreenLoader> = {
   agencyPartners: agency,
   agencyPartner: agency,
   monitoring,
+  alertHistory,
+  auditLog,
   monitoringDeviceEmpty: rawView,
   monitoringDeviceRawEit: rawView,
   monitoringDeviceRawRespiAxl: rawView,

@@ -1,7 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCurrentRoute } from '../app/routeHandle.ts';
+import { useCurrentRoute } from '../lib/routeHandle.ts';
 
 interface ScreenPageProps {
   children?: ReactNode;

@@ -1,16 +1,14 @@
 /** What the server says about itself before sign-in (GET /api/app-info), fetched once per page. */
 import { useEffect, useState } from 'react';
 import type { AppInfoResponse } from '@nemuri/shared/appInfo';
+import { http } from './http/httpClient.ts';
 
 export type AppInfo = AppInfoResponse;
 
 let pending: Promise<AppInfo> | null = null;
 
 export function fetchAppInfo(): Promise<AppInfo> {
-  pending ??= fetch('/api/app-info', { headers: { accept: 'application/json' } }).then(async (response) => {
-    if (!response.ok) throw new Error(`GET /api/app-info answered ${response.status}`);
-    return (await response.json()) as AppInfo;
-  });
+  pending ??= http.json<AppInfo>('GET', '/api/app-info');
   // A failure is not kept: the next caller asks again.
   pending.catch(() => (pending = null));
   return pending;

@@ -1,10 +1,16 @@
 /**
- * The sign-in calls the web app makes to Better Auth under `/api/auth`. Errors come back as an
- * `AuthError` whose `code` picks the Japanese message (`auth.errors.<code>` in the locales).
+ * The sign-in calls the web app makes to Better Auth under `/api/auth`, sent through the page's HTTP
+ * client (lib/http). Errors come back as an `AuthError`, an `ApiError` like every other failed call,
+ * whose `code` is ours and picks the Japanese message (`auth.errors.<code>` in the locales);
+ * `serverCode` keeps Better Auth's.
  */
+import { ApiError } from './http/apiError.ts';
+import { http } from './http/httpClient.ts';
 import { fetchCurrentUser, setCurrentUser } from './session.ts';
 import type { SocialProviderId } from '@nemuri/shared/appInfo';
-import { REGISTRATION_ERRORS, REPORT_LINK_ERRORS, type InvitationPreview, type RegisterDomainInput, type ReportLinkPreview } from '@nemuri/shared/registration';
+import type { InvitationPreview, RegisterDomainInput, ReportLinkPreview } from '@nemuri/shared/registration';
+// Not from registration.ts: that module's schemas would bring zod to the sign-in page.
+import { REGISTRATION_ERRORS, REPORT_LINK_ERRORS } from '@nemuri/shared/registrationErrors';
 import type { SignedInUser } from '@nemuri/shared/user';
 
 export type AuthErrorCode =
@@ -41,18 +47,35 @@ export type AuthErrorCode =
   | 'network'
   | 'unknown';
 
-export class AuthError extends Error {
-  constructor(
-    readonly code: AuthErrorCode,
-    message: string,
-  ) {
-    super(message);
+export class AuthError extends ApiError {
+  declare readonly code: AuthErrorCode;
+  /** Better Auth's (or our server's) code, null when the answer had none or none came. */
+  readonly serverCode: string | null;
+
+  /** `from`: the failed call, whose status, reason and request id are kept. */
+  constructor(code: AuthErrorCode, message: string, from?: ApiError) {
+    super({
+      status: from?.status ?? 0,
+      code,
+      reason: from?.reason ?? null,
+      message,
+      requestId: from?.requestId ?? null,
+      retryAfterSeconds: from?.retryAfterSeconds ?? null,
+      body: from?.body ?? null,
+    });
     this.name = 'AuthError';
+    this.serverCode = from === undefined ? null : serverCodeOf(from);
   }
 }
 
+/** The code the answer's body named (not the one inferred from the status). */
+function serverCodeOf(error: ApiError): string | null {
+  const body = error.body;
+  return typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'string' ? body.code : null;
+}
+
 /** Better Auth's error codes, and the statuses it answers without one, mapped to ours. */
-const SERVER_CODES: Record<string, AuthErrorCode> = {
+export const SERVER_CODES: Readonly<Record<string, AuthErrorCode>> = {
   INVALID_EMAIL_OR_PASSWORD: 'invalidCredentials',
   INVALID_PASSWORD: 'invalidCredentials',
   USER_NOT_FOUND: 'invalidCredentials',
@@ -86,30 +109,35 @@ const SERVER_CODES: Record<string, AuthErrorCode> = {
   [REPORT_LINK_ERRORS.forViewersOnly]: 'reportLinkForViewers',
 };
 
-function postAuth(path: string, body: Record<string, unknown>): Promise<unknown> {
-  return callAuth(path, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify(body),
-  });
+/**
+ * A failed call as an AuthError (other errors, e.g. an abort, as they are): our code from the
+ * server's by `codes`, else by status.
+ */
+export function authErrorOf(error: unknown, codes: Readonly<Record<string, AuthErrorCode>> = SERVER_CODES): unknown {
+  if (!(error instanceof ApiError) || error instanceof AuthError) return error;
+  if (error.isNetworkFailure) return new AuthError('network', error.message, error);
+  if (error.status === 429) return new AuthError('tooManyRequests', error.message, error);
+  // The server answers 503 at once while it completes its start (migrations, demo data).
+  if (error.status === 503) return new AuthError('starting', error.message, error);
+  const serverCode = serverCodeOf(error);
+  const known = serverCode === null ? undefined : codes[serverCode];
+  return new AuthError(known ?? (error.status === 401 ? 'invalidCredentials' : 'unknown'), error.message, error);
 }
 
-async function callAuth(path: string, init: RequestInit): Promise<unknown> {
-  let response: Response;
+async function callAuth(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<unknown> {
   try {
-    response = await fetch(`/api/auth${path}`, init);
+    return await http.json<unknown>(method, `/api/auth${path}`, body === undefined ? {} : { body });
   } catch (error) {
-    throw new AuthError('network', error instanceof Error ? error.message : String(error));
+    throw authErrorOf(error);
   }
-  if (response.ok) return response.json().catch(() => null);
-  const payload = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
-  if (response.status === 429) throw new AuthError('tooManyRequests', payload.message ?? 'too many requests');
-  // The server answers 503 at once while it completes its start (migrations, demo data).
-  if (response.status === 503) throw new AuthError('starting', payload.message ?? 'the server is starting');
-  const known = payload.code ? SERVER_CODES[payload.code] : undefined;
-  const code = known ?? (response.status === 401 ? 'invalidCredentials' : 'unknown');
-  throw new AuthError(code, payload.message ?? `${path} answered ${response.status}`);
+}
+
+function postAuth(path: string, body: Record<string, unknown>): Promise<unknown> {
+  return callAuth('POST', path, body);
+}
+
+function getAuth(path: string): Promise<unknown> {
+  return callAuth('GET', path);
 }
 
 async function refreshUser(): Promise<SignedInUser | null> {
@@ -147,7 +175,7 @@ export async function resetPassword(token: string, newPassword: string): Promise
 
 /** Verifies the address with the token of a verification mail, then reloads the signed-in user. */
 export async function verifyEmail(token: string): Promise<void> {
-  await callAuth(`/verify-email?token=${encodeURIComponent(token)}`, { method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } });
+  await getAuth(`/verify-email?token=${encodeURIComponent(token)}`);
   await refreshUser().catch(() => undefined);
 }
 
@@ -224,11 +252,7 @@ export async function registerDomain(input: RegisterDomainInput): Promise<Signed
 
 /** What an invitation link (/registerUser/:domainId?invitation=…) offers. */
 export async function previewInvitation(invitationId: string): Promise<InvitationPreview> {
-  return (await callAuth(`/registration/invitation?id=${encodeURIComponent(invitationId)}`, {
-    method: 'GET',
-    credentials: 'same-origin',
-    headers: { accept: 'application/json' },
-  })) as InvitationPreview;
+  return (await getAuth(`/registration/invitation?id=${encodeURIComponent(invitationId)}`)) as InvitationPreview;
 }
 
 /** Joins through an invitation: with a name and password, a new account; without, the signed-in one. */
@@ -247,7 +271,9 @@ export async function createInvitation(input: { email: string; accessLevel: numb
  * `callbackPath` signed in (or to /login?error=… when the provider refused).
  */
 export async function signInWithProvider(provider: SocialProviderId, callbackPath: string): Promise<void> {
-  const answer = (await postAuth('/sign-in/social', { provider, callbackURL: callbackPath, errorCallbackURL: '/login', disableRedirect: true })) as { url?: string };
+  const answer = (await postAuth('/sign-in/social', { provider, callbackURL: callbackPath, errorCallbackURL: '/login', disableRedirect: true })) as {
+    url?: string;
+  };
   if (typeof answer.url !== 'string') throw new AuthError('unknown', 'no authorization URL');
   window.location.assign(answer.url);
 }
@@ -271,7 +297,7 @@ export interface LinkedAccount {
 }
 
 export async function listLinkedAccounts(): Promise<LinkedAccount[]> {
-  return (await callAuth('/list-accounts', { method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } })) as LinkedAccount[];
+  return (await getAuth('/list-accounts')) as LinkedAccount[];
 }
 
 export async function unlinkAccount(id: string): Promise<SignedInUser | null> {
@@ -293,7 +319,7 @@ export async function reauthenticate(password: string): Promise<void> {
  * link with it signs the same user in on another device, once.
  */
 export async function issueSingleTimeToken(): Promise<string> {
-  const answer = (await callAuth('/one-time-token/generate', { method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } })) as { token?: string };
+  const answer = (await getAuth('/one-time-token/generate')) as { token?: string };
   if (typeof answer.token !== 'string') throw new AuthError('unknown', 'no token');
   const user = await fetchCurrentUser();
   setCurrentUser(user === null ? null : { ...user, singleTimeToken: answer.token });
@@ -330,7 +356,7 @@ export async function recoverEmail(token: string): Promise<void> {
 
 /** What a report link (/register-report-access-user?token=…) offers. */
 export async function previewReportLink(token: string): Promise<ReportLinkPreview> {
-  return (await callAuth(`/report-access/preview?token=${encodeURIComponent(token)}`, { method: 'GET', credentials: 'same-origin', headers: { accept: 'application/json' } })) as ReportLinkPreview;
+  return (await getAuth(`/report-access/preview?token=${encodeURIComponent(token)}`)) as ReportLinkPreview;
 }
 
 /** Makes the signed-in (usually anonymous) user a viewer of the link's room reports. */
@@ -343,4 +369,15 @@ export async function redeemReportLink(token: string): Promise<{ roomId: string 
 /** An administrator's report link for one room: give it to a family member or doctor. */
 export async function createReportLink(roomId: string, validDays?: number): Promise<{ url: string; expiresAt: string }> {
   return (await postAuth('/report-access/links', validDays === undefined ? { roomId } : { roomId, validDays })) as { url: string; expiresAt: string };
+}
+
+/**
+ * Starts single sign-on with an organisation's identity provider: the provider's sign-in URL. Better
+ * Auth answers `INVALID_PROVIDER` (AuthError `invalidProvider`) for an id it does not know; the
+ * provider's refusal comes back to `errorCallbackURL` with ?error=….
+ */
+export async function startSingleSignOn(providerId: string, callbackURL: string, errorCallbackURL: string): Promise<string> {
+  const answer = (await postAuth('/sign-in/sso', { providerId, callbackURL, errorCallbackURL })) as { url?: unknown } | null;
+  if (typeof answer?.url !== 'string') throw new AuthError('unknown', 'no sign-in URL');
+  return answer.url;
 }

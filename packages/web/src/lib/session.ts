@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { CurrentUserResponse, SignedInUser } from '@nemuri/shared/user';
+import { http } from './http/httpClient.ts';
 
 /**
  * The signed-in user as the web app knows it. It is loaded once at start-up from `GET /api/me`
@@ -46,21 +47,13 @@ export function useCurrentUser(): SignedInUser | null {
   return useSyncExternalStore(subscribe, getCurrentUser, getCurrentUser);
 }
 
+/** Who is signed in now (`GET /api/me`); a failure is an ApiError (lib/http). */
 export async function fetchCurrentUser(): Promise<SignedInUser | null> {
-  const response = await fetch('/api/me', { credentials: 'same-origin', headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`GET /api/me answered ${response.status}`);
-  const body = (await response.json()) as CurrentUserResponse;
-  return body.user;
+  return (await http.json<CurrentUserResponse>('GET', '/api/me')).user;
 }
 
 /** Ends the session on the server, then forgets the user here. */
 export async function signOut(): Promise<void> {
-  const response = await fetch('/api/auth/sign-out', {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: '{}',
-  });
-  if (!response.ok) throw new Error(`sign-out answered ${response.status}`);
+  await http.json('POST', '/api/auth/sign-out', { body: {} });
   setCurrentUser(null);
 }

@@ -28,7 +28,6 @@ const POST_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 const REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 
-
 /** What the browser (or the test) posts to the service provider's ACS. */
 export interface SamlPost {
   acsUrl: string;
@@ -84,7 +83,12 @@ function readAuthnRequest(url: URL): AuthnRequest {
 }
 
 function decodeXml(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 function escapeXml(text: string): string {
@@ -93,7 +97,11 @@ function escapeXml(text: string): string {
 
 const displayNameOf = (email: string) => `テスト ${email.split('@')[0] ?? email}`;
 
-export async function startSamlIdp({ emailDomain = 'saml.example', key = TEST_IDP_KEY, cert = TEST_IDP_CERT }: LocalSamlIdpOptions = {}): Promise<LocalSamlIdp> {
+export async function startSamlIdp({
+  emailDomain = 'saml.example',
+  key = TEST_IDP_KEY,
+  cert = TEST_IDP_CERT,
+}: LocalSamlIdpOptions = {}): Promise<LocalSamlIdp> {
   const queued: { email: string; options: RespondOptions }[] = [];
   const routes: { handle?: (url: URL) => Promise<{ status: number; type: string; body: string }> } = {};
   const server: Server = createServer((request, response) => {
@@ -164,14 +172,20 @@ export async function startSamlIdp({ emailDomain = 'saml.example', key = TEST_ID
       AuthnStatement: `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="_${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`,
       AttributeStatement: `<saml:AttributeStatement>${attribute('email', email)}${attribute('displayName', displayNameOf(email))}</saml:AttributeStatement>`,
     };
-    const response = await idp.createLoginResponse(sp, { extract: { request: { id: request.id } } }, 'post', { email }, {
-      customTagReplacement: (template: string) => {
-        let context = samlify.SamlLib.replaceTagsByValue(template, values);
-        for (const [tag, xml] of Object.entries(fragments)) context = context.replace(`{${tag}}`, xml);
-        return { id: responseId, context };
+    const response = await idp.createLoginResponse(
+      sp,
+      { extract: { request: { id: request.id } } },
+      'post',
+      { email },
+      {
+        customTagReplacement: (template: string) => {
+          let context = samlify.SamlLib.replaceTagsByValue(template, values);
+          for (const [tag, xml] of Object.entries(fragments)) context = context.replace(`{${tag}}`, xml);
+          return { id: responseId, context };
+        },
+        ...(request.relayState === undefined ? {} : { relayState: request.relayState }),
       },
-      ...(request.relayState === undefined ? {} : { relayState: request.relayState }),
-    });
+    );
     return { acsUrl: request.acsUrl, SAMLResponse: response.context, RelayState: request.relayState };
   };
 

@@ -54,7 +54,7 @@ describe('route guard in the real route tree', () => {
     await renderRoute('/help', userAtLevel(ROLE_LEVELS.generalStaff));
     const nav = await screen.findByRole('navigation', { name: 'メインメニュー' });
     const labels = [...nav.querySelectorAll('a')].map((a) => a.textContent);
-    expect(labels).toEqual(['ホーム', '部屋一覧', 'レポート', 'データ取り込み', '部屋設定', '機器設定', 'ヘルプ']);
+    expect(labels).toEqual(['ホーム', '部屋一覧', 'アラート履歴', 'レポート', 'データ取り込み', '部屋設定', '機器設定', 'ヘルプ']);
   });
 
   it('shows the version in help', async () => {

@@ -6,7 +6,7 @@ import { decideAccess, loginRedirectUrl } from '@nemuri/shared/routeAccess';
 import { MessagePanel } from '../../components/MessagePanel.tsx';
 import { iconSize } from '../../lib/icons.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { useCurrentRoute } from '../routeHandle.ts';
+import { useCurrentRoute } from '../../lib/routeHandle.ts';
 
 // Level 0: the domain requires a second factor the user has not enrolled yet. Loaded on demand
 // (it brings the QR code renderer).

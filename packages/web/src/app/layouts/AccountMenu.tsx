@@ -8,7 +8,6 @@ import type { SignedInUser } from '@nemuri/shared/user';
 import { APP_VERSION } from '@nemuri/shared/version';
 import { iconSize } from '../../lib/icons.ts';
 import { changeLanguage, isLanguage } from '../../lib/i18n.ts';
-import { setDateLocale } from '../../lib/dates.ts';
 
 interface AccountMenuProps {
   user: SignedInUser;
@@ -21,7 +20,6 @@ export function AccountMenu({ user, onSignOut }: AccountMenuProps) {
 
   const selectLanguage = (language: string) => {
     if (!isLanguage(language)) return;
-    setDateLocale(language);
     void changeLanguage(language);
   };
 

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { NOTIFICATION_PERSISTENT_TIMEOUT_MS, UPDATE_NOTICE_POSITION } from '@nemuri/shared/constants';
 import { iconSize } from '../../lib/icons.ts';
 import { notify } from '../../lib/notify.ts';
-import { registerServiceWorker } from './serviceWorker.ts';
+import type { ServiceWorkerHandle } from './serviceWorker.ts';
 
 const UPDATE_NOTICE_ID = 'app-update-available';
 
@@ -15,7 +15,7 @@ export function UpdateNotice() {
 
   useEffect(() => {
     if (!import.meta.env.PROD) return;
-    registerServiceWorker(({ activateUpdate }) =>
+    const showUpdateNotice = ({ activateUpdate }: ServiceWorkerHandle) =>
       notify({
         id: UPDATE_NOTICE_ID,
         position: UPDATE_NOTICE_POSITION,
@@ -31,8 +31,11 @@ export function UpdateNotice() {
             </Button>
           </Group>
         ),
-      }),
-    );
+      });
+    // The worker's client library (workbox-window) loads after the first page, not with it.
+    import('./serviceWorker.ts')
+      .then(({ registerServiceWorker }) => registerServiceWorker(showUpdateNotice))
+      .catch((error: unknown) => console.error('[sw] registration failed', error));
     // Registration happens once per page load; the language at that moment labels the notice.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

@@ -3,6 +3,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGES } from '@nemuri/shared/constants';
+import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { SignedInUser } from '@nemuri/shared/user';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { disableTotp } from '../../lib/authClient.ts';
@@ -10,11 +11,11 @@ import { setDateLocale } from '../../lib/dates.ts';
 import { changeLanguage, isLanguage } from '../../lib/i18n.ts';
 import { notify } from '../../lib/notify.ts';
 import { signOut, useCurrentUser } from '../../lib/session.ts';
-import { useCurrentRoute } from '../../app/routeHandle.ts';
-import { authErrorMessage } from '../auth/authErrorMessage.ts';
-import { MIN_PASSWORD_LENGTH } from '../auth/credentialRules.ts';
-import { TotpEnrolment } from '../auth/TotpEnrolment.tsx';
-import { changePasswordEverywhere } from './accountApi.ts';
+import { useCurrentRoute } from '../../lib/routeHandle.ts';
+import { authErrorMessage } from '../../lib/authErrorMessage.ts';
+import { MIN_PASSWORD_LENGTH } from '../../lib/credentialRules.ts';
+import { TotpEnrolment } from '../../components/TotpEnrolment.tsx';
+import { changePasswordEverywhere } from './api/accountApi.ts';
 import { accountErrorMessage } from './accountErrorMessage.ts';
 import { EmailSection } from './EmailSection.tsx';
 import { OtherDeviceSection } from './OtherDeviceSection.tsx';
@@ -25,8 +26,8 @@ import { SessionsSection } from './SessionsSection.tsx';
 /** The server's longest password (server auth.ts MAX_PASSWORD_LENGTH). */
 const MAX_PASSWORD_LENGTH = 128;
 
-/** /account-info: profile, e-mail, password, second factor, sign-in elsewhere, display settings, sessions and sign-out. */
-export default function AccountScreen() {
+/** /account-info: profile, e-mail, password, second factor, sign-in elsewhere, notifications (staff), display settings, sessions and sign-out. */
+export function AccountScreen({ notificationSettings }: { notificationSettings: ReactNode }) {
   const { t } = useTranslation();
   const route = useCurrentRoute();
   const user = useCurrentUser();
@@ -50,6 +51,9 @@ export default function AccountScreen() {
       <Section title={t('account.otherDevice.title')}>
         <OtherDeviceSection />
       </Section>
+      {user.accessLevel >= ROLE_LEVELS.generalStaff && user.accessLevel <= ROLE_LEVELS.ownerAdministrator ? (
+        <Section title={t('notifications.title')}>{notificationSettings}</Section>
+      ) : null}
       <DisplaySection />
       <SessionsSection />
       <SignOutSection />
@@ -91,7 +95,12 @@ function PasswordSection() {
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <FeedbackAlert feedback={feedback} />
-          <PasswordInput label={t('account.currentPassword')} autoComplete="current-password" value={current} onChange={(event) => setCurrent(event.currentTarget.value)} />
+          <PasswordInput
+            label={t('account.currentPassword')}
+            autoComplete="current-password"
+            value={current}
+            onChange={(event) => setCurrent(event.currentTarget.value)}
+          />
           <PasswordInput
             label={t('account.newPassword')}
             description={t('auth.passwordRule', { count: MIN_PASSWORD_LENGTH })}
@@ -99,7 +108,12 @@ function PasswordSection() {
             value={next}
             onChange={(event) => setNext(event.currentTarget.value)}
           />
-          <PasswordInput label={t('accountInfo.password.confirm')} autoComplete="new-password" value={confirm} onChange={(event) => setConfirm(event.currentTarget.value)} />
+          <PasswordInput
+            label={t('accountInfo.password.confirm')}
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(event) => setConfirm(event.currentTarget.value)}
+          />
           <Text size="xs" c="dimmed">
             {t('accountInfo.password.othersSignedOut')}
           </Text>
@@ -156,7 +170,12 @@ function SecondFactorSection({ user }: { user: SignedInUser }) {
         <Stack gap="sm">
           <FeedbackAlert feedback={feedback} />
           <Text size="sm">{t('account.disableConfirm')}</Text>
-          <PasswordInput label={t('account.currentPassword')} autoComplete="current-password" value={password} onChange={(event) => setPassword(event.currentTarget.value)} />
+          <PasswordInput
+            label={t('account.currentPassword')}
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+          />
           <Group>
             <Button type="submit" color="red" loading={busy}>
               {t('account.disable')}
@@ -172,7 +191,9 @@ function SecondFactorSection({ user }: { user: SignedInUser }) {
     body = (
       <Stack gap="sm">
         <FeedbackAlert feedback={feedback} />
-        <Text size="sm">{totp ? t('account.secondFactorOn', { date: new Date(totp.enrolledAt).toLocaleDateString(i18n.language) }) : t('account.secondFactorOff')}</Text>
+        <Text size="sm">
+          {totp ? t('account.secondFactorOn', { date: new Date(totp.enrolledAt).toLocaleDateString(i18n.language) }) : t('account.secondFactorOff')}
+        </Text>
         {totp && required ? (
           <Text size="xs" c="dimmed">
             {t('account.secondFactorRequired')}

@@ -4,8 +4,8 @@ import type { SignedInUser } from '@nemuri/shared/user';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuthError, requestEmailChange } from '../../lib/authClient.ts';
-import { authErrorMessage } from '../auth/authErrorMessage.ts';
-import { EMAIL_PATTERN } from '../auth/credentialRules.ts';
+import { authErrorMessage } from '../../lib/authErrorMessage.ts';
+import { EMAIL_PATTERN } from '../../lib/credentialRules.ts';
 import { Reauthenticate } from './Reauthenticate.tsx';
 
 /** Changing the sign-in address: a link goes to the new address; the old one can take the change back. */
@@ -57,7 +57,14 @@ export function EmailSection({ user }: { user: SignedInUser }) {
             onCancel={() => setReauth(false)}
           />
         ) : null}
-        <TextInput label={t('account.emailChange.newEmail')} type="email" autoComplete="email" value={newEmail} onChange={(event) => setNewEmail(event.currentTarget.value)} description={t('account.emailChange.hint')} />
+        <TextInput
+          label={t('account.emailChange.newEmail')}
+          type="email"
+          autoComplete="email"
+          value={newEmail}
+          onChange={(event) => setNewEmail(event.currentTarget.value)}
+          description={t('account.emailChange.hint')}
+        />
         <Group>
           <Button type="submit" variant="default" loading={busy}>
             {t('account.emailChange.submit')}

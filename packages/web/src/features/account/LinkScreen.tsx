@@ -11,8 +11,8 @@ import { Reauthenticate } from './Reauthenticate.tsx';
 import { useAppInfo } from '../../lib/appInfo.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { authErrorMessage } from '../auth/authErrorMessage.ts';
-import { PROVIDER_ICONS } from '../auth/SocialSignIn.tsx';
+import { authErrorMessage } from '../../lib/authErrorMessage.ts';
+import { PROVIDER_ICONS } from '../../components/SocialSignIn.tsx';
 
 type Loaded = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; accounts: LinkedAccount[] };
 
@@ -52,7 +52,13 @@ export default function LinkScreen() {
     { key: 'credential', label: t('link.providers.email'), icon: IconMail, account: accounts.find((a) => a.providerId === 'credential'), linkable: null },
     ...(['google', 'line'] as const)
       .filter((id) => offered.includes(id) || accounts.some((a) => a.providerId === id))
-      .map((id) => ({ key: id, label: t(`link.providers.${id}`), icon: PROVIDER_ICONS[id], account: accounts.find((a) => a.providerId === id), linkable: offered.includes(id) ? id : null })),
+      .map((id) => ({
+        key: id,
+        label: t(`link.providers.${id}`),
+        icon: PROVIDER_ICONS[id],
+        account: accounts.find((a) => a.providerId === id),
+        linkable: offered.includes(id) ? id : null,
+      })),
     ...accounts
       .filter((a) => a.providerId.startsWith('saml.') || a.providerId.startsWith('oidc.'))
       .map((a) => ({ key: a.id, label: t('link.providers.sso', { id: a.providerId }), icon: IconShieldLock, account: a, linkable: null })),
@@ -121,12 +127,7 @@ export default function LinkScreen() {
                   )}
                 </Group>
                 {row.account ? (
-                  <Button
-                    variant="default"
-                    size="xs"
-                    loading={busy === row.key}
-                    onClick={() => void act(row.key, () => unlinkAccount(row.account?.id ?? ''))}
-                  >
+                  <Button variant="default" size="xs" loading={busy === row.key} onClick={() => void act(row.key, () => unlinkAccount(row.account?.id ?? ''))}>
                     {t('link.unlink', { provider: row.label })}
                   </Button>
                 ) : row.linkable !== null ? (
@@ -142,4 +143,3 @@ export default function LinkScreen() {
     </ScreenPage>
   );
 }
-

@@ -3,7 +3,7 @@ import QRCode from 'qrcode';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { issueSingleTimeToken } from '../../lib/authClient.ts';
-import { authErrorMessage } from '../auth/authErrorMessage.ts';
+import { authErrorMessage } from '../../lib/authErrorMessage.ts';
 
 /** Minutes a sign-in QR code stays valid (the server's SINGLE_TIME_TOKEN_MINUTES). */
 const VALID_MINUTES = 10;

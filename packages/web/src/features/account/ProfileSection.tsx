@@ -5,7 +5,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reloadUser, updateDisplayName } from '../../lib/authClient.ts';
 import { notify } from '../../lib/notify.ts';
-import { fetchProfile, removePhoto, savePhoneNumber, savePhoto } from './accountApi.ts';
+import { fetchProfile, removePhoto, savePhoneNumber, savePhoto } from './api/accountApi.ts';
 import { accountErrorMessage } from './accountErrorMessage.ts';
 import { photoDataUrl } from './photoImage.ts';
 import { FeedbackAlert, Section, type Feedback } from './Section.tsx';
@@ -14,11 +14,13 @@ import { FeedbackAlert, Section, type Feedback } from './Section.tsx';
 export function ProfileSection({ user }: { user: SignedInUser }) {
   const { t } = useTranslation();
   const [name, setName] = useState(user.displayName ?? '');
-  const [phone, setPhone] = useState('');
+  // null until the stored number has loaded: the field stays disabled so a number typed early is not overwritten.
+  const [phone, setPhone] = useState<string | null>(null);
   const [profile, setProfile] = useState<AccountProfile | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [phoneError, setPhoneError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [loadFailed, setLoadFailed] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -26,9 +28,13 @@ export function ProfileSection({ user }: { user: SignedInUser }) {
       (loaded) => {
         if (!live) return;
         setProfile(loaded);
-        setPhone(loaded.phoneNumber === null ? '' : formatPhoneNumber(loaded.phoneNumber));
+        setPhone((typed) => typed ?? (loaded.phoneNumber === null ? '' : formatPhoneNumber(loaded.phoneNumber)));
       },
-      (caught: unknown) => live && setFeedback({ ok: false, message: accountErrorMessage(t, caught) }),
+      (caught: unknown) => {
+        if (!live) return;
+        setLoadFailed(true);
+        setFeedback({ ok: false, message: accountErrorMessage(t, caught) });
+      },
     );
     return () => {
       live = false;
@@ -42,8 +48,10 @@ export function ProfileSection({ user }: { user: SignedInUser }) {
       setFeedback({ ok: false, message: t('auth.validation.name') });
       return;
     }
-    const phoneDigits = phone.trim() === '' ? null : normalizePhoneNumber(phone);
-    if (phone.trim() !== '' && phoneDigits === null) {
+    // Without the stored profile only the name can be saved.
+    const typed = profile === null ? '' : (phone ?? '').trim();
+    const phoneDigits = typed === '' ? null : normalizePhoneNumber(typed);
+    if (typed !== '' && phoneDigits === null) {
       setPhoneError(t('accountInfo.errors.invalid-phone'));
       return;
     }
@@ -51,7 +59,7 @@ export function ProfileSection({ user }: { user: SignedInUser }) {
     setBusy(true);
     try {
       if (name.trim() !== (user.displayName ?? '')) await updateDisplayName(name.trim());
-      if (phoneDigits !== (profile?.phoneNumber ?? null)) {
+      if (profile !== null && phoneDigits !== profile.phoneNumber) {
         const saved = await savePhoneNumber(phoneDigits);
         setProfile(saved);
         setPhone(saved.phoneNumber === null ? '' : formatPhoneNumber(saved.phoneNumber));
@@ -79,7 +87,8 @@ export function ProfileSection({ user }: { user: SignedInUser }) {
             type="tel"
             autoComplete="tel-national"
             inputMode="tel"
-            value={phone}
+            value={phone ?? ''}
+            disabled={phone === null}
             error={phoneError}
             onChange={(event) => setPhone(event.currentTarget.value)}
           />
@@ -93,7 +102,7 @@ export function ProfileSection({ user }: { user: SignedInUser }) {
             </Badge>
           </Group>
           <Group>
-            <Button type="submit" loading={busy}>
+            <Button type="submit" loading={busy} disabled={profile === null && !loadFailed}>
               {t('account.save')}
             </Button>
           </Group>
@@ -129,7 +138,10 @@ function PhotoField({ name, photoURL, onChange }: { name: string; photoURL: stri
         <Avatar src={photoURL} alt={t('accountInfo.photoAlt')} name={name} size={72} radius="xl" data-testid="account-photo" />
         <Stack gap={4}>
           <Group gap="xs">
-            <FileButton accept={PHOTO_TYPES.join(',')} onChange={(file) => file && void act('upload', async () => savePhoto(await photoDataUrl(file)), t('accountInfo.photoSaved'))}>
+            <FileButton
+              accept={PHOTO_TYPES.join(',')}
+              onChange={(file) => file && void act('upload', async () => savePhoto(await photoDataUrl(file)), t('accountInfo.photoSaved'))}
+            >
               {(props) => (
                 <Button {...props} size="xs" variant="default" loading={busy === 'upload'}>
                   {t('accountInfo.photoChoose')}
@@ -137,7 +149,13 @@ function PhotoField({ name, photoURL, onChange }: { name: string; photoURL: stri
               )}
             </FileButton>
             {photoURL ? (
-              <Button size="xs" variant="subtle" color="red" loading={busy === 'remove'} onClick={() => void act('remove', removePhoto, t('accountInfo.photoRemoved'))}>
+              <Button
+                size="xs"
+                variant="subtle"
+                color="red"
+                loading={busy === 'remove'}
+                onClick={() => void act('remove', removePhoto, t('accountInfo.photoRemoved'))}
+              >
                 {t('accountInfo.photoRemove')}
               </Button>
             ) : null}

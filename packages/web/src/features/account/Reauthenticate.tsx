@@ -3,10 +3,20 @@ import type { SocialProviderId } from '@nemuri/shared/appInfo';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reauthenticate, signInWithProvider } from '../../lib/authClient.ts';
-import { authErrorMessage } from '../auth/authErrorMessage.ts';
+import { authErrorMessage } from '../../lib/authErrorMessage.ts';
 
 /** Proving again who the user is: the password when there is one, else a linked provider. */
-export function Reauthenticate({ hasPassword, providers, onDone, onCancel }: { hasPassword: boolean; providers: readonly SocialProviderId[]; onDone: () => void; onCancel: () => void }) {
+export function Reauthenticate({
+  hasPassword,
+  providers,
+  onDone,
+  onCancel,
+}: {
+  hasPassword: boolean;
+  providers: readonly SocialProviderId[];
+  onDone: () => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation();
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -37,7 +47,13 @@ export function Reauthenticate({ hasPassword, providers, onDone, onCancel }: { h
         ) : null}
         {hasPassword ? (
           <Group align="flex-end" gap="sm">
-            <PasswordInput label={t('auth.password')} autoComplete="current-password" value={password} onChange={(event) => setPassword(event.currentTarget.value)} style={{ flex: 1 }} />
+            <PasswordInput
+              label={t('auth.password')}
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+              style={{ flex: 1 }}
+            />
             <Button onClick={() => void submit()} loading={busy} disabled={password === ''}>
               {t('link.reauth.confirm')}
             </Button>

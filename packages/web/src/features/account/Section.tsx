@@ -9,7 +9,11 @@ export type Feedback = { ok: boolean; message: string } | null;
 export function FeedbackAlert({ feedback }: { feedback: Feedback }) {
   if (feedback === null) return null;
   return (
-    <Alert color={feedback.ok ? 'teal' : 'red'} role={feedback.ok ? 'status' : 'alert'} icon={feedback.ok ? undefined : <IconAlertCircle size={iconSize('xs')} />}>
+    <Alert
+      color={feedback.ok ? 'teal' : 'red'}
+      role={feedback.ok ? 'status' : 'alert'}
+      icon={feedback.ok ? undefined : <IconAlertCircle size={iconSize('xs')} />}
+    >
       {feedback.message}
     </Alert>
   );

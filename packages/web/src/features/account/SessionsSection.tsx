@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { notify } from '../../lib/notify.ts';
-import { listSessions, revokeOtherSessions, revokeSession, type AccountSession } from './accountApi.ts';
+import { listSessions, revokeOtherSessions, revokeSession, type AccountSession } from './api/accountApi.ts';
 import { accountErrorMessage } from './accountErrorMessage.ts';
 import { FeedbackAlert, Section, type Feedback } from './Section.tsx';
 import { sessionDeviceOf } from './sessionDevice.ts';
@@ -61,7 +61,15 @@ export function SessionsSection() {
             const device = sessionDeviceOf(session.userAgent);
             const label = [device.browser, device.system].filter((part) => part !== null).join(' / ') || t('accountInfo.sessions.unknownDevice');
             return (
-              <Group key={session.id} component="li" justify="space-between" wrap="nowrap" data-testid="account-session" data-current={current ? 'true' : 'false'} aria-label={label}>
+              <Group
+                key={session.id}
+                component="li"
+                justify="space-between"
+                wrap="nowrap"
+                data-testid="account-session"
+                data-current={current ? 'true' : 'false'}
+                aria-label={label}
+              >
                 <Group gap="sm" wrap="nowrap">
                   <IconDeviceDesktop size={iconSize('md')} aria-hidden />
                   <Stack gap={0}>
@@ -74,7 +82,11 @@ export function SessionsSection() {
                       ) : null}
                     </Group>
                     <Text size="xs" c="dimmed">
-                      {t('accountInfo.sessions.details', { ip: session.ipAddress ?? '—', active: formatDateTime(session.updatedAt), since: formatDateTime(session.createdAt) })}
+                      {t('accountInfo.sessions.details', {
+                        ip: session.ipAddress ?? '—',
+                        active: formatDateTime(session.updatedAt),
+                        since: formatDateTime(session.createdAt),
+                      })}
                     </Text>
                   </Stack>
                 </Group>

@@ -4,7 +4,7 @@
  * megabytes becomes a few kilobytes). The server checks the result again.
  */
 import { ACCOUNT_PROFILE_ERRORS, isPhotoType, PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS, PHOTO_SOURCE_MAX_BYTES } from '@nemuri/shared/accountProfile';
-import { ProfileInputError } from './accountApi.ts';
+import { ProfileInputError } from './api/accountApi.ts';
 
 /** Bytes a base64 data URL decodes to. */
 export function dataUrlBytes(dataUrl: string): number {

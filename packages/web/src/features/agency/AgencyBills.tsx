@@ -1,10 +1,12 @@
-import { Alert, Button, Group, Paper, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconFileDollar } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { Alert, Button, Group, Loader, Paper, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconAlertCircle, IconFileDollar } from '@tabler/icons-react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CursorPager } from '../../components/CursorPager.tsx';
+import { useCursorPages, type CursorPagesState } from '../../lib/cursorPages.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { notify } from '../../lib/notify.ts';
-import { agencyApi, agencyErrorMessage, type AgencyOverview, type Bill } from './agencyApi.ts';
+import { agencyApi, agencyErrorMessage, fetchBillsPage, type AgencyOverview, type Bill, type BillsFilter, type BillsPage } from './api/agencyApi.ts';
 import { previousMonth } from './agencyRows.ts';
 import { BillsTable } from './BillsTable.tsx';
 
@@ -48,7 +50,15 @@ export function InvoiceSettings({ agencyId, overview, reload }: { agencyId: stri
       <Title order={4}>{t('agency.settings.title')}</Title>
       {overview.canEdit ? (
         <Group align="flex-end" mt="xs">
-          <TextInput label={t('agency.settings.registrationNumber')} description={t('agency.settings.registrationHelp')} placeholder="T1234567890123" value={value} onChange={(event) => setValue(event.currentTarget.value)} error={invalid ? t('agency.settings.invalid') : null} w={300} />
+          <TextInput
+            label={t('agency.settings.registrationNumber')}
+            description={t('agency.settings.registrationHelp')}
+            placeholder="T1234567890123"
+            value={value}
+            onChange={(event) => setValue(event.currentTarget.value)}
+            error={invalid ? t('agency.settings.invalid') : null}
+            w={300}
+          />
           <Button onClick={() => void save()} loading={saving} disabled={invalid || trimmed === (current ?? '')}>
             {t('agency.save')}
           </Button>
@@ -68,7 +78,17 @@ export function InvoiceSettings({ agencyId, overview, reload }: { agencyId: stri
 }
 
 /** Drafts a month's bills (for every partner, or for one), replacing drafts and leaving issued bills as they are. */
-export function GenerateBills({ agencyId, partnerId, partnerNames, reload }: { agencyId: string; partnerId?: string; partnerNames: ReadonlyMap<string, string>; reload: () => void }) {
+export function GenerateBills({
+  agencyId,
+  partnerId,
+  partnerNames,
+  reload,
+}: {
+  agencyId: string;
+  partnerId?: string;
+  partnerNames: ReadonlyMap<string, string>;
+  reload: () => void;
+}) {
   const { t } = useTranslation();
   const months = useMemo(() => monthChoices(new Date()), []);
   const [month, setMonth] = useState<string | null>(() => previousMonth(new Date()));
@@ -81,7 +101,13 @@ export function GenerateBills({ agencyId, partnerId, partnerNames, reload }: { a
       const result = await agencyApi.generate(agencyId, month, partnerId);
       notify({ color: 'green', message: t('agency.bills.generated', { count: result.bills.length, month }) });
       for (const skipped of result.skipped) {
-        notify({ color: 'yellow', message: t(`agency.bills.skipped.${skipped.reason}`, { partner: partnerNames.get(skipped.partnerDomainId) ?? skipped.partnerDomainId, defaultValue: skipped.reason }) });
+        notify({
+          color: 'yellow',
+          message: t(`agency.bills.skipped.${skipped.reason}`, {
+            partner: partnerNames.get(skipped.partnerDomainId) ?? skipped.partnerDomainId,
+            defaultValue: skipped.reason,
+          }),
+        });
       }
       reload();
     } catch (error) {
@@ -108,18 +134,62 @@ export function AgencyBills({ agencyId, overview, reload }: { agencyId: string; 
   const { t } = useTranslation();
   const [status, setStatus] = useState<StatusFilter>('all');
   const partnerNames = useMemo(() => new Map(overview.partners.map((partner) => [partner.id, partner.name])), [overview.partners]);
-  const bills = status === 'all' ? overview.bills : overview.bills.filter((bill) => bill.status === status);
+  const pages = useCursorPages<BillsFilter, BillsPage>(status === 'all' ? { agencyId } : { agencyId, status }, BILLS_PAGE, fetchBillsPage);
+  const reloadPages = pages.reload;
+  const reloadAll = useCallback(() => {
+    reload();
+    reloadPages();
+  }, [reload, reloadPages]);
   return (
     <Stack>
       <InvoiceSettings key={`${agencyId}-${overview.agency.invoiceRegistrationNumber ?? ''}`} agencyId={agencyId} overview={overview} reload={reload} />
-      {overview.canEdit ? <GenerateBills agencyId={agencyId} partnerNames={partnerNames} reload={reload} /> : null}
+      {overview.canEdit ? <GenerateBills agencyId={agencyId} partnerNames={partnerNames} reload={reloadAll} /> : null}
       <SegmentedControl
         value={status}
         onChange={(value) => setStatus(value as StatusFilter)}
-        data={(['all', 'draft', 'issued', 'paid'] as const).map((value) => ({ value, label: value === 'all' ? t('agency.bills.allStatuses') : t(`agency.billStatuses.${value}`) }))}
+        data={(['all', 'draft', 'issued', 'paid'] as const).map((value) => ({
+          value,
+          label: value === 'all' ? t('agency.bills.allStatuses') : t(`agency.billStatuses.${value}`),
+        }))}
         w="fit-content"
       />
-      <BillsTable agencyId={agencyId} bills={bills} canEdit={overview.canEdit} partnerNames={partnerNames} reload={reload} />
+      <PagedBills agencyId={agencyId} pages={pages} canEdit={overview.canEdit} partnerNames={partnerNames} reload={reloadAll} />
+    </Stack>
+  );
+}
+
+/** Bills read a page at a time from the server (GET /api/agency/:agencyId/bills). */
+export const BILLS_PAGE = 50;
+
+/** A page of bills with loading, failure and the pager (the table shows the empty state). */
+export function PagedBills({
+  agencyId,
+  pages,
+  canEdit,
+  partnerNames,
+  reload,
+}: {
+  agencyId: string;
+  pages: CursorPagesState<BillsPage>;
+  canEdit: boolean;
+  partnerNames: ReadonlyMap<string, string>;
+  reload: () => void;
+}) {
+  const { t } = useTranslation();
+  if (pages.error !== null) {
+    return (
+      <Alert color="red" icon={<IconAlertCircle size={iconSize('sm')} />} title={t('agency.bills.loadFailed')}>
+        <Button size="xs" variant="light" onClick={pages.reload}>
+          {t('agency.bills.retry')}
+        </Button>
+      </Alert>
+    );
+  }
+  if (pages.page === null) return <Loader size="sm" aria-label={t('agency.bills.loading')} />;
+  return (
+    <Stack gap="xs" aria-busy={pages.loading} style={{ opacity: pages.loading ? 0.6 : 1 }} data-testid="bills-pages">
+      <BillsTable agencyId={agencyId} bills={pages.page.bills} canEdit={canEdit} partnerNames={partnerNames} reload={reload} />
+      <CursorPager pages={pages} previousLabel={t('agency.bills.newer')} nextLabel={t('agency.bills.older')} testId="bills-pager" />
     </Stack>
   );
 }

@@ -1,32 +1,41 @@
-import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Pagination, Paper, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { AGENCY_ROOMS_PAGE, type RoomsPage } from '@nemuri/shared/billing/agencyAnswers';
 import { IconArrowLeft, IconPencil } from '@tabler/icons-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ROLE_LEVELS, roleOfLevel } from '@nemuri/shared/roles';
 import { formatDateTime } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
+import { useCursorPages } from '../../lib/cursorPages.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AgencyDevices } from './AgencyDevices.tsx';
-import { GenerateBills } from './AgencyBills.tsx';
+import { BILLS_PAGE, GenerateBills, PagedBills } from './AgencyBills.tsx';
 import { contractPeriod, PartnerStatusBadge } from './AgencyPartners.tsx';
 import { Failure, Loading } from './AgencyStatus.tsx';
-import { agencyApi, agencyErrorMessage, formatYen, type AgencyOverview, type PartnerRow, type StaffRow } from './agencyApi.ts';
+import {
+  agencyApi,
+  agencyErrorMessage,
+  fetchBillsPage,
+  formatYen,
+  type AgencyOverview,
+  type BillsFilter,
+  type BillsPage,
+  type PartnerRow,
+  type StaffRow,
+} from './api/agencyApi.ts';
 import { agencyPath, isPartnerTab, PARTNER_TABS, partnerPath, type PartnerTab } from './agencyPaths.ts';
-import { BillsTable } from './BillsTable.tsx';
 import { PartnerDialog } from './PartnerDialog.tsx';
 
-function Overview({ partner, overview }: { partner: PartnerRow; overview: AgencyOverview }) {
+function Overview({ partner }: { partner: PartnerRow }) {
   const { t } = useTranslation();
-  const bills = overview.bills.filter((bill) => bill.partnerDomainId === partner.id);
-  const unpaid = bills.filter((bill) => bill.status === 'issued').reduce((sum, bill) => sum + (bill.total ?? 0), 0);
   const items: [string, string][] = [
     [t('agency.partners.columns.contract'), contractPeriod(t, partner)],
     [t('agency.partners.columns.unitPrice'), formatYen(partner.monthlyUnitPrice)],
     [t('agency.partners.columns.devices'), String(partner.deviceCount)],
     [t('agency.partners.columns.rooms'), String(partner.roomCount)],
     [t('agency.partners.domains'), String(partner.domainIds.length)],
-    [t('agency.statistics.unpaid'), formatYen(unpaid)],
+    [t('agency.statistics.unpaid'), formatYen(partner.unpaidTotal)],
   ];
   return (
     <SimpleGrid cols={{ base: 2, sm: 3 }} data-testid="partner-overview">
@@ -42,33 +51,69 @@ function Overview({ partner, overview }: { partner: PartnerRow; overview: Agency
   );
 }
 
-function Rooms({ partner, overview }: { partner: PartnerRow; overview: AgencyOverview }) {
+/** The partner's rooms, a page at a time from the server (GET …/rooms). */
+function Rooms({ agencyId, partner }: { agencyId: string; partner: PartnerRow }) {
   const { t } = useTranslation();
-  const rooms = overview.rooms.filter((room) => room.partnerId === partner.id);
-  if (rooms.length === 0) return <Text c="dimmed">{t('agency.rooms.empty')}</Text>;
+  const key = `${agencyId} ${partner.id}`;
+  const [paging, setPaging] = useState({ key, page: 1 });
+  const page = paging.key === key ? paging.page : 1;
+  const [result, setResult] = useState<{ request: string; answer: RoomsPage | null } | null>(null);
+  const request = `${key} ${page}`;
+  useEffect(() => {
+    let current = true;
+    agencyApi.rooms(agencyId, partner.id, AGENCY_ROOMS_PAGE, (page - 1) * AGENCY_ROOMS_PAGE).then(
+      (answer) => {
+        if (current) setResult({ request, answer });
+      },
+      () => {
+        if (current) setResult({ request, answer: null });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [agencyId, partner.id, page, request]);
+  if (result === null) return <Loading label={t('agency.rooms.loading')} />;
+  if (result.answer === null) return <Failure message={t('agency.rooms.loadFailed')} />;
+  const { rooms, matched } = result.answer;
+  if (matched === 0) return <Text c="dimmed">{t('agency.rooms.empty')}</Text>;
+  const pages = Math.ceil(matched / AGENCY_ROOMS_PAGE);
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped data-testid="partner-rooms">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('agency.rooms.domain')}</Table.Th>
-            <Table.Th>{t('agency.rooms.name')}</Table.Th>
-            <Table.Th>{t('agency.rooms.device')}</Table.Th>
-            <Table.Th>{t('agency.rooms.status')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rooms.map((room) => (
-            <Table.Tr key={room.id}>
-              <Table.Td>{room.domainName}</Table.Td>
-              <Table.Td>{room.name}</Table.Td>
-              <Table.Td ff="monospace">{room.deviceSerial ?? '—'}</Table.Td>
-              <Table.Td>{room.status === null ? '—' : t(`agency.roomStatuses.${room.status}`, { defaultValue: room.status })}</Table.Td>
+    <Stack gap="xs" aria-busy={result.request !== request} style={{ opacity: result.request !== request ? 0.6 : 1 }}>
+      <Table.ScrollContainer minWidth={640}>
+        <Table striped data-testid="partner-rooms">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('agency.rooms.domain')}</Table.Th>
+              <Table.Th>{t('agency.rooms.name')}</Table.Th>
+              <Table.Th>{t('agency.rooms.device')}</Table.Th>
+              <Table.Th>{t('agency.rooms.status')}</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+          </Table.Thead>
+          <Table.Tbody>
+            {rooms.map((room) => (
+              <Table.Tr key={room.id}>
+                <Table.Td>{room.domainName}</Table.Td>
+                <Table.Td>{room.name}</Table.Td>
+                <Table.Td ff="monospace">{room.deviceSerial ?? '—'}</Table.Td>
+                <Table.Td>{room.status === null ? '—' : t(`agency.roomStatuses.${room.status}`, { defaultValue: room.status })}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {pages > 1 ? (
+        <Pagination
+          total={pages}
+          value={page}
+          onChange={(next) => setPaging({ key, page: next })}
+          size="sm"
+          data-testid="rooms-pager"
+          getControlProps={(control) => ({ 'aria-label': t(`agency.devices.pager.${control}`) })}
+          getItemProps={(item) => ({ 'aria-label': t('auditLog.pageOf', { page: item }) })}
+        />
+      ) : null}
+    </Stack>
   );
 }
 
@@ -126,7 +171,17 @@ function Staff({ agencyId, partner, overview }: { agencyId: string; partner: Par
 }
 
 /** /agency/partner/:partnerId: one partner with tabs overview, devices, rooms, bills and staff (`?tab=`). */
-export function AgencyPartnerDetail({ agencyId, overview, partnerId, reload }: { agencyId: string; overview: AgencyOverview; partnerId: string; reload: () => void }) {
+export function AgencyPartnerDetail({
+  agencyId,
+  overview,
+  partnerId,
+  reload,
+}: {
+  agencyId: string;
+  overview: AgencyOverview;
+  partnerId: string;
+  reload: () => void;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -178,17 +233,44 @@ export function AgencyPartnerDetail({ agencyId, overview, partnerId, reload }: {
           ))}
         </Tabs.List>
       </Tabs>
-      {tab === 'overview' ? <Overview partner={partner} overview={overview} /> : null}
-      {tab === 'devices' ? <AgencyDevices devices={overview.devices.filter((device) => device.partnerId === partner.id)} /> : null}
-      {tab === 'rooms' ? <Rooms partner={partner} overview={overview} /> : null}
+      {tab === 'overview' ? <Overview partner={partner} /> : null}
+      {tab === 'devices' ? <AgencyDevices agencyId={agencyId} partnerId={partner.id} /> : null}
+      {tab === 'rooms' ? <Rooms agencyId={agencyId} partner={partner} /> : null}
       {tab === 'bills' ? (
         <Stack>
-          {overview.canEdit ? <GenerateBills agencyId={agencyId} partnerId={partner.id} partnerNames={partnerNames} reload={reload} /> : null}
-          <BillsTable agencyId={agencyId} bills={overview.bills.filter((bill) => bill.partnerDomainId === partner.id)} canEdit={overview.canEdit} partnerNames={partnerNames} reload={reload} />
+          <PartnerBills agencyId={agencyId} partnerId={partner.id} canEdit={overview.canEdit} partnerNames={partnerNames} reload={reload} />
         </Stack>
       ) : null}
       {tab === 'staff' ? <Staff agencyId={agencyId} partner={partner} overview={overview} /> : null}
       {editing ? <PartnerDialog agencyId={agencyId} partner={partner} opened onClose={() => setEditing(false)} onSaved={reload} /> : null}
+    </Stack>
+  );
+}
+
+/** The partner's bills, a page at a time from the server. */
+function PartnerBills({
+  agencyId,
+  partnerId,
+  canEdit,
+  partnerNames,
+  reload,
+}: {
+  agencyId: string;
+  partnerId: string;
+  canEdit: boolean;
+  partnerNames: ReadonlyMap<string, string>;
+  reload: () => void;
+}) {
+  const pages = useCursorPages<BillsFilter, BillsPage>({ agencyId, partnerId }, BILLS_PAGE, fetchBillsPage);
+  const reloadPages = pages.reload;
+  const reloadAll = useCallback(() => {
+    reload();
+    reloadPages();
+  }, [reload, reloadPages]);
+  return (
+    <Stack>
+      {canEdit ? <GenerateBills agencyId={agencyId} partnerId={partnerId} partnerNames={partnerNames} reload={reloadAll} /> : null}
+      <PagedBills agencyId={agencyId} pages={pages} canEdit={canEdit} partnerNames={partnerNames} reload={reloadAll} />
     </Stack>
   );
 }

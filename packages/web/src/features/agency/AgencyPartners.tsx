@@ -1,19 +1,35 @@
-import { Anchor, Badge, Button, Group, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconPencil, IconSend } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import { CursorPager } from '../../components/CursorPager.tsx';
+import { useCursorPages, type CursorPagesState } from '../../lib/cursorPages.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { notify } from '../../lib/notify.ts';
 import { Failure, Loading } from './AgencyStatus.tsx';
-import { agencyApi, agencyErrorMessage, formatYen, type AgencyOverview, type AgencyPartnerRequestRow, type PartnerRow } from './agencyApi.ts';
+import {
+  agencyApi,
+  agencyErrorMessage,
+  fetchPartnersPage,
+  fetchRequestsPage,
+  formatYen,
+  type AgencyOverview,
+  type AgencyPartnerRequestRow,
+  type PartnerRequestsPage,
+  type PartnersPage,
+  type PartnerRow,
+} from './api/agencyApi.ts';
 import { partnerPath } from './agencyPaths.ts';
 import { PartnerDialog } from './PartnerDialog.tsx';
 import { PartnerRequestDialog } from './PartnerRequestDialog.tsx';
-import { useAgencyPartnerRequests } from './useAgencyData.ts';
+
+/** Partners and requests read a page at a time (GET …/partners and …/partner-requests). */
+export const PARTNERS_PAGE = 50;
+export const REQUESTS_PAGE = 20;
 
 export function PartnerStatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
@@ -43,8 +59,18 @@ export function RequestStatusBadge({ status }: { status: string }) {
 
 const when = (iso: string | null) => (iso === null || iso === '' ? '—' : new Date(iso).toLocaleString('ja-JP', { dateStyle: 'medium', timeStyle: 'short' }));
 
-/** The agency's requests to customers and their answers; agency admins withdraw a waiting one. */
-function PartnerRequests({ agencyId, canEdit, requests, onChanged }: { agencyId: string; canEdit: boolean; requests: AgencyPartnerRequestRow[]; onChanged: () => void }) {
+/** A page of the agency's requests to customers and their answers; agency admins withdraw a waiting one. */
+function PartnerRequests({
+  agencyId,
+  canEdit,
+  pages,
+  onChanged,
+}: {
+  agencyId: string;
+  canEdit: boolean;
+  pages: CursorPagesState<PartnerRequestsPage>;
+  onChanged: () => void;
+}) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState<string | null>(null);
   const cancel = async (request: AgencyPartnerRequestRow) => {
@@ -59,44 +85,129 @@ function PartnerRequests({ agencyId, canEdit, requests, onChanged }: { agencyId:
       setBusy(null);
     }
   };
-  if (requests.length === 0) return <Text c="dimmed">{t('agency.requests.empty')}</Text>;
+  if (pages.error !== null) return <Failure message={agencyErrorMessage(t, pages.error)} />;
+  if (pages.page === null) return <Loading label={t('agency.loading')} />;
+  const requests = pages.page.requests;
+  if (requests.length === 0 && pages.pageIndex === 0) return <Text c="dimmed">{t('agency.requests.empty')}</Text>;
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped data-testid="agency-partner-requests">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('agency.requests.columns.name')}</Table.Th>
-            <Table.Th>{t('agency.requests.columns.status')}</Table.Th>
-            <Table.Th>{t('agency.requests.columns.requestedAt')}</Table.Th>
-            <Table.Th>{t('agency.requests.columns.answeredAt')}</Table.Th>
-            <Table.Th ta="right">{t('agency.partners.columns.unitPrice')}</Table.Th>
-            {canEdit ? <Table.Th /> : null}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {requests.map((request) => (
-            <Table.Tr key={request.domainId} data-testid="agency-request-row" data-domain={request.domainId} data-status={request.status}>
-              <Table.Td>{request.customerName}</Table.Td>
-              <Table.Td>
-                <RequestStatusBadge status={request.status} />
-              </Table.Td>
-              <Table.Td>{when(request.requestedAt)}</Table.Td>
-              <Table.Td>{when(request.answeredAt)}</Table.Td>
-              <Table.Td ta="right">{formatYen(request.monthlyUnitPrice)}</Table.Td>
-              {canEdit ? (
-                <Table.Td>
-                  {request.status === 'requested' ? (
-                    <Button size="compact-sm" variant="default" color="red" loading={busy === request.domainId} onClick={() => void cancel(request)} aria-label={t('agency.requests.cancelOf', { name: request.customerName })}>
-                      {t('agency.requests.cancel')}
-                    </Button>
-                  ) : null}
-                </Table.Td>
-              ) : null}
+    <Stack gap="xs" aria-busy={pages.loading} style={{ opacity: pages.loading ? 0.6 : 1 }}>
+      <Table.ScrollContainer minWidth={640}>
+        <Table striped data-testid="agency-partner-requests">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('agency.requests.columns.name')}</Table.Th>
+              <Table.Th>{t('agency.requests.columns.status')}</Table.Th>
+              <Table.Th>{t('agency.requests.columns.requestedAt')}</Table.Th>
+              <Table.Th>{t('agency.requests.columns.answeredAt')}</Table.Th>
+              <Table.Th ta="right">{t('agency.partners.columns.unitPrice')}</Table.Th>
+              {canEdit ? <Table.Th /> : null}
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+          </Table.Thead>
+          <Table.Tbody>
+            {requests.map((request) => (
+              <Table.Tr key={request.domainId} data-testid="agency-request-row" data-domain={request.domainId} data-status={request.status}>
+                <Table.Td>{request.customerName}</Table.Td>
+                <Table.Td>
+                  <RequestStatusBadge status={request.status} />
+                </Table.Td>
+                <Table.Td>{when(request.requestedAt)}</Table.Td>
+                <Table.Td>{when(request.answeredAt)}</Table.Td>
+                <Table.Td ta="right">{formatYen(request.monthlyUnitPrice)}</Table.Td>
+                {canEdit ? (
+                  <Table.Td>
+                    {request.status === 'requested' ? (
+                      <Button
+                        size="compact-sm"
+                        variant="default"
+                        color="red"
+                        loading={busy === request.domainId}
+                        onClick={() => void cancel(request)}
+                        aria-label={t('agency.requests.cancelOf', { name: request.customerName })}
+                      >
+                        {t('agency.requests.cancel')}
+                      </Button>
+                    ) : null}
+                  </Table.Td>
+                ) : null}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <CursorPager pages={pages} previousLabel={t('agency.requests.newer')} nextLabel={t('agency.requests.older')} testId="agency-requests-pager" />
+    </Stack>
+  );
+}
+
+/** A page of the partners with their contracts and counts; agency admins edit a contract. */
+function PartnerList({
+  agencyId,
+  canEdit,
+  withAgency,
+  pages,
+  onEdit,
+}: {
+  agencyId: string;
+  canEdit: boolean;
+  withAgency: boolean;
+  pages: CursorPagesState<PartnersPage>;
+  onEdit: (partner: PartnerRow) => void;
+}) {
+  const { t } = useTranslation();
+  if (pages.error !== null) return <Failure message={agencyErrorMessage(t, pages.error)} />;
+  if (pages.page === null) return <Loading label={t('agency.loading')} />;
+  const partners = pages.page.partners;
+  if (partners.length === 0 && pages.pageIndex === 0) return <Text c="dimmed">{t('agency.partners.empty')}</Text>;
+  return (
+    <Stack gap="xs" aria-busy={pages.loading} style={{ opacity: pages.loading ? 0.6 : 1 }}>
+      <Table.ScrollContainer minWidth={820}>
+        <Table striped highlightOnHover data-testid="agency-partners">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('agency.partners.columns.name')}</Table.Th>
+              <Table.Th>{t('agency.partners.columns.contract')}</Table.Th>
+              <Table.Th ta="right">{t('agency.partners.columns.unitPrice')}</Table.Th>
+              <Table.Th>{t('agency.partners.columns.status')}</Table.Th>
+              <Table.Th ta="right">{t('agency.partners.columns.devices')}</Table.Th>
+              <Table.Th ta="right">{t('agency.partners.columns.rooms')}</Table.Th>
+              {canEdit ? <Table.Th /> : null}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {partners.map((partner) => (
+              <Table.Tr key={partner.id} data-testid="agency-partner-row" data-partner={partner.id}>
+                <Table.Td>
+                  <Anchor component={Link} to={partnerPath(agencyId, partner.id, withAgency)}>
+                    {partner.name}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>{contractPeriod(t, partner)}</Table.Td>
+                <Table.Td ta="right">{formatYen(partner.monthlyUnitPrice)}</Table.Td>
+                <Table.Td>
+                  <PartnerStatusBadge status={partner.status} />
+                </Table.Td>
+                <Table.Td ta="right">{partner.deviceCount}</Table.Td>
+                <Table.Td ta="right">{partner.roomCount}</Table.Td>
+                {canEdit ? (
+                  <Table.Td>
+                    <Button
+                      size="compact-sm"
+                      variant="default"
+                      leftSection={<IconPencil size={iconSize('xs')} />}
+                      onClick={() => onEdit(partner)}
+                      aria-label={t('agency.partners.editOf', { name: partner.name })}
+                    >
+                      {t('agency.partners.edit')}
+                    </Button>
+                  </Table.Td>
+                ) : null}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <CursorPager pages={pages} previousLabel={t('agency.partners.previousPage')} nextLabel={t('agency.partners.nextPage')} testId="agency-partners-pager" />
+    </Stack>
   );
 }
 
@@ -111,11 +222,15 @@ export function AgencyPartners({ agencyId, overview, reload }: { agencyId: strin
   const withAgency = (user?.accessLevel ?? 0) >= ROLE_LEVELS.developer;
   const [editing, setEditing] = useState<PartnerRow | null>(null);
   const [asking, setAsking] = useState(false);
-  const requests = useAgencyPartnerRequests(agencyId);
-  const changed = () => {
+  const partners = useCursorPages<{ agencyId: string }, PartnersPage>({ agencyId }, PARTNERS_PAGE, fetchPartnersPage);
+  const requests = useCursorPages<{ agencyId: string }, PartnerRequestsPage>({ agencyId }, REQUESTS_PAGE, fetchRequestsPage);
+  const reloadPartners = partners.reload;
+  const reloadRequests = requests.reload;
+  const changed = useCallback(() => {
     reload();
-    requests.reload();
-  };
+    reloadPartners();
+    reloadRequests();
+  }, [reload, reloadPartners, reloadRequests]);
 
   return (
     <>
@@ -126,61 +241,14 @@ export function AgencyPartners({ agencyId, overview, reload }: { agencyId: strin
           </Button>
         </Group>
       ) : null}
-      {overview.partners.length === 0 ? (
-        <Text c="dimmed">{t('agency.partners.empty')}</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={820}>
-          <Table striped highlightOnHover data-testid="agency-partners">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('agency.partners.columns.name')}</Table.Th>
-                <Table.Th>{t('agency.partners.columns.contract')}</Table.Th>
-                <Table.Th ta="right">{t('agency.partners.columns.unitPrice')}</Table.Th>
-                <Table.Th>{t('agency.partners.columns.status')}</Table.Th>
-                <Table.Th ta="right">{t('agency.partners.columns.devices')}</Table.Th>
-                <Table.Th ta="right">{t('agency.partners.columns.rooms')}</Table.Th>
-                {overview.canEdit ? <Table.Th /> : null}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {overview.partners.map((partner) => (
-                <Table.Tr key={partner.id} data-testid="agency-partner-row" data-partner={partner.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={partnerPath(agencyId, partner.id, withAgency)}>
-                      {partner.name}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{contractPeriod(t, partner)}</Table.Td>
-                  <Table.Td ta="right">{formatYen(partner.monthlyUnitPrice)}</Table.Td>
-                  <Table.Td>
-                    <PartnerStatusBadge status={partner.status} />
-                  </Table.Td>
-                  <Table.Td ta="right">{partner.deviceCount}</Table.Td>
-                  <Table.Td ta="right">{partner.roomCount}</Table.Td>
-                  {overview.canEdit ? (
-                    <Table.Td>
-                      <Button size="compact-sm" variant="default" leftSection={<IconPencil size={iconSize('xs')} />} onClick={() => setEditing(partner)} aria-label={t('agency.partners.editOf', { name: partner.name })}>
-                        {t('agency.partners.edit')}
-                      </Button>
-                    </Table.Td>
-                  ) : null}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <PartnerList agencyId={agencyId} canEdit={overview.canEdit} withAgency={withAgency} pages={partners} onEdit={setEditing} />
       <Title order={3} size="h4" mt="md">
         {t('agency.requests.title')}
       </Title>
-      {requests.error !== null ? (
-        <Failure message={agencyErrorMessage(t, requests.error)} />
-      ) : requests.data === null ? (
-        <Loading label={t('agency.loading')} />
-      ) : (
-        <PartnerRequests agencyId={agencyId} canEdit={overview.canEdit} requests={requests.data} onChanged={changed} />
-      )}
-      {editing !== null ? <PartnerDialog key={editing.id} agencyId={agencyId} partner={editing} opened onClose={() => setEditing(null)} onSaved={reload} /> : null}
+      <PartnerRequests agencyId={agencyId} canEdit={overview.canEdit} pages={requests} onChanged={changed} />
+      {editing !== null ? (
+        <PartnerDialog key={editing.id} agencyId={agencyId} partner={editing} opened onClose={() => setEditing(null)} onSaved={changed} />
+      ) : null}
       {asking ? <PartnerRequestDialog agencyId={agencyId} opened onClose={() => setAsking(false)} onSent={changed} /> : null}
     </>
   );

@@ -3,7 +3,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import { useCurrentRoute } from '../../app/routeHandle.ts';
+import { useCurrentRoute } from '../../lib/routeHandle.ts';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AgencyBills } from './AgencyBills.tsx';
@@ -12,9 +12,9 @@ import { AgencyPartnerDetail } from './AgencyPartnerDetail.tsx';
 import { AgencyPartners } from './AgencyPartners.tsx';
 import { AgencyStatisticsView } from './AgencyStatistics.tsx';
 import { Failure, Loading } from './AgencyStatus.tsx';
-import { agencyApi, agencyErrorMessage, type AgencyChoice } from './agencyApi.ts';
+import { agencyApi, agencyErrorMessage, type AgencyChoice } from './api/agencyApi.ts';
 import { agencyPath, type AgencySection } from './agencyPaths.ts';
-import { useAgencyOverview } from './useAgencyData.ts';
+import { useAgencyOverview } from './api/useAgencyData.ts';
 
 const SECTIONS: readonly AgencySection[] = ['statistics', 'devices', 'bills', 'partners'];
 
@@ -70,11 +70,12 @@ export default function AgencyScreen() {
   else if (agencyId === null) body = <Text c="dimmed">{t('agency.noAgency')}</Text>;
   else if (overview.error !== null) body = <Failure message={agencyErrorMessage(t, overview.error)} />;
   else if (overview.data === null) body = <Loading label={t('agency.loading')} />;
-  else if (route?.name === 'agencyPartner' && partnerId !== undefined) body = <AgencyPartnerDetail agencyId={agencyId} overview={overview.data} partnerId={partnerId} reload={overview.reload} />;
+  else if (route?.name === 'agencyPartner' && partnerId !== undefined)
+    body = <AgencyPartnerDetail agencyId={agencyId} overview={overview.data} partnerId={partnerId} reload={overview.reload} />;
   else if (section === 'statistics') body = <AgencyStatisticsView agencyId={agencyId} />;
   else if (section === 'bills') body = <AgencyBills agencyId={agencyId} overview={overview.data} reload={overview.reload} />;
   else if (section === 'partners') body = <AgencyPartners agencyId={agencyId} overview={overview.data} reload={overview.reload} />;
-  else body = <AgencyDevices devices={overview.data.devices} partners={overview.data.partners} />;
+  else body = <AgencyDevices agencyId={agencyId} partners={overview.data.partners} />;
 
   return (
     <ScreenPage>
@@ -84,7 +85,9 @@ export default function AgencyScreen() {
           placeholder={t('agency.picker.placeholder')}
           data={agencies.map((agency) => ({ value: agency.id, label: agency.name }))}
           value={agencyId}
-          onChange={(value) => value !== null && navigate(agencyPath(section === 'partners' && route?.name === 'agencyPartner' ? 'partners' : section, value, true))}
+          onChange={(value) =>
+            value !== null && navigate(agencyPath(section === 'partners' && route?.name === 'agencyPartner' ? 'partners' : section, value, true))
+          }
           allowDeselect={false}
           maw={360}
           data-testid="agency-picker"

@@ -1,9 +1,9 @@
 import { Paper, SimpleGrid, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatYen, agencyErrorMessage } from './agencyApi.ts';
+import { formatYen, agencyErrorMessage } from './api/agencyApi.ts';
 import { BarChart } from './BarChart.tsx';
 import { Failure, Loading } from './AgencyStatus.tsx';
-import { useAgencyStatistics } from './useAgencyData.ts';
+import { useAgencyStatistics } from './api/useAgencyData.ts';
 
 function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -36,7 +36,11 @@ export function AgencyStatisticsView({ agencyId }: { agencyId: string }) {
         <Figure testId="stat-at-partners" label={t('agency.statistics.atPartners')} value={count(s.devices.atPartners)} />
         <Figure testId="stat-in-use" label={t('agency.statistics.inUse')} value={count(s.devices.inUse)} />
         <Figure testId="stat-online" label={t('agency.statistics.online')} value={count(s.devices.online)} />
-        <Figure testId="stat-rooms" label={t('agency.statistics.roomsMonitored')} value={t('agency.statistics.rooms', { count: s.roomsMonitored, total: s.rooms })} />
+        <Figure
+          testId="stat-rooms"
+          label={t('agency.statistics.roomsMonitored')}
+          value={t('agency.statistics.rooms', { count: s.roomsMonitored, total: s.rooms })}
+        />
         <Figure testId="stat-unpaid" label={t('agency.statistics.unpaid')} value={formatYen(s.bills.unpaidTotal)} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -47,7 +51,12 @@ export function AgencyStatisticsView({ agencyId }: { agencyId: string }) {
           format={(value) => (value >= 10_000 ? t('agency.statistics.tenThousandYen', { value: Math.round(value / 1000) / 10 }) : formatYen(value))}
           legend={{ value: t('agency.statistics.billed'), inner: t('agency.statistics.paid') }}
         />
-        <BarChart testId="chart-devices" title={t('agency.statistics.devicesChart')} bars={s.months.map((month) => ({ label: monthLabel(month.month), value: month.devicesOut }))} format={(value) => String(Math.round(value))} />
+        <BarChart
+          testId="chart-devices"
+          title={t('agency.statistics.devicesChart')}
+          bars={s.months.map((month) => ({ label: monthLabel(month.month), value: month.devicesOut }))}
+          format={(value) => String(Math.round(value))}
+        />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Paper withBorder p="sm" radius="md">

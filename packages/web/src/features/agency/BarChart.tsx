@@ -51,7 +51,9 @@ export function BarChart({ title, bars, format, testId, legend }: BarChartProps)
             <g key={bar.label} data-label={bar.label} data-value={bar.value}>
               <title>{`${bar.label}: ${format(bar.value)}`}</title>
               <rect x={x} y={y(bar.value)} width={barW} height={TOP + plotH - y(bar.value)} fill="var(--mantine-color-indigo-3)" />
-              {bar.inner !== undefined ? <rect x={x} y={y(bar.inner)} width={barW} height={TOP + plotH - y(bar.inner)} fill="var(--mantine-color-indigo-7)" /> : null}
+              {bar.inner !== undefined ? (
+                <rect x={x} y={y(bar.inner)} width={barW} height={TOP + plotH - y(bar.inner)} fill="var(--mantine-color-indigo-7)" />
+              ) : null}
               <text x={x + barW / 2} y={H - 8} textAnchor="middle" fontSize={10} fill="var(--mantine-color-dimmed)">
                 {bar.label}
               </text>

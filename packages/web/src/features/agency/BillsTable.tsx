@@ -2,11 +2,11 @@ import { Anchor, Badge, Button, Group, Modal, Stack, Table, Text } from '@mantin
 import { IconCash, IconFileInvoice, IconSend, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../../lib/dates.ts';
+import { formatDate, formatDay } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { notify } from '../../lib/notify.ts';
-import { agencyApi, agencyErrorMessage, formatYen, invoicePdfUrl, type Bill, type BillStatus } from './agencyApi.ts';
-import { sortBills } from './agencyRows.ts';
+import { agencyApi, agencyErrorMessage, formatYen, invoicePdfUrl, type Bill, type BillStatus } from './api/agencyApi.ts';
+import { forecastThrough, ratesOf, sortBills } from './agencyRows.ts';
 
 const STATUS_COLOR: Record<BillStatus, string> = { draft: 'gray', issued: 'blue', paid: 'teal' };
 
@@ -46,9 +46,19 @@ function BillLines({ bill }: { bill: Bill }) {
           ))}
         </Table.Tbody>
       </Table>
-      <Text size="sm" ta="right">
-        {t('agency.bills.subtotalLine', { rate: bill.taxRate ?? 10, subtotal: formatYen(bill.subtotal), tax: formatYen(bill.consumptionTax), total: formatYen(bill.total) })}
+      {ratesOf(bill).map((part) => (
+        <Text key={part.rate} size="sm" ta="right" data-testid="bill-rate">
+          {t('agency.bills.rateLine', { rate: part.rate, base: formatYen(part.base), tax: formatYen(part.tax) })}
+        </Text>
+      ))}
+      <Text size="sm" ta="right" fw={600}>
+        {t('agency.bills.totalLine', { subtotal: formatYen(bill.subtotal), tax: formatYen(bill.consumptionTax), total: formatYen(bill.total) })}
       </Text>
+      {forecastThrough(bill) !== null ? (
+        <Text size="xs" c="orange">
+          {t('agency.bills.forecastHelp', { date: formatDay(forecastThrough(bill) ?? '') })}
+        </Text>
+      ) : null}
       <Text size="xs" c="dimmed">
         {t('agency.bills.arithmetic')}
       </Text>
@@ -109,39 +119,85 @@ export function BillsTable({ agencyId, bills, canEdit, partnerNames, reload }: B
                   {formatYen(bill.total)}
                 </Table.Td>
                 <Table.Td>
-                  <Badge color={STATUS_COLOR[bill.status]} variant="light" data-testid="bill-status">
-                    {t(`agency.billStatuses.${bill.status}`)}
-                  </Badge>
+                  <Group gap={4} wrap="nowrap">
+                    <Badge color={STATUS_COLOR[bill.status]} variant="light" data-testid="bill-status">
+                      {t(`agency.billStatuses.${bill.status}`)}
+                    </Badge>
+                    {forecastThrough(bill) !== null ? (
+                      <Badge
+                        color="orange"
+                        variant="outline"
+                        data-testid="bill-forecast"
+                        title={t('agency.bills.forecastHelp', { date: formatDay(forecastThrough(bill) ?? '') })}
+                      >
+                        {t('agency.bills.forecast', { date: formatDay(forecastThrough(bill) ?? '') })}
+                      </Badge>
+                    ) : null}
+                  </Group>
                 </Table.Td>
                 <Table.Td>
                   <Stack gap={0}>
+                    {bill.invoiceNumber ? (
+                      <Text size="xs" ff="monospace" data-testid="bill-number">
+                        {t('agency.bills.invoiceNumber', { number: bill.invoiceNumber })}
+                      </Text>
+                    ) : null}
                     {bill.issuedAt ? <Text size="xs">{t('agency.bills.issuedOn', { date: formatDate(bill.issuedAt) })}</Text> : null}
-                    {bill.dueDate ? <Text size="xs">{t('agency.bills.dueOn', { date: bill.dueDate })}</Text> : null}
+                    {bill.dueDate ? <Text size="xs">{t('agency.bills.dueOn', { date: formatDay(bill.dueDate) })}</Text> : null}
                     {bill.paidAt ? <Text size="xs">{t('agency.bills.paidOn', { date: formatDate(bill.paidAt) })}</Text> : null}
                   </Stack>
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
-                    <Button size="compact-sm" variant="default" onClick={() => setShown(bill)} aria-label={t('agency.bills.showLinesOf', { partner: nameOf(bill), month: bill.month })}>
+                    <Button
+                      size="compact-sm"
+                      variant="default"
+                      onClick={() => setShown(bill)}
+                      aria-label={t('agency.bills.showLinesOf', { partner: nameOf(bill), month: bill.month })}
+                    >
                       {t('agency.bills.showLines')}
                     </Button>
                     {canEdit && bill.status === 'draft' ? (
                       <>
-                        <Button size="compact-sm" leftSection={<IconSend size={iconSize('xs')} />} onClick={() => setConfirming({ bill, action: 'issue' })} aria-label={t('agency.bills.issueOf', { partner: nameOf(bill), month: bill.month })}>
+                        <Button
+                          size="compact-sm"
+                          leftSection={<IconSend size={iconSize('xs')} />}
+                          onClick={() => setConfirming({ bill, action: 'issue' })}
+                          aria-label={t('agency.bills.issueOf', { partner: nameOf(bill), month: bill.month })}
+                        >
                           {t('agency.bills.issue')}
                         </Button>
-                        <Button size="compact-sm" color="red" variant="subtle" leftSection={<IconTrash size={iconSize('xs')} />} onClick={() => setConfirming({ bill, action: 'delete' })} aria-label={t('agency.bills.deleteOf', { partner: nameOf(bill), month: bill.month })}>
+                        <Button
+                          size="compact-sm"
+                          color="red"
+                          variant="subtle"
+                          leftSection={<IconTrash size={iconSize('xs')} />}
+                          onClick={() => setConfirming({ bill, action: 'delete' })}
+                          aria-label={t('agency.bills.deleteOf', { partner: nameOf(bill), month: bill.month })}
+                        >
                           {t('agency.bills.delete')}
                         </Button>
                       </>
                     ) : null}
                     {canEdit && bill.status === 'issued' ? (
-                      <Button size="compact-sm" color="teal" variant="light" leftSection={<IconCash size={iconSize('xs')} />} onClick={() => setConfirming({ bill, action: 'paid' })} aria-label={t('agency.bills.paidOf', { partner: nameOf(bill), month: bill.month })}>
+                      <Button
+                        size="compact-sm"
+                        color="teal"
+                        variant="light"
+                        leftSection={<IconCash size={iconSize('xs')} />}
+                        onClick={() => setConfirming({ bill, action: 'paid' })}
+                        aria-label={t('agency.bills.paidOf', { partner: nameOf(bill), month: bill.month })}
+                      >
                         {t('agency.bills.markPaid')}
                       </Button>
                     ) : null}
                     {bill.status !== 'draft' ? (
-                      <Anchor href={invoicePdfUrl(agencyId, bill.documentReferenceId)} download={`invoice-${bill.documentReferenceId}.pdf`} size="sm" aria-label={t('agency.bills.pdfOf', { partner: nameOf(bill), month: bill.month })}>
+                      <Anchor
+                        href={invoicePdfUrl(agencyId, bill.documentReferenceId)}
+                        download={`invoice-${bill.documentReferenceId}.pdf`}
+                        size="sm"
+                        aria-label={t('agency.bills.pdfOf', { partner: nameOf(bill), month: bill.month })}
+                      >
                         <Group gap={2} wrap="nowrap">
                           <IconFileInvoice size={iconSize('xs')} />
                           {t('agency.bills.pdf')}
@@ -155,13 +211,28 @@ export function BillsTable({ agencyId, bills, canEdit, partnerNames, reload }: B
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <Modal opened={shown !== null} onClose={() => setShown(null)} title={shown === null ? '' : t('agency.bills.linesTitle', { partner: nameOf(shown), month: shown.month })} size="lg">
+      <Modal
+        opened={shown !== null}
+        onClose={() => setShown(null)}
+        title={shown === null ? '' : t('agency.bills.linesTitle', { partner: nameOf(shown), month: shown.month })}
+        size="lg"
+      >
         {shown !== null ? <BillLines bill={shown} /> : null}
       </Modal>
-      <Modal opened={confirming !== null} onClose={() => setConfirming(null)} title={confirming === null ? '' : t(`agency.bills.confirm.${confirming.action}Title`)}>
+      <Modal
+        opened={confirming !== null}
+        onClose={() => setConfirming(null)}
+        title={confirming === null ? '' : t(`agency.bills.confirm.${confirming.action}Title`)}
+      >
         {confirming !== null ? (
           <Stack>
-            <Text>{t(`agency.bills.confirm.${confirming.action}`, { partner: nameOf(confirming.bill), month: confirming.bill.month, total: formatYen(confirming.bill.total) })}</Text>
+            <Text>
+              {t(`agency.bills.confirm.${confirming.action}`, {
+                partner: nameOf(confirming.bill),
+                month: confirming.bill.month,
+                total: formatYen(confirming.bill.total),
+              })}
+            </Text>
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setConfirming(null)}>
                 {t('agency.cancel')}

@@ -2,8 +2,9 @@ import { Button, Group, Modal, Select, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../lib/notify.ts';
-import { agencyApi, agencyErrorMessage, type PartnerRow } from './agencyApi.ts';
-import { ContractFields, contractOf, type ContractValues } from './ContractFields.tsx';
+import { agencyApi, agencyErrorMessage, type PartnerRow } from './api/agencyApi.ts';
+import { ContractFields, contractOf, PaymentTermsFields, type ContractValues } from './ContractFields.tsx';
+import type { PaymentTerms } from '@nemuri/shared/billing/billArithmetic';
 
 interface PartnerDialogProps {
   agencyId: string;
@@ -18,8 +19,14 @@ interface PartnerDialogProps {
 export function PartnerDialog({ agencyId, partner, opened, onClose, onSaved }: PartnerDialogProps) {
   const { t } = useTranslation();
   const domainId = partner.id;
-  const [values, setValues] = useState<ContractValues>({ name: partner.name, contractStart: partner.contractStart ?? '', contractEnd: partner.contractEnd ?? '', price: partner.monthlyUnitPrice ?? '' });
+  const [values, setValues] = useState<ContractValues>({
+    name: partner.name,
+    contractStart: partner.contractStart ?? '',
+    contractEnd: partner.contractEnd ?? '',
+    price: partner.monthlyUnitPrice ?? '',
+  });
   const [status, setStatus] = useState<'active' | 'ended'>(partner.status === 'ended' ? 'ended' : 'active');
+  const [paymentTerms, setPaymentTerms] = useState<PaymentTerms>(partner.paymentTerms);
   const [saving, setSaving] = useState(false);
 
   const contract = contractOf(values);
@@ -28,7 +35,7 @@ export function PartnerDialog({ agencyId, partner, opened, onClose, onSaved }: P
     if (contract === null) return;
     setSaving(true);
     try {
-      await agencyApi.savePartner(agencyId, domainId, { ...contract, status });
+      await agencyApi.savePartner(agencyId, domainId, { ...contract, status, paymentTerms });
       notify({ color: 'green', message: t('agency.partners.saved', { name: contract.name }) });
       onSaved();
       onClose();
@@ -43,6 +50,7 @@ export function PartnerDialog({ agencyId, partner, opened, onClose, onSaved }: P
     <Modal opened={opened} onClose={onClose} title={t('agency.partners.editTitle', { name: partner.name })}>
       <Stack>
         <ContractFields values={values} onChange={setValues} />
+        <PaymentTermsFields value={paymentTerms} onChange={setPaymentTerms} />
         <Select
           label={t('agency.partners.columns.status')}
           data={(['active', 'ended'] as const).map((value) => ({ value, label: t(`agency.partnerStatuses.${value}`) }))}

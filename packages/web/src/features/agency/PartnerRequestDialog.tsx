@@ -3,7 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFooter } from '../../components/FormFooter.tsx';
 import { notify } from '../../lib/notify.ts';
-import { agencyApi, agencyErrorMessage } from './agencyApi.ts';
+import { agencyApi, agencyErrorMessage } from './api/agencyApi.ts';
 import { ContractFields, contractOf, type ContractValues } from './ContractFields.tsx';
 
 interface PartnerRequestDialogProps {
@@ -70,7 +70,9 @@ export function PartnerRequestDialog({ agencyId, opened, onClose, onSent }: Part
           ) : (
             <Select
               label={t('agency.partners.domain')}
-              placeholder={candidates === null ? t('agency.loading') : candidates.length === 0 ? t('agency.partners.noCandidates') : t('agency.partners.chooseDomain')}
+              placeholder={
+                candidates === null ? t('agency.loading') : candidates.length === 0 ? t('agency.partners.noCandidates') : t('agency.partners.chooseDomain')
+              }
               data={(candidates ?? []).map((candidate) => ({ value: candidate.id, label: candidate.name }))}
               value={domainId}
               onChange={(value) => {
@@ -83,7 +85,14 @@ export function PartnerRequestDialog({ agencyId, opened, onClose, onSent }: Part
             />
           )}
           <ContractFields values={values} onChange={setValues} />
-          <Textarea label={t('agency.partners.message')} value={message} onChange={(event) => setMessage(event.currentTarget.value)} maxLength={1000} autosize minRows={2} />
+          <Textarea
+            label={t('agency.partners.message')}
+            value={message}
+            onChange={(event) => setMessage(event.currentTarget.value)}
+            maxLength={1000}
+            autosize
+            minRows={2}
+          />
           {sendError !== null ? <Alert color="red">{agencyErrorMessage(t, sendError)}</Alert> : null}
           <FormFooter cancelLabel={t('agency.cancel')} submitLabel={t('agency.partners.send')} busy={sending} onCancel={onClose} />
         </Stack>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeviceRow } from './agencyApi.ts';
+import type { DeviceRow } from './api/agencyApi.ts';
 import { filterDevices, previousMonth, sortBills } from './agencyRows.ts';
 
 const device = (serial: string, fields: Partial<DeviceRow> = {}): DeviceRow => ({
@@ -18,7 +18,11 @@ const device = (serial: string, fields: Partial<DeviceRow> = {}): DeviceRow => (
 });
 
 describe('agency rows', () => {
-  const rows = [device('NM-1'), device('NM-2', { status: 'stock', holderName: null, partnerId: null, roomName: null, online: true }), device('NM-3', { holderName: '山田家', partnerId: 'p2', roomName: null })];
+  const rows = [
+    device('NM-1'),
+    device('NM-2', { status: 'stock', holderName: null, partnerId: null, roomName: null, online: true }),
+    device('NM-3', { holderName: '山田家', partnerId: 'p2', roomName: null }),
+  ];
 
   it('filters devices by search, status, partner and online state together', () => {
     const none = { search: '', status: null, partnerId: null, online: null };
@@ -38,7 +42,17 @@ describe('agency rows', () => {
   });
 
   it('sorts bills newest month first, then by partner', () => {
-    const bill = (month: string, partnerName: string) => ({ documentReferenceId: `${partnerName}-${month}`, partnerDomainId: partnerName, partnerName, month, status: 'draft' as const });
-    expect(sortBills([bill('2026-09', 'い'), bill('2026-10', 'う'), bill('2026-10', 'あ')]).map((b) => b.documentReferenceId)).toEqual(['あ-2026-10', 'う-2026-10', 'い-2026-09']);
+    const bill = (month: string, partnerName: string) => ({
+      documentReferenceId: `${partnerName}-${month}`,
+      partnerDomainId: partnerName,
+      partnerName,
+      month,
+      status: 'draft' as const,
+    });
+    expect(sortBills([bill('2026-09', 'い'), bill('2026-10', 'う'), bill('2026-10', 'あ')]).map((b) => b.documentReferenceId)).toEqual([
+      'あ-2026-10',
+      'う-2026-10',
+      'い-2026-09',
+    ]);
   });
 });

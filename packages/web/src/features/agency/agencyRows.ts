@@ -1,27 +1,11 @@
 /** Filtering and summing the agency area's rows: pure, so that it is tested without a browser. */
-import type { Bill, DeviceRow } from './agencyApi.ts';
+import type { Bill } from './api/agencyApi.ts';
+import { lastDayOf, STANDARD_TAX_RATE, type RateTotal } from '@nemuri/shared/billing/billArithmetic';
 
 export { DEVICE_STATUSES } from '@nemuri/shared/documents/collections';
 
-export interface DeviceFilter {
-  search: string;
-  status: string | null;
-  partnerId: string | null;
-  online: 'online' | 'offline' | null;
-}
-
-/** Devices matching every given condition; the search looks at serial, type, holder and room. */
-export function filterDevices(rows: readonly DeviceRow[], filter: DeviceFilter): DeviceRow[] {
-  const needle = filter.search.trim().toLowerCase();
-  return rows.filter((row) => {
-    if (filter.status !== null && row.status !== filter.status) return false;
-    if (filter.partnerId !== null && row.partnerId !== filter.partnerId) return false;
-    if (filter.online === 'online' && !row.online) return false;
-    if (filter.online === 'offline' && row.online) return false;
-    if (needle === '') return true;
-    return [row.serial, row.typeName, row.holderName ?? '', row.roomName ?? ''].some((value) => value.toLowerCase().includes(needle));
-  });
-}
+/** The devices' filter is the server's (it pages them), shared so that the rule is one. */
+export { filterDevices, type DeviceFilter } from '@nemuri/shared/billing/agencyAnswers';
 
 /** The month before today's (Japan time), `YYYY-MM`: what an agency usually bills. */
 export function previousMonth(now: Date): string {
@@ -33,4 +17,16 @@ export function previousMonth(now: Date): string {
 /** Bills newest month first, then by partner name. */
 export function sortBills(bills: readonly Bill[]): Bill[] {
   return [...bills].sort((a, b) => b.month.localeCompare(a.month) || (a.partnerName ?? a.partnerDomainId).localeCompare(b.partnerName ?? b.partnerDomainId));
+}
+
+/** The last day a draft counts when its month was under way (a forecast, 見込み), else null. */
+export function forecastThrough(bill: Bill): string | null {
+  const through = bill.billedThrough ?? null;
+  return through !== null && through < lastDayOf(bill.month) ? through : null;
+}
+
+/** The bill's parts per tax rate: as stored, or one part at the bill's rate for bills made before they were. */
+export function ratesOf(bill: Bill): RateTotal[] {
+  if (bill.taxes !== undefined && bill.taxes.length > 0) return bill.taxes;
+  return [{ rate: bill.taxRate ?? STANDARD_TAX_RATE, base: bill.subtotal ?? 0, tax: bill.consumptionTax ?? 0 }];
 }

@@ -5,15 +5,15 @@ import { safeRedirectTarget } from '@nemuri/shared/routeAccess';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useCurrentRoute } from '../../app/routeHandle.ts';
+import { useCurrentRoute } from '../../lib/routeHandle.ts';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { ScreenFailure, ScreenLoading } from '../../components/ScreenStatus.tsx';
 import { previewReportLink, redeemReportLink, signInAnonymously } from '../../lib/authClient.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { authErrorMessage } from './authErrorMessage.ts';
-import { useAuthAction } from './useAuthAction.ts';
+import { authErrorMessage } from '../../lib/authErrorMessage.ts';
+import { useAuthAction } from '../../lib/useAuthAction.ts';
 
 type Preview = { kind: 'none' } | { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; link: ReportLinkPreview };
 

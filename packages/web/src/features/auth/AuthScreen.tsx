@@ -1,11 +1,10 @@
 import { Paper, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
-import { useCurrentRoute } from '../../app/routeHandle.ts';
+import { useCurrentRoute } from '../../lib/routeHandle.ts';
 import AnonymousScreen from './AnonymousScreen.tsx';
 import HandleAuthScreen from './HandleAuthScreen.tsx';
 import MfaAuthScreen from './MfaAuthScreen.tsx';
-
 
 /** Sign-in and registration pages without a screen of their own yet, by route name. */
 export default function AuthScreen() {

@@ -6,8 +6,8 @@ import { Link, useSearchParams } from 'react-router';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { confirmEmailChange, recoverEmail, requestPasswordReset, resetPassword, verifyEmail } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { authErrorMessage } from './authErrorMessage.ts';
-import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from './credentialRules.ts';
+import { authErrorMessage } from '../../lib/authErrorMessage.ts';
+import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from '../../lib/credentialRules.ts';
 
 /**
  * /handleauth: where the links of sign-in mail land. `mode=resetPassword&token=…` asks for a new
@@ -25,8 +25,26 @@ export default function HandleAuthScreen() {
   if (mode === 'resetPassword' && token !== '') content = <NewPasswordForm token={token} />;
   else if (mode === 'resetPassword') content = <RequestResetForm />;
   else if (mode === 'verifyEmail' && token !== '') content = <VerifyEmail token={token} />;
-  else if (mode === 'changeEmail' && token !== '') content = <VerifyEmail token={token} action={confirmEmailChange} working="auth.handle.changingEmail" done="auth.handle.emailChanged" failed="auth.handle.emailChangeFailed" />;
-  else if (mode === 'recoverEmail' && token !== '') content = <VerifyEmail token={token} action={recoverEmail} working="auth.handle.recoveringEmail" done="auth.handle.emailRecovered" failed="auth.handle.emailRecoverFailed" />;
+  else if (mode === 'changeEmail' && token !== '')
+    content = (
+      <VerifyEmail
+        token={token}
+        action={confirmEmailChange}
+        working="auth.handle.changingEmail"
+        done="auth.handle.emailChanged"
+        failed="auth.handle.emailChangeFailed"
+      />
+    );
+  else if (mode === 'recoverEmail' && token !== '')
+    content = (
+      <VerifyEmail
+        token={token}
+        action={recoverEmail}
+        working="auth.handle.recoveringEmail"
+        done="auth.handle.emailRecovered"
+        failed="auth.handle.emailRecoverFailed"
+      />
+    );
   else content = <Failure message={t('auth.handle.badLink')} />;
 
   return (
@@ -112,7 +130,15 @@ function RequestResetForm() {
             {error}
           </Alert>
         ) : null}
-        <TextInput label={t('auth.email')} type="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.currentTarget.value)} error={fieldError} required />
+        <TextInput
+          label={t('auth.email')}
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={(event) => setEmail(event.currentTarget.value)}
+          error={fieldError}
+          required
+        />
         <Button type="submit" loading={submitting} fullWidth>
           {t('auth.handle.requestSubmit')}
         </Button>
@@ -162,8 +188,7 @@ function NewPasswordForm({ token }: { token: string }) {
         </Title>
         {error ? (
           <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
-            {error}
-            {' '}
+            {error}{' '}
             <Anchor component={Link} to="/handleauth?mode=resetPassword" size="sm">
               {t('auth.handle.requestAgain')}
             </Anchor>

@@ -1,17 +1,20 @@
 import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { safeRedirectTarget } from '@nemuri/shared/routeAccess';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { signInWithEmail } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { useAuthAction } from './useAuthAction.ts';
-import { DemoAccountsPanel } from './DemoAccountsPanel.tsx';
-import { SocialSignIn } from './SocialSignIn.tsx';
+import { useAuthAction } from '../../lib/useAuthAction.ts';
+import { useAppInfo } from '../../lib/appInfo.ts';
+import { SocialSignIn } from '../../components/SocialSignIn.tsx';
 import { TokenSignIn } from './TokenSignIn.tsx';
-import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from './credentialRules.ts';
+import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from '../../lib/credentialRules.ts';
+
+// Only a demo server lists its accounts: the table's code loads there, not with every sign-in page.
+const DemoAccountsPanel = lazy(async () => ({ default: (await import('./DemoAccountsPanel.tsx')).DemoAccountsPanel }));
 
 /** Sign-in with e-mail and password; afterwards the user returns to the page they asked for. */
 export default function LoginScreen() {
@@ -22,6 +25,7 @@ export default function LoginScreen() {
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
   const { pending: submitting, error, run } = useAuthAction();
+  const demo = useAppInfo()?.demo === true;
   // Set by the server when a sign-in with Google or LINE came back refused.
   const providerError = searchParams.get('error') !== null;
 
@@ -96,13 +100,17 @@ export default function LoginScreen() {
             </Text>
           </Stack>
         </Paper>
-        <DemoAccountsPanel
-          onPick={(demoEmail, demoPassword) => {
-            setEmail(demoEmail);
-            setPassword(demoPassword);
-            setFieldErrors({});
-          }}
-        />
+        {demo ? (
+          <Suspense fallback={null}>
+            <DemoAccountsPanel
+              onPick={(demoEmail, demoPassword) => {
+                setEmail(demoEmail);
+                setPassword(demoPassword);
+                setFieldErrors({});
+              }}
+            />
+          </Suspense>
+        ) : null}
       </Stack>
     </ScreenPage>
   );

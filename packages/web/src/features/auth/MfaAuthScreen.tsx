@@ -7,7 +7,7 @@ import { safeRedirectTarget } from '@nemuri/shared/routeAccess';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { completeSecondFactor } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { useAuthAction } from './useAuthAction.ts';
+import { useAuthAction } from '../../lib/useAuthAction.ts';
 
 /**
  * /mfaauth: the second step of a sign-in with TOTP enabled. The password step left a short-lived

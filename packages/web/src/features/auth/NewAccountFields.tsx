@@ -1,7 +1,7 @@
 import { PasswordInput, TextInput } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from './credentialRules.ts';
+import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from '../../lib/credentialRules.ts';
 
 /** What a person gives to create an account (sign-up and registration). */
 export interface NewAccount {
@@ -43,7 +43,14 @@ export function NewAccountFields({ value, errors, onChange }: { value: NewAccoun
         error={errors.password}
         required
       />
-      <PasswordInput label={t('auth.passwordConfirm')} autoComplete="new-password" value={value.confirm} onChange={update('confirm')} error={errors.confirm} required />
+      <PasswordInput
+        label={t('auth.passwordConfirm')}
+        autoComplete="new-password"
+        value={value.confirm}
+        onChange={update('confirm')}
+        error={errors.confirm}
+        required
+      />
     </>
   );
 }

@@ -8,8 +8,7 @@ import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { registerDomain } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { checkNewAccount, EMPTY_NEW_ACCOUNT, NewAccountFields, type NewAccountErrors } from './NewAccountFields.tsx';
-import { useAuthAction } from './useAuthAction.ts';
-
+import { useAuthAction } from '../../lib/useAuthAction.ts';
 
 /** /register: a new organisation (facility, corporation or household) with the registering person as its owner. */
 export default function RegisterScreen() {

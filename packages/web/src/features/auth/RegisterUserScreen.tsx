@@ -11,9 +11,9 @@ import { acceptInvitation, previewInvitation } from '../../lib/authClient.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { authErrorMessage } from './authErrorMessage.ts';
-import { MIN_PASSWORD_LENGTH } from './credentialRules.ts';
-import { useAuthAction } from './useAuthAction.ts';
+import { authErrorMessage } from '../../lib/authErrorMessage.ts';
+import { MIN_PASSWORD_LENGTH } from '../../lib/credentialRules.ts';
+import { useAuthAction } from '../../lib/useAuthAction.ts';
 
 type Loaded = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; invitation: InvitationPreview };
 
@@ -111,7 +111,14 @@ export default function RegisterUserScreen() {
           ) : (
             <>
               <TextInput label={t('auth.email')} value={invitation.email} readOnly />
-              <TextInput label={t('auth.name')} autoComplete="name" value={form.name} onChange={(event) => setForm({ ...form, name: event.currentTarget.value })} error={fieldErrors.name} required />
+              <TextInput
+                label={t('auth.name')}
+                autoComplete="name"
+                value={form.name}
+                onChange={(event) => setForm({ ...form, name: event.currentTarget.value })}
+                error={fieldErrors.name}
+                required
+              />
               <PasswordInput
                 label={t('auth.password')}
                 description={t('auth.passwordRule', { count: MIN_PASSWORD_LENGTH })}

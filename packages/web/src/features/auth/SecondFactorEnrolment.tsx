@@ -2,7 +2,7 @@ import { Center, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { iconSize } from '../../lib/icons.ts';
-import { TotpEnrolment } from './TotpEnrolment.tsx';
+import { TotpEnrolment } from '../../components/TotpEnrolment.tsx';
 
 /**
  * What a level-0 user sees on every page (the route guard): the domain requires a second factor,

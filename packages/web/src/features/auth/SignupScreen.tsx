@@ -7,7 +7,7 @@ import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { signUpWithEmail } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { checkNewAccount, EMPTY_NEW_ACCOUNT, NewAccountFields, type NewAccountErrors } from './NewAccountFields.tsx';
-import { useAuthAction } from './useAuthAction.ts';
+import { useAuthAction } from '../../lib/useAuthAction.ts';
 
 /** Account creation with e-mail and password for an individual user. */
 export default function SignupScreen() {

@@ -5,31 +5,17 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { safeRedirectTarget } from '@nemuri/shared/routeAccess';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
+import { AuthError, startSingleSignOn } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { ORGANISATION_ID } from './SsoScreen.tsx';
 
 type Failure = 'unknown' | 'failed' | 'network';
 
-/**
- * Asks the server for the identity provider's sign-in URL (POST /api/auth/sign-in/sso). The
- * server answers 400/404 `INVALID_PROVIDER` for an id it does not know.
- */
-async function startSingleSignOn(providerId: string, callbackURL: string): Promise<string> {
-  let response: Response;
-  try {
-    response = await fetch('/api/auth/sign-in/sso', {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      // The provider's refusal comes back to this page with ?error=…, which stops a new attempt.
-      body: JSON.stringify({ providerId, callbackURL, errorCallbackURL: `/sso/${encodeURIComponent(providerId)}` }),
-    });
-  } catch {
-    throw new Error('network' satisfies Failure);
-  }
-  const answer = (await response.json().catch(() => ({}))) as { url?: unknown; code?: unknown };
-  if (response.ok && typeof answer.url === 'string') return answer.url;
-  throw new Error((answer.code === 'INVALID_PROVIDER' ? 'unknown' : 'failed') satisfies Failure);
+/** What the screen says when the start failed: an id the server does not know, no network, or anything else. */
+function failureOf(error: unknown): Failure {
+  if (error instanceof AuthError && error.code === 'invalidProvider') return 'unknown';
+  if (error instanceof AuthError && error.code === 'network') return 'network';
+  return 'failed';
 }
 
 /** /sso/:samlid: starts single sign-on with the organisation's provider and leaves for it. */
@@ -43,12 +29,13 @@ export default function SsoProviderScreen() {
   useEffect(() => {
     if (failure !== null) return;
     let cancelled = false;
-    startSingleSignOn(samlid, safeRedirectTarget(searchParams.get('redirect')))
+    // The provider's refusal comes back to this page with ?error=…, which stops a new attempt.
+    startSingleSignOn(samlid, safeRedirectTarget(searchParams.get('redirect')), `/sso/${encodeURIComponent(samlid)}`)
       .then((url) => {
         if (!cancelled) window.location.assign(url);
       })
       .catch((error: unknown) => {
-        if (!cancelled) setFailure(error instanceof Error && (error.message === 'unknown' || error.message === 'network') ? error.message : 'failed');
+        if (!cancelled) setFailure(failureOf(error));
       });
     return () => {
       cancelled = true;

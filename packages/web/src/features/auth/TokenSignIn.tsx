@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { signInWithSingleTimeToken } from '../../lib/authClient.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { authErrorMessage } from './authErrorMessage.ts';
+import { authErrorMessage } from '../../lib/authErrorMessage.ts';
 
 /** /login?token=…: signs in with a one-time token from a QR code, then goes on to `redirectTo`. */
 export function TokenSignIn({ token, redirectTo }: { token: string; redirectTo: string }) {

@@ -3,7 +3,7 @@ import { DEFAULT_TIME_ZONE } from '@nemuri/shared/constants';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dayjs, formatDate } from '../../lib/dates.ts';
-import { borrowErrorMessage, lendDevice, returnDevice } from './deviceBorrowApi.ts';
+import { borrowErrorMessage, lendDevice, returnDevice } from './api/deviceBorrowApi.ts';
 import type { BorrowEntry, BorrowRow } from './deviceBorrowRows.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
 
@@ -73,7 +73,12 @@ function LendForm({ row, domains, onClose, onLent }: Omit<LendProps, 'row'> & { 
     setBusy(true);
     setError(null);
     try {
-      await lendDevice(row.serial, { toDomainId: domainId, from: dayStart(from), until: until === '' ? null : dayEnd(until), note: note.trim() === '' ? null : note.trim() });
+      await lendDevice(row.serial, {
+        toDomainId: domainId,
+        from: dayStart(from),
+        until: until === '' ? null : dayEnd(until),
+        note: note.trim() === '' ? null : note.trim(),
+      });
       onLent(row, domains.find((domain) => domain.value === domainId)?.label ?? domainId);
     } catch (caught) {
       setError(borrowErrorMessage(t, caught));
@@ -99,10 +104,32 @@ function LendForm({ row, domains, onClose, onLent }: Omit<LendProps, 'row'> & { 
           required
         />
         <Group grow align="flex-start">
-          <TextInput type="date" label={t('deviceBorrow.lend.from')} data-autofocus value={from} onChange={(event) => setFrom(event.currentTarget.value)} error={touched ? fromError : null} required />
-          <TextInput type="date" label={t('deviceBorrow.lend.until')} description={t('deviceBorrow.lend.untilHint')} value={until} onChange={(event) => setUntil(event.currentTarget.value)} error={untilError} />
+          <TextInput
+            type="date"
+            label={t('deviceBorrow.lend.from')}
+            data-autofocus
+            value={from}
+            onChange={(event) => setFrom(event.currentTarget.value)}
+            error={touched ? fromError : null}
+            required
+          />
+          <TextInput
+            type="date"
+            label={t('deviceBorrow.lend.until')}
+            description={t('deviceBorrow.lend.untilHint')}
+            value={until}
+            onChange={(event) => setUntil(event.currentTarget.value)}
+            error={untilError}
+          />
         </Group>
-        <Textarea label={t('deviceBorrow.lend.note')} value={note} onChange={(event) => setNote(event.currentTarget.value)} maxLength={1000} autosize minRows={2} />
+        <Textarea
+          label={t('deviceBorrow.lend.note')}
+          value={note}
+          onChange={(event) => setNote(event.currentTarget.value)}
+          maxLength={1000}
+          autosize
+          minRows={2}
+        />
         <ErrorAlert message={error} />
         <FormFooter cancelLabel={t('deviceBorrow.cancel')} submitLabel={t('deviceBorrow.lend.submit')} busy={busy} onCancel={onClose} />
       </Stack>
@@ -164,7 +191,10 @@ export function ReturnDialog({ row, onClose, onReturned }: ReturnProps) {
 }
 
 function period(t: (key: string, options?: Record<string, string>) => string, entry: BorrowEntry): string {
-  return t('deviceBorrow.history.period', { from: formatDate(entry.from), until: entry.until === null ? t('deviceBorrow.history.noUntil') : formatDate(entry.until) });
+  return t('deviceBorrow.history.period', {
+    from: formatDate(entry.from),
+    until: entry.until === null ? t('deviceBorrow.history.noUntil') : formatDate(entry.until),
+  });
 }
 
 /** Every borrow of one device, newest first. */

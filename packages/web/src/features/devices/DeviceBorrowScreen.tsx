@@ -4,12 +4,12 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { formatDate } from '../../lib/dates.ts';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { notify } from '../../lib/notify.ts';
-import { DeviceStatusBadge } from './DeviceStatusBadge.tsx';
+import { DeviceStatusBadge } from '../../components/DeviceStatusBadge.tsx';
 import { HistoryDialog, LendDialog, ReturnDialog, type DomainChoice } from './DeviceBorrowDialogs.tsx';
 import { BORROW_STATUSES, buildBorrowRows, filterBorrowRows, groupByHolder, isLendable, type BorrowRow, type BorrowStatus } from './deviceBorrowRows.ts';
+import { useAllBorrows, useDevices, useDeviceTypes, useDomains } from './api/deviceQueries.ts';
 
 /** More devices, borrows and domains than the maker has; the engine's page limit. */
 const LIMIT = 1000;
@@ -51,21 +51,42 @@ function DeviceTable({ rows, actions }: { rows: readonly BorrowRow[]; actions: R
               <Table.Td>
                 {row.open === null
                   ? '—'
-                  : t('deviceBorrow.history.period', { from: formatDate(row.open.from), until: row.open.until === null ? t('deviceBorrow.history.noUntil') : formatDate(row.open.until) })}
+                  : t('deviceBorrow.history.period', {
+                      from: formatDate(row.open.from),
+                      until: row.open.until === null ? t('deviceBorrow.history.noUntil') : formatDate(row.open.until),
+                    })}
               </Table.Td>
               <Table.Td>
                 <Group gap="xs" wrap="nowrap">
                   {isLendable(row) ? (
-                    <Button size="xs" leftSection={<IconTransferOut size={iconSize('xs')} />} onClick={() => actions.lend(row)} aria-label={t('deviceBorrow.lend.action', { serial: row.serial })}>
+                    <Button
+                      size="xs"
+                      leftSection={<IconTransferOut size={iconSize('xs')} />}
+                      onClick={() => actions.lend(row)}
+                      aria-label={t('deviceBorrow.lend.action', { serial: row.serial })}
+                    >
                       {t('deviceBorrow.lend.button')}
                     </Button>
                   ) : null}
                   {row.open !== null ? (
-                    <Button size="xs" color="orange" variant="light" leftSection={<IconArrowBackUp size={iconSize('xs')} />} onClick={() => actions.giveBack(row)} aria-label={t('deviceBorrow.return.action', { serial: row.serial })}>
+                    <Button
+                      size="xs"
+                      color="orange"
+                      variant="light"
+                      leftSection={<IconArrowBackUp size={iconSize('xs')} />}
+                      onClick={() => actions.giveBack(row)}
+                      aria-label={t('deviceBorrow.return.action', { serial: row.serial })}
+                    >
                       {t('deviceBorrow.return.button')}
                     </Button>
                   ) : null}
-                  <Button size="xs" variant="default" leftSection={<IconHistory size={iconSize('xs')} />} onClick={() => actions.history(row)} aria-label={t('deviceBorrow.history.action', { serial: row.serial })}>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    leftSection={<IconHistory size={iconSize('xs')} />}
+                    onClick={() => actions.history(row)}
+                    aria-label={t('deviceBorrow.history.action', { serial: row.serial })}
+                  >
                     {t('deviceBorrow.history.button', { count: row.history.length })}
                   </Button>
                 </Group>
@@ -121,10 +142,10 @@ function HolderOverview({ rows, onHistory }: { rows: readonly BorrowRow[]; onHis
  */
 export default function DeviceBorrowScreen() {
   const { t } = useTranslation();
-  const devices = useQuery({ collection: 'devices', limit: LIMIT });
-  const borrows = useQuery({ collection: 'borrows', collectionGroup: true, limit: LIMIT });
-  const domains = useQuery({ collection: 'domains', limit: LIMIT });
-  const types = useQuery({ collection: 'deviceTypes', limit: 200 });
+  const devices = useDevices(LIMIT);
+  const borrows = useAllBorrows(LIMIT);
+  const domains = useDomains(LIMIT);
+  const types = useDeviceTypes();
 
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<BorrowStatus | null>(null);
@@ -144,7 +165,10 @@ export default function DeviceBorrowScreen() {
         .sort((a, b) => a.label.localeCompare(b.label, 'ja')),
     [domains.data],
   );
-  const typeChoices = useMemo(() => types.data.filter((type) => typeof type.name === 'string').map((type) => ({ value: type.documentReferenceId, label: type.name })), [types.data]);
+  const typeChoices = useMemo(
+    () => types.data.filter((type) => typeof type.name === 'string').map((type) => ({ value: type.documentReferenceId, label: type.name })),
+    [types.data],
+  );
   // The dialog follows the live row, so its history grows while it is open.
   const historyRow = historyOf === null ? null : (allRows.find((row) => row.serial === historyOf) ?? null);
 
@@ -196,8 +220,25 @@ export default function DeviceBorrowScreen() {
                 clearable
                 w={160}
               />
-              <Select aria-label={t('deviceBorrow.filterDomain')} placeholder={t('deviceBorrow.allDomains')} data={domainChoices} value={domainId} onChange={setDomainId} clearable searchable w={220} />
-              <Select aria-label={t('deviceBorrow.filterType')} placeholder={t('deviceBorrow.allTypes')} data={typeChoices} value={typeId} onChange={setTypeId} clearable w={260} />
+              <Select
+                aria-label={t('deviceBorrow.filterDomain')}
+                placeholder={t('deviceBorrow.allDomains')}
+                data={domainChoices}
+                value={domainId}
+                onChange={setDomainId}
+                clearable
+                searchable
+                w={220}
+              />
+              <Select
+                aria-label={t('deviceBorrow.filterType')}
+                placeholder={t('deviceBorrow.allTypes')}
+                data={typeChoices}
+                value={typeId}
+                onChange={setTypeId}
+                clearable
+                w={260}
+              />
             </Group>
             <Text size="sm" c="dimmed" data-testid="borrow-count">
               {t('deviceBorrow.count', { count: rows.length, lent: lentCount, total: allRows.length })}

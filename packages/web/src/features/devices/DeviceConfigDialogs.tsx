@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { RecordOf } from '../../lib/documents/records.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { assignDeviceRoom, DeviceApiError, registerDevice, rotateDeviceSecret, unassignDeviceRoom, type Registered } from './deviceConfigApi.ts';
+import { ApiError } from '../../lib/http/apiError.ts';
+import { assignDeviceRoom, registerDevice, rotateDeviceSecret, unassignDeviceRoom, type Registered } from './api/deviceConfigApi.ts';
 import { SERIAL_PATTERN, type DeviceRow } from './deviceConfigRows.ts';
 import { canScanQr, QrScanner } from './QrScanner.tsx';
 import { FormFooter } from '../../components/FormFooter.tsx';
@@ -14,7 +15,7 @@ type Room = RecordOf<'rooms'>;
 
 /** The server's refusal in Japanese (its codes, docs/api.md "Devices"). */
 export function deviceErrorMessage(t: TFunction, error: unknown): string {
-  if (error instanceof DeviceApiError) {
+  if (error instanceof ApiError) {
     const known = ['not-found', 'permission-denied', 'already-exists', 'invalid-argument', 'failed-precondition', 'unauthenticated'];
     if (known.includes(error.code)) return t(`deviceConfig.errors.${error.code}`);
   }
@@ -106,7 +107,15 @@ function RegisterForm({ initialSerial, rooms, onClose, onRegistered }: RegisterP
             {t('deviceConfig.register.scanUnavailable')}
           </Text>
         )}
-        <Select label={t('deviceConfig.register.room')} placeholder={t('deviceConfig.register.noRoom')} data={roomChoices(rooms, trimmed)} value={roomId} onChange={setRoomId} clearable searchable />
+        <Select
+          label={t('deviceConfig.register.room')}
+          placeholder={t('deviceConfig.register.noRoom')}
+          data={roomChoices(rooms, trimmed)}
+          value={roomId}
+          onChange={setRoomId}
+          clearable
+          searchable
+        />
         {error === null ? null : (
           <Alert color="red" role="alert">
             {error}
@@ -122,7 +131,14 @@ function RegisterForm({ initialSerial, rooms, onClose, onRegistered }: RegisterP
 export function SecretDialog({ registered, rotated, onClose }: { registered: Registered | null; rotated: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Modal opened={registered !== null} onClose={onClose} title={rotated ? t('deviceConfig.secret.rotatedTitle') : t('deviceConfig.secret.title')} closeOnClickOutside={false} closeOnEscape={false} withCloseButton={false}>
+    <Modal
+      opened={registered !== null}
+      onClose={onClose}
+      title={rotated ? t('deviceConfig.secret.rotatedTitle') : t('deviceConfig.secret.title')}
+      closeOnClickOutside={false}
+      closeOnEscape={false}
+      withCloseButton={false}
+    >
       {registered === null ? null : (
         <Stack gap="sm">
           <Text size="sm">{t('deviceConfig.secret.serial', { serial: registered.serial })}</Text>
@@ -132,7 +148,13 @@ export function SecretDialog({ registered, rotated, onClose }: { registered: Reg
           <Group gap="xs">
             <CopyButton value={registered.secret}>
               {({ copied, copy }) => (
-                <Button size="xs" variant="light" color={copied ? 'teal' : 'blue'} leftSection={copied ? <IconCheck size={iconSize('xs')} /> : <IconCopy size={iconSize('xs')} />} onClick={copy}>
+                <Button
+                  size="xs"
+                  variant="light"
+                  color={copied ? 'teal' : 'blue'}
+                  leftSection={copied ? <IconCheck size={iconSize('xs')} /> : <IconCopy size={iconSize('xs')} />}
+                  onClick={copy}
+                >
                   {copied ? t('deviceConfig.secret.copied') : t('deviceConfig.secret.copy')}
                 </Button>
               )}
@@ -233,7 +255,9 @@ function RoomForm({ row, rooms, onClose }: { row: DeviceRow; rooms: readonly Roo
         </Alert>
       )}
       <Group justify="space-between">
-        {current === null ? <span /> : (
+        {current === null ? (
+          <span />
+        ) : (
           <Button color="red" variant="light" loading={busy} onClick={() => void run(() => unassignDeviceRoom(row.serial))}>
             {t('deviceConfig.room.unassign')}
           </Button>
@@ -242,7 +266,11 @@ function RoomForm({ row, rooms, onClose }: { row: DeviceRow; rooms: readonly Roo
           <Button variant="default" onClick={onClose}>
             {t('deviceConfig.cancel')}
           </Button>
-          <Button loading={busy} disabled={roomId === null || roomId === current?.documentReferenceId} onClick={() => roomId !== null && void run(() => assignDeviceRoom(row.serial, roomId))}>
+          <Button
+            loading={busy}
+            disabled={roomId === null || roomId === current?.documentReferenceId}
+            onClick={() => roomId !== null && void run(() => assignDeviceRoom(row.serial, roomId))}
+          >
             {t('deviceConfig.room.assign')}
           </Button>
         </Group>

@@ -4,16 +4,16 @@ import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useCurrentRoute } from '../../app/routeHandle.ts';
+import { useCurrentRoute } from '../../lib/routeHandle.ts';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import type { Registered } from './deviceConfigApi.ts';
+import type { Registered } from './api/deviceConfigApi.ts';
 import { RegisterDialog, RoomDialog, RotateDialog, SecretDialog } from './DeviceConfigDialogs.tsx';
 import { buildRows, DEVICE_STATUSES, filterRows, type Connection, type DeviceRow, type DeviceStatus, type SortKey } from './deviceConfigRows.ts';
 import { DeviceList, type DeviceActions, type Layout } from './DeviceConfigViews.tsx';
 import { QrLabelsDialog } from './QrLabels.tsx';
+import { useDevices, useDeviceTypes, useRoomsByName } from './api/deviceQueries.ts';
 
 const LAYOUT_OF_ROUTE: Record<string, Layout> = { deviceConfigCard: 'card', deviceConfigTable: 'table', deviceConfigSmallCard: 'smallcard' };
 /** More devices than any facility of ours holds. */
@@ -46,9 +46,9 @@ export default function DeviceConfigScreen() {
   const [params, setParams] = useSearchParams();
   const registerParam = params.get('register');
 
-  const devices = useQuery({ collection: 'devices', limit: DEVICE_LIMIT });
-  const types = useQuery({ collection: 'deviceTypes', limit: 200 });
-  const rooms = useQuery({ collection: 'rooms', orderBy: [['name']], limit: DEVICE_LIMIT });
+  const devices = useDevices(DEVICE_LIMIT);
+  const types = useDeviceTypes();
+  const rooms = useRoomsByName(DEVICE_LIMIT);
   const now = useNow();
 
   const [search, setSearch] = useState('');
@@ -82,8 +82,23 @@ export default function DeviceConfigScreen() {
     <ScreenPage>
       <Group justify="space-between" align="flex-end" gap="sm">
         <Group gap="sm" align="flex-end">
-          <TextInput aria-label={t('deviceConfig.search')} placeholder={t('deviceConfig.search')} leftSection={<IconSearch size={iconSize('xs')} />} value={search} onChange={(event) => setSearch(event.currentTarget.value)} w={280} />
-          <Select aria-label={t('deviceConfig.filterStatus')} placeholder={t('deviceConfig.allStatuses')} data={DEVICE_STATUSES.map((value) => ({ value, label: t(`deviceConfig.status.${value}`) }))} value={status} onChange={(value) => setStatus(value as DeviceStatus | null)} clearable w={160} />
+          <TextInput
+            aria-label={t('deviceConfig.search')}
+            placeholder={t('deviceConfig.search')}
+            leftSection={<IconSearch size={iconSize('xs')} />}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            w={280}
+          />
+          <Select
+            aria-label={t('deviceConfig.filterStatus')}
+            placeholder={t('deviceConfig.allStatuses')}
+            data={DEVICE_STATUSES.map((value) => ({ value, label: t(`deviceConfig.status.${value}`) }))}
+            value={status}
+            onChange={(value) => setStatus(value as DeviceStatus | null)}
+            clearable
+            w={160}
+          />
           <Select
             aria-label={t('deviceConfig.filterConnection')}
             placeholder={t('deviceConfig.allConnections')}

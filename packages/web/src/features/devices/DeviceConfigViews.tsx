@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
 import type { DeviceRow } from './deviceConfigRows.ts';
-import { DeviceStatusBadge } from './DeviceStatusBadge.tsx';
+import { DeviceStatusBadge } from '../../components/DeviceStatusBadge.tsx';
 
 export type Layout = 'card' | 'table' | 'smallcard';
 
@@ -14,7 +14,6 @@ export interface DeviceActions {
   rotate(row: DeviceRow): void;
   room(row: DeviceRow): void;
 }
-
 
 function ConnectionBadge({ row }: { row: DeviceRow }) {
   const { t } = useTranslation();
@@ -54,7 +53,10 @@ function ActionsMenu({ row, actions }: { row: DeviceRow; actions: DeviceActions 
         <Menu.Item leftSection={<IconKey size={iconSize('xs')} />} onClick={() => actions.rotate(row)}>
           {t('deviceConfig.actions.rotate')}
         </Menu.Item>
-        <Menu.Item leftSection={row.room === null ? <IconHome size={iconSize('xs')} /> : <IconLinkOff size={iconSize('xs')} />} onClick={() => actions.room(row)}>
+        <Menu.Item
+          leftSection={row.room === null ? <IconHome size={iconSize('xs')} /> : <IconLinkOff size={iconSize('xs')} />}
+          onClick={() => actions.room(row)}
+        >
           {row.room === null ? t('deviceConfig.actions.assign') : t('deviceConfig.actions.changeRoom')}
         </Menu.Item>
       </Menu.Dropdown>
@@ -65,7 +67,14 @@ function ActionsMenu({ row, actions }: { row: DeviceRow; actions: DeviceActions 
 function DeviceCard({ row, actions }: { row: DeviceRow; actions: DeviceActions | null }) {
   const { t } = useTranslation();
   return (
-    <Card withBorder radius="md" padding="sm" data-testid="device-card" data-serial={row.serial} style={{ borderLeft: `4px solid var(--mantine-color-${row.connection === 'online' ? 'teal' : 'gray'}-6)` }}>
+    <Card
+      withBorder
+      radius="md"
+      padding="sm"
+      data-testid="device-card"
+      data-serial={row.serial}
+      style={{ borderLeft: `4px solid var(--mantine-color-${row.connection === 'online' ? 'teal' : 'gray'}-6)` }}
+    >
       <Stack gap={6}>
         <Group justify="space-between" wrap="nowrap">
           <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
@@ -101,7 +110,14 @@ function DeviceCard({ row, actions }: { row: DeviceRow; actions: DeviceActions |
 function SmallDeviceCard({ row, actions }: { row: DeviceRow; actions: DeviceActions | null }) {
   const { t } = useTranslation();
   return (
-    <Card withBorder radius="md" padding="xs" data-testid="device-card" data-serial={row.serial} aria-label={`${row.serial} ${t(`deviceConfig.connection.${row.connection}`)}`}>
+    <Card
+      withBorder
+      radius="md"
+      padding="xs"
+      data-testid="device-card"
+      data-serial={row.serial}
+      aria-label={`${row.serial} ${t(`deviceConfig.connection.${row.connection}`)}`}
+    >
       <Group gap={6} wrap="nowrap" justify="space-between">
         <Stack gap={0} style={{ minWidth: 0 }}>
           <Text size="sm" fw={600} truncate>
@@ -112,7 +128,11 @@ function SmallDeviceCard({ row, actions }: { row: DeviceRow; actions: DeviceActi
           </Text>
         </Stack>
         <Group gap={2} wrap="nowrap">
-          <span data-connection={row.connection} title={t(`deviceConfig.connection.${row.connection}`)} style={{ width: 10, height: 10, borderRadius: 5, background: `var(--mantine-color-${row.connection === 'online' ? 'teal' : 'gray'}-6)` }} />
+          <span
+            data-connection={row.connection}
+            title={t(`deviceConfig.connection.${row.connection}`)}
+            style={{ width: 10, height: 10, borderRadius: 5, background: `var(--mantine-color-${row.connection === 'online' ? 'teal' : 'gray'}-6)` }}
+          />
           <ActionsMenu row={row} actions={actions} />
         </Group>
       </Group>
@@ -171,7 +191,9 @@ export function DeviceList({ layout, rows, actions }: { layout: Layout; rows: re
   if (layout === 'table') return <DeviceTable rows={rows} actions={actions} />;
   return (
     <SimpleGrid cols={layout === 'card' ? { base: 1, sm: 2, md: 3, lg: 4 } : { base: 2, sm: 3, md: 5, lg: 6 }} spacing="sm" data-testid="device-grid">
-      {rows.map((row) => (layout === 'card' ? <DeviceCard key={row.serial} row={row} actions={actions} /> : <SmallDeviceCard key={row.serial} row={row} actions={actions} />))}
+      {rows.map((row) =>
+        layout === 'card' ? <DeviceCard key={row.serial} row={row} actions={actions} /> : <SmallDeviceCard key={row.serial} row={row} actions={actions} />,
+      )}
     </SimpleGrid>
   );
 }

@@ -45,7 +45,18 @@ function LabelImage({ serial, url, size }: { serial: string; url: string; size: 
   const { t } = useTranslation();
   const image = useQrImage(url);
   if (image === null) return <div style={{ width: size, height: size }} />;
-  return <Image src={image} alt={t('deviceConfig.labels.qrAlt', { serial })} w={size} h={size} data-testid="qr-label-image" data-serial={serial} data-url={url} style={{ imageRendering: 'pixelated' }} />;
+  return (
+    <Image
+      src={image}
+      alt={t('deviceConfig.labels.qrAlt', { serial })}
+      w={size}
+      h={size}
+      data-testid="qr-label-image"
+      data-serial={serial}
+      data-url={url}
+      style={{ imageRendering: 'pixelated' }}
+    />
+  );
 }
 
 function PrintedLabel({ serial, url, caption }: { serial: string; url: string; caption: string }) {
@@ -103,7 +114,12 @@ function QrLabelsChooser({ rows, onClose }: { rows: readonly DeviceRow[]; onClos
         <ScrollArea.Autosize mah={160}>
           <SimpleGrid cols={{ base: 2, sm: 4 }} spacing={4}>
             {rows.map((row) => (
-              <Checkbox key={row.serial} label={row.serial} checked={!left.has(row.serial)} onChange={(event) => toggle(row.serial, event.currentTarget.checked)} />
+              <Checkbox
+                key={row.serial}
+                label={row.serial}
+                checked={!left.has(row.serial)}
+                onChange={(event) => toggle(row.serial, event.currentTarget.checked)}
+              />
             ))}
           </SimpleGrid>
         </ScrollArea.Autosize>

@@ -4,9 +4,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
-import { documents } from '../../lib/documents/documents.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { useCurrentUser } from '../../lib/session.ts';
+import { findRoomOfDevice } from './api/deviceQueries.ts';
 import { SERIAL_PATTERN } from './deviceConfigRows.ts';
 import { serialNumberTarget } from './deviceConfigSerialTarget.ts';
 
@@ -28,7 +28,7 @@ export default function SerialNumberScreen() {
   useEffect(() => {
     if (!valid) return undefined;
     let current = true;
-    documents.lookup('rooms', 'deviceSerial', value).then(
+    findRoomOfDevice(value).then(
       (room) => {
         if (!current) return;
         const target = serialNumberTarget(value, accessLevel, room?.documentReferenceId ?? null);
@@ -54,7 +54,11 @@ export default function SerialNumberScreen() {
       ) : (
         <Stack gap="sm" align="flex-start">
           <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
-            {problem === 'invalid' ? t('deviceConfig.serialNumber.invalid', { value }) : problem === 'notVisible' ? t('deviceConfig.serialNumber.notVisible', { serial: value }) : t('deviceConfig.serialNumber.failed')}
+            {problem === 'invalid'
+              ? t('deviceConfig.serialNumber.invalid', { value })
+              : problem === 'notVisible'
+                ? t('deviceConfig.serialNumber.notVisible', { serial: value })
+                : t('deviceConfig.serialNumber.failed')}
           </Alert>
           <Button component={Link} to="/" variant="default">
             {t('deviceConfig.serialNumber.home')}

@@ -4,7 +4,14 @@ import { buildBorrowRows, filterBorrowRows, groupByHolder, isLendable, serialOfB
 
 const common = { createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
 type Device = RecordOf<'devices'>;
-const device = (serial: string, fields: Partial<Device> = {}): Device => ({ documentReferenceId: serial, documentPath: `devices/${serial}`, ...common, deviceTypeId: 'nemuri-bed', status: 'stock', ...fields });
+const device = (serial: string, fields: Partial<Device> = {}): Device => ({
+  documentReferenceId: serial,
+  documentPath: `devices/${serial}`,
+  ...common,
+  deviceTypeId: 'nemuri-bed',
+  status: 'stock',
+  ...fields,
+});
 const borrow = (serial: string, id: string, toDomainId: string, from: string, returnedAt: string | null): RecordOf<'devices/borrows'> => ({
   documentReferenceId: id,
   documentPath: `devices/${serial}/borrows/${id}`,
@@ -14,11 +21,19 @@ const borrow = (serial: string, id: string, toDomainId: string, from: string, re
   returnedAt,
   by: 'u1',
 });
-const domain = (id: string, name: string): RecordOf<'domains'> => ({ documentReferenceId: id, documentPath: `domains/${id}`, ...common, name, kind: 'facility' }) as RecordOf<'domains'>;
-const types: RecordOf<'deviceTypes'>[] = [{ documentReferenceId: 'nemuri-bed', documentPath: 'deviceTypes/nemuri-bed', ...common, name: 'ベッドセンサー', model: 'NB-1' }];
+const domain = (id: string, name: string): RecordOf<'domains'> =>
+  ({ documentReferenceId: id, documentPath: `domains/${id}`, ...common, name, kind: 'facility' }) as RecordOf<'domains'>;
+const types: RecordOf<'deviceTypes'>[] = [
+  { documentReferenceId: 'nemuri-bed', documentPath: 'deviceTypes/nemuri-bed', ...common, name: 'ベッドセンサー', model: 'NB-1' },
+];
 
 describe('lending rows', () => {
-  const devices = [device('NM-0002', { status: 'lent', domainId: 'b' }), device('NM-0001', { status: 'in_use', domainId: 'a' }), device('NM-0003'), device('NM-0004', { status: 'repair' })];
+  const devices = [
+    device('NM-0002', { status: 'lent', domainId: 'b' }),
+    device('NM-0001', { status: 'in_use', domainId: 'a' }),
+    device('NM-0003'),
+    device('NM-0004', { status: 'repair' }),
+  ];
   const borrows = [
     borrow('NM-0002', 'x1', 'a', '2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z'),
     borrow('NM-0002', 'x2', 'b', '2026-03-01T00:00:00Z', null),

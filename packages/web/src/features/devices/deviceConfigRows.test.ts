@@ -1,13 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordOf } from '../../lib/documents/records.ts';
-import type { Device } from './deviceConfigApi.ts';
+import type { Device } from './api/deviceConfigApi.ts';
 import { buildRows, filterRows, ONLINE_WINDOW_MS, serialFromCode, serialUrl } from './deviceConfigRows.ts';
 import { serialNumberTarget } from './deviceConfigSerialTarget.ts';
 
 const common = { createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
-const device = (serial: string, fields: Partial<Device> = {}): Device => ({ documentReferenceId: serial, documentPath: `devices/${serial}`, ...common, deviceTypeId: 'nemuri-bed', status: 'in_use', ...fields });
-const room = (id: string, name: string, deviceSerial: string | null): RecordOf<'rooms'> => ({ documentReferenceId: id, documentPath: `rooms/${id}`, ...common, domainId: 'd', name, deviceSerial });
-const types: RecordOf<'deviceTypes'>[] = [{ documentReferenceId: 'nemuri-bed', documentPath: 'deviceTypes/nemuri-bed', ...common, name: 'ベッドセンサー', model: 'NB-1' }];
+const device = (serial: string, fields: Partial<Device> = {}): Device => ({
+  documentReferenceId: serial,
+  documentPath: `devices/${serial}`,
+  ...common,
+  deviceTypeId: 'nemuri-bed',
+  status: 'in_use',
+  ...fields,
+});
+const room = (id: string, name: string, deviceSerial: string | null): RecordOf<'rooms'> => ({
+  documentReferenceId: id,
+  documentPath: `rooms/${id}`,
+  ...common,
+  domainId: 'd',
+  name,
+  deviceSerial,
+});
+const types: RecordOf<'deviceTypes'>[] = [
+  { documentReferenceId: 'nemuri-bed', documentPath: 'deviceTypes/nemuri-bed', ...common, name: 'ベッドセンサー', model: 'NB-1' },
+];
 
 describe('device rows', () => {
   const now = Date.parse('2026-11-22T12:00:00Z');

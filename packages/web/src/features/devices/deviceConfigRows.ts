@@ -3,7 +3,7 @@
  * it is online, filtered, searched and sorted as the toolbar says.
  */
 import type { RecordOf } from '../../lib/documents/records.ts';
-import type { Device } from './deviceConfigApi.ts';
+import type { Device } from './api/deviceConfigApi.ts';
 
 /**
  * The ingest writes `lastSeenAt` at most every 15 s and calls a device offline 30 s after its last
@@ -46,10 +46,17 @@ export function lastSeenMsOf(device: Device): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-export function buildRows(devices: readonly Device[], types: readonly RecordOf<'deviceTypes'>[], rooms: readonly RecordOf<'rooms'>[], nowMs: number): DeviceRow[] {
+export function buildRows(
+  devices: readonly Device[],
+  types: readonly RecordOf<'deviceTypes'>[],
+  rooms: readonly RecordOf<'rooms'>[],
+  nowMs: number,
+): DeviceRow[] {
   const typeNames = new Map(types.map((type) => [type.documentReferenceId, type.name]));
   const roomsById = new Map(rooms.map((room) => [room.documentReferenceId, room]));
-  const roomsBySerial = new Map(rooms.filter((room) => typeof room.deviceSerial === 'string' && room.deviceSerial !== '').map((room) => [room.deviceSerial as string, room]));
+  const roomsBySerial = new Map(
+    rooms.filter((room) => typeof room.deviceSerial === 'string' && room.deviceSerial !== '').map((room) => [room.deviceSerial as string, room]),
+  );
   return devices.map((device) => {
     const serial = device.documentReferenceId;
     const lastSeenMs = lastSeenMsOf(device);
@@ -71,7 +78,10 @@ export function filterRows(rows: readonly DeviceRow[], filter: RowFilter): Devic
     (row) =>
       (filter.status === null || row.device.status === filter.status) &&
       (filter.connection === null || row.connection === filter.connection) &&
-      (needle === '' || [row.serial, row.typeName, row.room?.name, row.room?.residentName, row.device.firmwareVersion].some((text) => typeof text === 'string' && text.toLowerCase().includes(needle))),
+      (needle === '' ||
+        [row.serial, row.typeName, row.room?.name, row.room?.residentName, row.device.firmwareVersion].some(
+          (text) => typeof text === 'string' && text.toLowerCase().includes(needle),
+        )),
   );
   const bySerial = (a: DeviceRow, b: DeviceRow) => collator.compare(a.serial, b.serial);
   const compare: Record<SortKey, (a: DeviceRow, b: DeviceRow) => number> = {

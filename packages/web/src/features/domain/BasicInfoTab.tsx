@@ -15,7 +15,14 @@ export function BasicInfoTab({ domain, readOnly }: BasicInfoTabProps) {
   const { t } = useTranslation();
   const { values, set, error, section } = useSectionForm<BasicValues>(domain.documentReferenceId, () => basicValuesOf(domain), validateBasic);
   const textField = (field: 'name' | 'nameKana' | 'postalCode' | 'city' | 'line' | 'phone', extra: { required?: boolean; placeholder?: string } = {}) => (
-    <TextInput label={t(`domainConfig.fields.${field}`)} value={values[field]} onChange={(event) => set(field, event.currentTarget.value)} error={error(field)} readOnly={readOnly} {...extra} />
+    <TextInput
+      label={t(`domainConfig.fields.${field}`)}
+      value={values[field]}
+      onChange={(event) => set(field, event.currentTarget.value)}
+      error={error(field)}
+      readOnly={readOnly}
+      {...extra}
+    />
   );
 
   const submit = (event: FormEvent) => {
@@ -49,8 +56,24 @@ export function BasicInfoTab({ domain, readOnly }: BasicInfoTabProps) {
           {t('domainConfig.fields.location')}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <NumberInput label={t('domainConfig.fields.latitude')} value={values.latitude} onChange={(value) => set('latitude', value)} error={error('latitude')} decimalScale={6} readOnly={readOnly} placeholder="35.681236" />
-          <NumberInput label={t('domainConfig.fields.longitude')} value={values.longitude} onChange={(value) => set('longitude', value)} error={error('longitude')} decimalScale={6} readOnly={readOnly} placeholder="139.767125" />
+          <NumberInput
+            label={t('domainConfig.fields.latitude')}
+            value={values.latitude}
+            onChange={(value) => set('latitude', value)}
+            error={error('latitude')}
+            decimalScale={6}
+            readOnly={readOnly}
+            placeholder="35.681236"
+          />
+          <NumberInput
+            label={t('domainConfig.fields.longitude')}
+            value={values.longitude}
+            onChange={(value) => set('longitude', value)}
+            error={error('longitude')}
+            decimalScale={6}
+            readOnly={readOnly}
+            placeholder="139.767125"
+          />
         </SimpleGrid>
         <Text size="xs" c="dimmed">
           {t('domainConfig.basic.locationHint')}

@@ -2,14 +2,24 @@ import { Alert, Badge, Button, Card, Group, Loader, Modal, Stack, Text, Title } 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../lib/notify.ts';
-import { partnerRequestErrorMessage, partnerRequestsApi, usePartnerRequests, type CustomerPartnerRequestRow } from './partnerRequestsApi.ts';
+import { partnerRequestErrorMessage, partnerRequestsApi, usePartnerRequests, type CustomerPartnerRequestRow } from './api/partnerRequestsApi.ts';
 
 const COLORS: Record<string, string> = { requested: 'yellow', accepted: 'teal', declined: 'gray', cancelled: 'gray', ended: 'gray' };
 
 const day = (iso: string | null) => (iso === null || iso === '' ? null : new Date(iso).toLocaleDateString('ja-JP', { dateStyle: 'medium' }));
 
 /** One agency's request or partnership, as a card (readable on a phone), with the actions it allows. */
-function RequestCard({ row, busy, onAnswer, onEnd }: { row: CustomerPartnerRequestRow; busy: boolean; onAnswer: (accept: boolean) => void; onEnd: () => void }) {
+function RequestCard({
+  row,
+  busy,
+  onAnswer,
+  onEnd,
+}: {
+  row: CustomerPartnerRequestRow;
+  busy: boolean;
+  onAnswer: (accept: boolean) => void;
+  onEnd: () => void;
+}) {
   const { t } = useTranslation();
   const status = row.partner ? 'accepted' : row.status;
   const requested = day(row.requestedAt);
@@ -23,7 +33,9 @@ function RequestCard({ row, busy, onAnswer, onEnd }: { row: CustomerPartnerReque
             {t(`domainConfig.partnerRequests.statuses.${status}`)}
           </Badge>
         </Group>
-        {row.monthlyUnitPrice !== null ? <Text size="sm">{t('domainConfig.partnerRequests.price', { price: `${row.monthlyUnitPrice.toLocaleString('ja-JP')}円` })}</Text> : null}
+        {row.monthlyUnitPrice !== null ? (
+          <Text size="sm">{t('domainConfig.partnerRequests.price', { price: `${row.monthlyUnitPrice.toLocaleString('ja-JP')}円` })}</Text>
+        ) : null}
         {row.contractStart !== null ? <Text size="sm">{t('domainConfig.partnerRequests.contractFrom', { date: row.contractStart })}</Text> : null}
         {row.message !== null ? (
           <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
@@ -31,14 +43,29 @@ function RequestCard({ row, busy, onAnswer, onEnd }: { row: CustomerPartnerReque
           </Text>
         ) : null}
         <Text size="xs" c="dimmed">
-          {[requested === null ? null : t('domainConfig.partnerRequests.requestedAt', { date: requested }), answered === null ? null : t('domainConfig.partnerRequests.answeredAt', { date: answered })].filter((part) => part !== null).join('・')}
+          {[
+            requested === null ? null : t('domainConfig.partnerRequests.requestedAt', { date: requested }),
+            answered === null ? null : t('domainConfig.partnerRequests.answeredAt', { date: answered }),
+          ]
+            .filter((part) => part !== null)
+            .join('・')}
         </Text>
         {row.status === 'requested' && !row.partner ? (
           <Group gap="xs" grow>
-            <Button color="teal" loading={busy} onClick={() => onAnswer(true)} aria-label={t('domainConfig.partnerRequests.acceptOf', { name: row.agencyName })}>
+            <Button
+              color="teal"
+              loading={busy}
+              onClick={() => onAnswer(true)}
+              aria-label={t('domainConfig.partnerRequests.acceptOf', { name: row.agencyName })}
+            >
               {t('domainConfig.partnerRequests.accept')}
             </Button>
-            <Button variant="default" disabled={busy} onClick={() => onAnswer(false)} aria-label={t('domainConfig.partnerRequests.declineOf', { name: row.agencyName })}>
+            <Button
+              variant="default"
+              disabled={busy}
+              onClick={() => onAnswer(false)}
+              aria-label={t('domainConfig.partnerRequests.declineOf', { name: row.agencyName })}
+            >
               {t('domainConfig.partnerRequests.decline')}
             </Button>
           </Group>
@@ -80,13 +107,18 @@ export function PartnerRequestsTab({ domainId }: { domainId: string }) {
     }
   };
   const answer = (row: CustomerPartnerRequestRow, accept: boolean) =>
-    void act(row, () => partnerRequestsApi.answer(domainId, row.agencyId, accept), accept ? 'domainConfig.partnerRequests.accepted' : 'domainConfig.partnerRequests.declined');
+    void act(
+      row,
+      () => partnerRequestsApi.answer(domainId, row.agencyId, accept),
+      accept ? 'domainConfig.partnerRequests.accepted' : 'domainConfig.partnerRequests.declined',
+    );
   const end = (row: CustomerPartnerRequestRow) => {
     setEnding(null);
     void act(row, () => partnerRequestsApi.end(domainId, row.agencyId), 'domainConfig.partnerRequests.ended');
   };
 
-  if (requests.error !== null) return <Alert color="red" role="alert">{`${t('domainConfig.partnerRequests.loadFailed')} ${partnerRequestErrorMessage(t, requests.error)}`}</Alert>;
+  if (requests.error !== null)
+    return <Alert color="red" role="alert">{`${t('domainConfig.partnerRequests.loadFailed')} ${partnerRequestErrorMessage(t, requests.error)}`}</Alert>;
   if (requests.data === null)
     return (
       <Group gap="xs">

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { documents } from '../../lib/documents/documents.ts';
 import { notify } from '../../lib/notify.ts';
-import { errorKeyOf, saveDomainFields } from './domainConfigApi.ts';
+import { errorKeyOf, saveDomainFields } from './api/domainConfigApi.ts';
 import type { Domain } from './domainConfigForm.ts';
 
 interface SecurityTabProps {

@@ -7,10 +7,20 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/dates.ts';
 import { documents } from '../../lib/documents/documents.ts';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { notify } from '../../lib/notify.ts';
-import { errorKeyOf, invitationStateOf, inviteStaff, mayWriteStaff, resendInvitation, resetSecondFactor, revokeInvitation, saveStaffMember, type Invitation, type StaffMember } from './domainConfigApi.ts';
+import {
+  errorKeyOf,
+  invitationStateOf,
+  inviteStaff,
+  mayWriteStaff,
+  resendInvitation,
+  resetSecondFactor,
+  revokeInvitation,
+  saveStaffMember,
+  type StaffMember,
+} from './api/domainConfigApi.ts';
 import { problemOf } from './domainConfigForm.ts';
+import { useInvitations, useStaff } from './api/domainQueries.ts';
 
 interface StaffTabProps {
   domainId: string;
@@ -28,17 +38,22 @@ const STAFF_LIMIT = 500;
  */
 export function StaffTab({ domainId, claims }: StaffTabProps) {
   const { t } = useTranslation();
-  const staff = useQuery<StaffMember>({ collection: `domains/${domainId}/staff`, limit: STAFF_LIMIT });
-  const invitations = useQuery<Invitation>({ collection: 'invitations', where: [['domainId', '==', domainId]], limit: STAFF_LIMIT });
+  const staff = useStaff(domainId, STAFF_LIMIT);
+  const invitations = useInvitations(domainId, STAFF_LIMIT);
   const [busy, setBusy] = useState<string | null>(null);
   const [rowProblems, setRowProblems] = useState<Record<string, string>>({});
   const [resetting, setResetting] = useState<StaffMember | null>(null);
 
-  const members = useMemo(() => [...staff.data].sort((a, b) => b.accessLevel - a.accessLevel || a.displayName.localeCompare(b.displayName, 'ja')), [staff.data]);
+  const members = useMemo(
+    () => [...staff.data].sort((a, b) => b.accessLevel - a.accessLevel || a.displayName.localeCompare(b.displayName, 'ja')),
+    [staff.data],
+  );
   const pending = useMemo(() => [...invitations.data].sort((a, b) => b.expiresAt.localeCompare(a.expiresAt)), [invitations.data]);
   const roleName = (level: number) => t(`roles.${roleOfLevel(level)}`);
   const levelOptions = (current: number) =>
-    [...new Set<number>([...INVITABLE_LEVELS, current])].sort((a, b) => a - b).map((level) => ({ value: String(level), label: `${roleName(level)}（${level}）` }));
+    [...new Set<number>([...INVITABLE_LEVELS, current])]
+      .sort((a, b) => a - b)
+      .map((level) => ({ value: String(level), label: `${roleName(level)}（${level}）` }));
 
   const run = async (key: string, action: () => Promise<void>, done: string) => {
     setBusy(key);
@@ -61,19 +76,31 @@ export function StaffTab({ domainId, claims }: StaffTabProps) {
       return;
     }
     setRowProblems((current) => ({ ...current, [uid]: '' }));
-    void run(`level:${uid}`, () => saveStaffMember(documents, domainId, uid, { accessLevel: level }), t('domainConfig.notices.levelChanged', { name: member.displayName, role: roleName(level) }));
+    void run(
+      `level:${uid}`,
+      () => saveStaffMember(documents, domainId, uid, { accessLevel: level }),
+      t('domainConfig.notices.levelChanged', { name: member.displayName, role: roleName(level) }),
+    );
   };
 
   const toggleDisabled = (member: StaffMember) => {
     const disabled = member.disabled !== true;
-    void run(`disabled:${member.documentReferenceId}`, () => saveStaffMember(documents, domainId, member.documentReferenceId, { disabled }), t(disabled ? 'domainConfig.notices.disabled' : 'domainConfig.notices.enabled', { name: member.displayName }));
+    void run(
+      `disabled:${member.documentReferenceId}`,
+      () => saveStaffMember(documents, domainId, member.documentReferenceId, { disabled }),
+      t(disabled ? 'domainConfig.notices.disabled' : 'domainConfig.notices.enabled', { name: member.displayName }),
+    );
   };
 
   const confirmReset = () => {
     const member = resetting;
     if (member === null) return;
     setResetting(null);
-    void run(`reset:${member.documentReferenceId}`, () => resetSecondFactor(domainId, member.documentReferenceId), t('domainConfig.notices.secondFactorReset', { name: member.displayName }));
+    void run(
+      `reset:${member.documentReferenceId}`,
+      () => resetSecondFactor(domainId, member.documentReferenceId),
+      t('domainConfig.notices.secondFactorReset', { name: member.displayName }),
+    );
   };
 
   return (
@@ -136,7 +163,13 @@ export function StaffTab({ domainId, claims }: StaffTabProps) {
                       <Table.Td>
                         {editable && !self ? (
                           <Group gap="xs" wrap="nowrap">
-                            <Button size="xs" variant="light" color={member.disabled === true ? 'teal' : 'gray'} loading={busy === `disabled:${uid}`} onClick={() => toggleDisabled(member)}>
+                            <Button
+                              size="xs"
+                              variant="light"
+                              color={member.disabled === true ? 'teal' : 'gray'}
+                              loading={busy === `disabled:${uid}`}
+                              onClick={() => toggleDisabled(member)}
+                            >
                               {t(member.disabled === true ? 'domainConfig.actions.enable' : 'domainConfig.actions.disable')}
                             </Button>
                             <Button size="xs" variant="light" color="orange" loading={busy === `reset:${uid}`} onClick={() => setResetting(member)}>
@@ -200,7 +233,13 @@ export function StaffTab({ domainId, claims }: StaffTabProps) {
                               size="xs"
                               variant="light"
                               loading={busy === `resend:${id}`}
-                              onClick={() => void run(`resend:${id}`, () => resendInvitation(documents, invitation), t('domainConfig.notices.invitationResent', { email: invitation.email }))}
+                              onClick={() =>
+                                void run(
+                                  `resend:${id}`,
+                                  () => resendInvitation(documents, invitation),
+                                  t('domainConfig.notices.invitationResent', { email: invitation.email }),
+                                )
+                              }
                             >
                               {t('domainConfig.actions.resend')}
                             </Button>
@@ -210,7 +249,13 @@ export function StaffTab({ domainId, claims }: StaffTabProps) {
                                 variant="light"
                                 color="red"
                                 loading={busy === `revoke:${id}`}
-                                onClick={() => void run(`revoke:${id}`, () => revokeInvitation(documents, id), t('domainConfig.notices.invitationRevoked', { email: invitation.email }))}
+                                onClick={() =>
+                                  void run(
+                                    `revoke:${id}`,
+                                    () => revokeInvitation(documents, id),
+                                    t('domainConfig.notices.invitationRevoked', { email: invitation.email }),
+                                  )
+                                }
                               >
                                 {t('domainConfig.actions.revoke')}
                               </Button>

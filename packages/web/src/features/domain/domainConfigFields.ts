@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { documents } from '../../lib/documents/documents.ts';
 import { notify } from '../../lib/notify.ts';
-import { errorKeyOf, saveDomainFields } from './domainConfigApi.ts';
+import { errorKeyOf, saveDomainFields } from './api/domainConfigApi.ts';
 import type { FieldProblems, Validation } from './domainConfigForm.ts';
 
 /** The message shown under the field, or undefined when it has no problem. */

@@ -4,18 +4,35 @@ import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { describe, expect, it } from 'vitest';
 import ja from '../../locales/ja.json';
 import en from '../../locales/en.json';
-import { invitationStateOf, mayWriteStaff, type Invitation } from './domainConfigApi.ts';
-import { basicValuesOf, datesValuesOf, numbersValuesOf, validateBasic, validateDates, validateNumbers, type BasicValues, type ValidationRule } from './domainConfigForm.ts';
+import { invitationStateOf, mayWriteStaff, type Invitation } from './api/domainConfigApi.ts';
+import {
+  basicValuesOf,
+  datesValuesOf,
+  numbersValuesOf,
+  validateBasic,
+  validateDates,
+  validateNumbers,
+  type BasicValues,
+  type ValidationRule,
+} from './domainConfigForm.ts';
 
 const basic = (changes: Partial<BasicValues> = {}): BasicValues => ({ ...basicValuesOf(null), name: 'ひだまり苑', ...changes });
 const claims = (accessLevel: number) => ({ uid: 'me', accessLevel, domainId: 'd1', rootDomainId: 'd1' });
 
 describe('domain configuration forms', () => {
   it('turns basic information into record fields, trimmed, with the location as a GeoPoint', () => {
-    const checked = validateBasic(basic({ nameKana: ' ヒダマリエン ', postalCode: '100-0005', prefecture: '東京都', phone: '03-1234-5678', latitude: 35.68, longitude: '139.76' }));
+    const checked = validateBasic(
+      basic({ nameKana: ' ヒダマリエン ', postalCode: '100-0005', prefecture: '東京都', phone: '03-1234-5678', latitude: 35.68, longitude: '139.76' }),
+    );
     expect(checked).toEqual({
       ok: true,
-      fields: { name: 'ひだまり苑', nameKana: 'ヒダマリエン', address: { postalCode: '100-0005', prefecture: '東京都', city: null, line: null }, phone: '03-1234-5678', location: { latitude: 35.68, longitude: 139.76 } },
+      fields: {
+        name: 'ひだまり苑',
+        nameKana: 'ヒダマリエン',
+        address: { postalCode: '100-0005', prefecture: '東京都', city: null, line: null },
+        phone: '03-1234-5678',
+        location: { latitude: 35.68, longitude: 139.76 },
+      },
     });
     expect(validateBasic(basic()).ok && validateBasic(basic())).toMatchObject({ fields: { location: null } });
   });
@@ -57,7 +74,7 @@ describe('domain configuration forms', () => {
     expect(checked.ok ? null : checked.problems).toEqual({
       noBreathingAlertSec: { rule: 'number', params: {} },
       alertResoundMin: { rule: 'min', params: { minimum: 0 } },
-      heartRateHigh: { rule: 'range', params: { minimum: 60, maximum: 200, unit: 'bpm' } },
+      heartRateHigh: { rule: 'range', params: { minimum: 60, maximum: 200, unit: '回/分' } },
     });
     expect(datesValuesOf(null)).toEqual({ sleepDayBoundaryHour: '', nightStart: '', nightEnd: '', reportClosingDay: '' });
   });
@@ -83,7 +100,16 @@ describe('domain configuration forms', () => {
   });
 
   it('tells an invitation’s state', () => {
-    const invitation = (fields: Partial<Invitation>): Invitation => ({ domainId: 'd1', email: 'a@example.com', accessLevel: 2, expiresAt: '2030-01-01T00:00:00.000Z', documentReferenceId: 'i', documentPath: 'invitations/i', ...fields }) as Invitation;
+    const invitation = (fields: Partial<Invitation>): Invitation =>
+      ({
+        domainId: 'd1',
+        email: 'a@example.com',
+        accessLevel: 2,
+        expiresAt: '2030-01-01T00:00:00.000Z',
+        documentReferenceId: 'i',
+        documentPath: 'invitations/i',
+        ...fields,
+      }) as Invitation;
     const now = Date.parse('2029-01-01T00:00:00Z');
     expect(invitationStateOf(invitation({}), now)).toBe('valid');
     expect(invitationStateOf(invitation({ usedAt: '2029-01-01T00:00:00.000Z' }), now)).toBe('used');

@@ -118,7 +118,8 @@ export function problemOf(issue: ZodIssue): FieldProblem {
       if (issue.expected === 'integer') return { rule: 'integer', params: {} };
       return issue.expected === 'number' ? { rule: 'number', params: {} } : { rule: 'invalid', params: {} };
     case 'too_small':
-      if (issue.type === 'string') return limit(issue.minimum) <= 1 ? { rule: 'required', params: {} } : { rule: 'tooShort', params: { minimum: limit(issue.minimum) } };
+      if (issue.type === 'string')
+        return limit(issue.minimum) <= 1 ? { rule: 'required', params: {} } : { rule: 'tooShort', params: { minimum: limit(issue.minimum) } };
       return { rule: 'min', params: { minimum: limit(issue.minimum) } };
     case 'too_big':
       return { rule: 'max', params: { maximum: limit(issue.maximum) } };

@@ -6,14 +6,11 @@ import { Link } from 'react-router';
 import { APP_VERSION } from '@nemuri/shared/version';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { formatDate } from '../../lib/dates.ts';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { searchTopics, topicsForLevel, topicText, type HelpTopic } from './helpTopics.ts';
-import { newestRelease } from './releaseNote.ts';
-
-/** Release notes are few (one per version): the newest is among the latest dated ones. */
-const RELEASE_QUERY = { collection: 'histories', orderBy: [['date', 'desc']], limit: 20 } as const;
+import { newestRelease } from '../../lib/releaseNote.ts';
+import { useLatestReleases } from './api/releases.ts';
 
 /** /help: how-to pages for the areas the user's level opens, search, the version and the newest release note. */
 export default function HelpScreen() {
@@ -26,7 +23,10 @@ export default function HelpScreen() {
   // The on-screen names of states and alerts are searchable too, in the language shown.
   const search = (text: string) =>
     searchTopics(topics, text, (topic) =>
-      topicText(topic, [...(topic.states ?? []).map(([state]) => t(`rooms.states.${state}`)), ...(topic.alerts ?? []).map(([alert]) => t(`monitoring.alertTypes.${alert}`))]),
+      topicText(topic, [
+        ...(topic.states ?? []).map(([state]) => t(`rooms.states.${state}`)),
+        ...(topic.alerts ?? []).map(([alert]) => t(`monitoring.alertTypes.${alert}`)),
+      ]),
     );
   const found = search(query);
   const changeQuery = (text: string) => {
@@ -76,7 +76,7 @@ export default function HelpScreen() {
 
 function AboutPanel() {
   const { t } = useTranslation();
-  const releases = useQuery(RELEASE_QUERY);
+  const releases = useLatestReleases();
   const newest = newestRelease(releases.data);
   return (
     <Paper withBorder radius="md" p="lg" component="section" aria-label={t('help.about')}>

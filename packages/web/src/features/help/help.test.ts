@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { HELP_TOPICS, searchTopics, topicsForLevel } from './helpTopics.ts';
-import { compareVersions, newestRelease } from './releaseNote.ts';
+import { compareVersions, newestRelease } from '../../lib/releaseNote.ts';
 
 const ids = (level: number) => topicsForLevel(level).map((topic) => topic.id);
 

@@ -3,14 +3,14 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { useCurrentRoute } from '../../app/routeHandle.ts';
+import { useCurrentRoute } from '../../lib/routeHandle.ts';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { useRoomStates } from '../../lib/roomStates.ts';
-import { RoomCard, Rates, Since, StateBadge, type Room, type RoomRow } from './RoomCards.tsx';
-import { RoomFilterBar, useRoomFilter } from './RoomFilterBar.tsx';
-import { STATE_LOOKS } from './roomStateLook.ts';
+import { useRoomStates } from '../../lib/live/roomStates.ts';
+import { RoomCard, Rates, Since, StateBadge, type Room, type RoomRow } from '../../components/rooms/RoomCards.tsx';
+import { RoomFilterBar, useRoomFilter } from '../../components/rooms/RoomFilterBar.tsx';
+import { STATE_LOOKS } from '../../components/rooms/roomStateLook.ts';
+import { useRoomsByName } from './api/homeRooms.ts';
 
 type Layout = 'card' | 'table' | 'smallcard';
 
@@ -30,7 +30,7 @@ export default function RoomListScreen() {
   const navigate = useNavigate();
   const route = useCurrentRoute();
   const layout = LAYOUT_OF_ROUTE[route?.name ?? ''] ?? 'card';
-  const rooms = useQuery({ collection: 'rooms', orderBy: [['name']], limit: ROOM_LIMIT });
+  const rooms = useRoomsByName(ROOM_LIMIT);
   const live = useRoomStates();
   const filter = useRoomFilter(rooms.data);
   const { apply } = filter;
@@ -86,7 +86,13 @@ export default function RoomListScreen() {
         <RoomTable rows={rows} now={now} onOpen={open} />
       ) : (
         <SimpleGrid cols={layout === 'card' ? { base: 1, sm: 2, md: 3, lg: 4 } : { base: 2, sm: 4, md: 6, lg: 8 }} spacing="sm" data-testid="room-grid">
-          {rows.map((row) => (layout === 'card' ? <RoomCard key={row.room.documentReferenceId} row={row} now={now} /> : <SmallRoomCard key={row.room.documentReferenceId} row={row} />))}
+          {rows.map((row) =>
+            layout === 'card' ? (
+              <RoomCard key={row.room.documentReferenceId} row={row} now={now} />
+            ) : (
+              <SmallRoomCard key={row.room.documentReferenceId} row={row} />
+            ),
+          )}
         </SimpleGrid>
       )}
     </ScreenPage>
@@ -99,7 +105,13 @@ function SmallRoomCard({ row }: { row: Row }) {
   const look = STATE_LOOKS[state];
   const Icon = look.icon;
   return (
-    <UnstyledButton component={Link} to={`/room/${encodeURIComponent(room.documentReferenceId)}/sleep`} data-testid="room-card" data-room={room.documentReferenceId} aria-label={`${room.name} ${t(`rooms.states.${state}`)}`}>
+    <UnstyledButton
+      component={Link}
+      to={`/room/${encodeURIComponent(room.documentReferenceId)}/sleep`}
+      data-testid="room-card"
+      data-room={room.documentReferenceId}
+      aria-label={`${room.name} ${t(`rooms.states.${state}`)}`}
+    >
       <Card withBorder radius="md" padding="xs">
         <Group gap={6} wrap="nowrap">
           <ThemeIcon color={look.color} variant="light" size="sm" data-state={state}>

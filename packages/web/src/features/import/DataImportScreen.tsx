@@ -3,19 +3,27 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { ScreenLoading } from '../../components/ScreenStatus.tsx';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { ImportActions } from './ImportActions.tsx';
 import { ImportDropZone } from './ImportDropZone.tsx';
 import { ImportFileTable } from './ImportFileTable.tsx';
 import { useImportFiles, type RoomChoice } from './useImportFiles.ts';
+import { useRoomsByName } from './api/uploads.ts';
 
 const ROOM_LIMIT = 1000;
 
 /** `/data-import`: many recordings at once, each matched to its room by device serial or by hand. */
 export default function DataImportScreen() {
   const { t } = useTranslation();
-  const roomsQuery = useQuery({ collection: 'rooms', orderBy: [['name']], limit: ROOM_LIMIT });
-  const rooms = useMemo<RoomChoice[]>(() => (roomsQuery.data ?? []).map((room) => ({ id: room.documentReferenceId, name: room.floor ? `${room.name}（${room.floor}）` : room.name, deviceSerial: room.deviceSerial })), [roomsQuery.data]);
+  const roomsQuery = useRoomsByName(ROOM_LIMIT);
+  const rooms = useMemo<RoomChoice[]>(
+    () =>
+      (roomsQuery.data ?? []).map((room) => ({
+        id: room.documentReferenceId,
+        name: room.floor ? `${room.name}（${room.floor}）` : room.name,
+        deviceSerial: room.deviceSerial,
+      })),
+    [roomsQuery.data],
+  );
   const imports = useImportFiles({ rooms });
   return (
     <ScreenPage>
@@ -27,8 +35,21 @@ export default function DataImportScreen() {
         <ImportDropZone onFiles={imports.add} multiple disabled={imports.busy || rooms.length === 0} />
         {imports.files.length > 0 ? (
           <>
-            <ImportFileTable files={imports.files} rooms={rooms} onRemove={imports.remove} onChooseRoom={imports.chooseRoom} />
-            <ImportActions readyCount={imports.readyCount} busy={imports.busy} finished={imports.files.some((item) => item.upload.state === 'answered')} onUpload={() => void imports.uploadAll()} onCancel={imports.cancel} onClear={imports.clearFinished} />
+            <ImportFileTable
+              files={imports.files}
+              rooms={rooms}
+              onRemove={imports.remove}
+              onChooseRoom={imports.chooseRoom}
+              onChooseSkip={imports.chooseSkip}
+            />
+            <ImportActions
+              readyCount={imports.readyCount}
+              busy={imports.busy}
+              finished={imports.files.some((item) => item.upload.state === 'answered')}
+              onUpload={() => void imports.uploadAll()}
+              onCancel={imports.cancel}
+              onClear={imports.clearFinished}
+            />
           </>
         ) : null}
       </Stack>

@@ -4,7 +4,21 @@ import { useTranslation } from 'react-i18next';
 import { iconSize } from '../../lib/icons.ts';
 
 /** Upload the ready files, stop the one being sent, clear the finished ones. */
-export function ImportActions({ readyCount, busy, finished, onUpload, onCancel, onClear }: { readyCount: number; busy: boolean; finished: boolean; onUpload: () => void; onCancel: () => void; onClear: () => void }) {
+export function ImportActions({
+  readyCount,
+  busy,
+  finished,
+  onUpload,
+  onCancel,
+  onClear,
+}: {
+  readyCount: number;
+  busy: boolean;
+  finished: boolean;
+  onUpload: () => void;
+  onCancel: () => void;
+  onClear: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Group justify="space-between" wrap="wrap">

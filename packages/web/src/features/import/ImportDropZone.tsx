@@ -34,7 +34,12 @@ export function ImportDropZone({ onFiles, multiple, disabled }: { onFiles: (file
         <IconUpload size={iconSize('xl')} aria-hidden />
         <Text>{t(multiple ? 'imports.dropMany' : 'imports.dropOne')}</Text>
         <Group gap="xs">
-          <FileButton onChange={(chosen) => onFiles(chosen === null ? [] : Array.isArray(chosen) ? chosen : [chosen])} accept={IMPORT_EXTENSIONS.join(',')} multiple={multiple} disabled={disabled ?? false}>
+          <FileButton
+            onChange={(chosen) => onFiles(chosen === null ? [] : Array.isArray(chosen) ? chosen : [chosen])}
+            accept={IMPORT_EXTENSIONS.join(',')}
+            multiple={multiple}
+            disabled={disabled ?? false}
+          >
             {(props) => (
               <Button {...props} variant="light" leftSection={<IconUpload size={iconSize('sm')} />}>
                 {t('imports.chooseFiles')}

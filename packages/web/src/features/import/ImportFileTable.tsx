@@ -1,13 +1,14 @@
-import { ActionIcon, Badge, Group, Progress, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Checkbox, Group, Progress, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/dates.ts';
+import { formatDateTime, formatLocalDateTime } from '../../lib/dates.ts';
 import { iconSize } from '../../lib/icons.ts';
 import type { FilePreview } from './filePreview.ts';
-import { hoursMinutes } from '../rooms/roomSleepMetrics.ts';
+import { hoursMinutes } from '../../lib/dates.ts';
 import { formatBytes } from './importLook.ts';
 import { LiveUploadOutcome } from './UploadOutcome.tsx';
-import { roomOf, type ImportFile, type RoomChoice } from './useImportFiles.ts';
+import { ReadColumnList } from './ReadColumnList.tsx';
+import { problemColumns, roomOf, type ImportFile, type RoomChoice } from './useImportFiles.ts';
 
 interface ImportFileTableProps {
   files: readonly ImportFile[];
@@ -15,10 +16,12 @@ interface ImportFileTableProps {
   rooms?: readonly RoomChoice[];
   onRemove: (key: string) => void;
   onChooseRoom?: (key: string, roomId: string | null) => void;
+  /** The user's choice for the columns a file's preview could not read. */
+  onChooseSkip: (key: string, skip: boolean) => void;
 }
 
 /** The chosen files: what the browser found in each, its room, and its upload and processing. */
-export function ImportFileTable({ files, rooms, onRemove, onChooseRoom }: ImportFileTableProps) {
+export function ImportFileTable({ files, rooms, onRemove, onChooseRoom, onChooseSkip }: ImportFileTableProps) {
   const { t } = useTranslation();
   return (
     <Table.ScrollContainer minWidth={760}>
@@ -47,7 +50,7 @@ export function ImportFileTable({ files, rooms, onRemove, onChooseRoom }: Import
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <PreviewCell item={item} />
+                  <PreviewCell item={item} onChooseSkip={(skip) => onChooseSkip(item.key, skip)} />
                 </Table.Td>
                 {rooms ? (
                   <Table.Td>
@@ -76,7 +79,12 @@ export function ImportFileTable({ files, rooms, onRemove, onChooseRoom }: Import
                 <Table.Td>
                   {item.upload.state === 'uploading' ? null : (
                     <Tooltip label={t('imports.removeFile')}>
-                      <ActionIcon variant="subtle" color="gray" aria-label={t('imports.removeFileNamed', { name: item.file.name })} onClick={() => onRemove(item.key)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="gray"
+                        aria-label={t('imports.removeFileNamed', { name: item.file.name })}
+                        onClick={() => onRemove(item.key)}
+                      >
                         <IconX size={iconSize('sm')} />
                       </ActionIcon>
                     </Tooltip>
@@ -91,23 +99,52 @@ export function ImportFileTable({ files, rooms, onRemove, onChooseRoom }: Import
   );
 }
 
-function PreviewCell({ item }: { item: ImportFile }) {
+function PreviewCell({ item, onChooseSkip }: { item: ImportFile; onChooseSkip: (skip: boolean) => void }) {
   const { t } = useTranslation();
-  if (item.preview === null) return <Text size="sm" c="dimmed">{t('imports.reading')}</Text>;
+  if (item.preview === null)
+    return (
+      <Text size="sm" c="dimmed">
+        {t('imports.reading')}
+      </Text>
+    );
   if (!item.preview.ok) {
     return (
       <Text size="sm" c="red" data-testid="preview-problem">
         {t(`imports.preview.${item.preview.reason}`)}
-        {item.preview.detail ? <Text span size="xs" c="dimmed" display="block">{item.preview.detail}</Text> : null}
+        {item.preview.detail ? (
+          <Text span size="xs" c="dimmed" display="block">
+            {item.preview.detail}
+          </Text>
+        ) : null}
       </Text>
     );
   }
-  return <PreviewSummary preview={item.preview.preview} />;
+  const problems = problemColumns(item);
+  return (
+    <Stack gap={6}>
+      <PreviewSummary preview={item.preview.preview} />
+      {problems > 0 ? (
+        <Stack gap={4} data-testid="column-choice">
+          <Text size="sm" c="red">
+            {t('imports.problemColumns', { count: problems })}
+          </Text>
+          <Checkbox
+            size="xs"
+            label={t('imports.skipProblemColumns')}
+            checked={item.skipProblemColumns}
+            disabled={item.upload.state !== 'idle'}
+            onChange={(event) => onChooseSkip(event.currentTarget.checked)}
+          />
+        </Stack>
+      ) : null}
+    </Stack>
+  );
 }
 
 function PreviewSummary({ preview }: { preview: FilePreview }) {
   const { t } = useTranslation();
-  const start = preview.start === null ? null : 'instantMs' in preview.start ? formatDateTime(preview.start.instantMs) : preview.start.localText.replace('T', ' ');
+  const start =
+    preview.start === null ? null : 'instantMs' in preview.start ? formatDateTime(preview.start.instantMs) : formatLocalDateTime(preview.start.localText);
   return (
     <Stack gap={2} data-testid="file-preview">
       <Group gap={6}>
@@ -122,11 +159,7 @@ function PreviewSummary({ preview }: { preview: FilePreview }) {
       </Group>
       {start ? <Text size="sm">{t('imports.startAt', { start })}</Text> : null}
       {preview.durationSec !== null ? <Text size="sm">{t('imports.duration', hoursMinutes(preview.durationSec / 60))}</Text> : null}
-      {preview.channels.length > 0 ? (
-        <Text size="xs" c="dimmed">
-          {t('imports.channels', { channels: preview.channels.map((channel) => t(`imports.channelNames.${channel}`, { defaultValue: channel })).join('、') })}
-        </Text>
-      ) : null}
+      {preview.columns.length > 0 ? <ReadColumnList columns={preview.columns} phase="preview" /> : null}
       <Text size="xs" c="dimmed">
         {preview.deviceSerial ? t('imports.serial', { serial: preview.deviceSerial }) : t('imports.noSerial')}
       </Text>
@@ -139,7 +172,11 @@ function UploadCell({ item, roomId }: { item: ImportFile; roomId: string | null 
   const { upload } = item;
   if (upload.state === 'idle') {
     if (item.preview?.ok !== true) return null;
-    return <Text size="sm" c="dimmed">{roomId === null ? t('imports.needsRoom') : t('imports.readyToUpload')}</Text>;
+    return (
+      <Text size="sm" c="dimmed">
+        {roomId === null ? t('imports.needsRoom') : t('imports.readyToUpload')}
+      </Text>
+    );
   }
   if (upload.state === 'uploading') {
     return (
@@ -166,8 +203,16 @@ function UploadCell({ item, roomId }: { item: ImportFile; roomId: string | null 
         </Text>
       );
     case 'network':
-      return <Text size="sm" c="red">{t('imports.networkError')}</Text>;
+      return (
+        <Text size="sm" c="red">
+          {t('imports.networkError')}
+        </Text>
+      );
     case 'aborted':
-      return <Text size="sm" c="dimmed">{t('imports.aborted')}</Text>;
+      return (
+        <Text size="sm" c="dimmed">
+          {t('imports.aborted')}
+        </Text>
+      );
   }
 }

@@ -16,8 +16,15 @@ export function RoomImportPanel({ roomId }: { roomId: string }) {
       <ImportDropZone onFiles={imports.add} multiple disabled={imports.busy} />
       {imports.files.length > 0 ? (
         <>
-          <ImportFileTable files={imports.files} onRemove={imports.remove} />
-          <ImportActions readyCount={imports.readyCount} busy={imports.busy} finished={imports.files.some((item) => item.upload.state === 'answered')} onUpload={() => void imports.uploadAll()} onCancel={imports.cancel} onClear={imports.clearFinished} />
+          <ImportFileTable files={imports.files} onRemove={imports.remove} onChooseSkip={imports.chooseSkip} />
+          <ImportActions
+            readyCount={imports.readyCount}
+            busy={imports.busy}
+            finished={imports.files.some((item) => item.upload.state === 'answered')}
+            onUpload={() => void imports.uploadAll()}
+            onCancel={imports.cancel}
+            onClear={imports.clearFinished}
+          />
         </>
       ) : null}
       <Anchor component={Link} to={`/room/${encodeURIComponent(roomId)}/history`} size="sm">

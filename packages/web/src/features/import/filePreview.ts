@@ -1,19 +1,32 @@
 /**
  * A chosen file opened in the browser before it is uploaded: its format from its first bytes, then
- * what it holds as the WebAssembly parser reads it (channels, start, duration, device serial). Large
- * files are read a piece at a time, never whole. A file the parser refuses is not uploaded.
+ * what it holds as the WebAssembly parser reads it (start, duration, device serial) and what each of
+ * its columns — CSV headings, EDF signals, SMF channels — will be read as, judged by the same shared
+ * rules as the server's import (importCsv.ts, importChannels.ts). Large files are read a piece at a
+ * time, never whole. A file the parser refuses is not uploaded; a CSV column that cannot be read holds
+ * the file back until the user chooses to import without it.
  */
 import type { EdfFile } from '@nemuri/parser/edf';
 import { ParseError } from '@nemuri/parser/errors';
 import type { Parser } from '@nemuri/parser/parser';
 import { completeSmfLength, EDF_MAX_HEADER, edfLayout, edfPiece } from '@nemuri/parser/pieces';
-import { columnsOf, csvDelimiterOf, decodeCsvText, splitCsvLine } from '@nemuri/shared/importCsv';
-import { detectImportFormat, IMPORT_MAX_BYTES, IMPORT_SNIFF_BYTES, serialFromEdfRecording, serialFromFileName, type ImportFormat } from '@nemuri/shared/imports';
+import { edfTargetOf, SMF_UNUSED_CHANNELS } from '@nemuri/shared/importChannels';
+import { CsvSyntaxError, csvReadColumns, decodeCsvText, parseCsv, readHeadings, valueCounts } from '@nemuri/shared/importCsv';
+import {
+  detectImportFormat,
+  IMPORT_MAX_BYTES,
+  IMPORT_SNIFF_BYTES,
+  READ_COLUMNS_MAX,
+  serialFromEdfRecording,
+  serialFromFileName,
+  type ImportFormat,
+  type ReadColumn,
+} from '@nemuri/shared/imports';
 
 export interface FilePreview {
   format: ImportFormat;
-  /** Channels (SMF), signal labels (EDF) or column names (CSV). */
-  channels: string[];
+  /** What each column (CSV heading, EDF signal, SMF channel) is read as, or why it is not. */
+  columns: ReadColumn[];
   /** The first instant (SMF) or the start as the file writes it (EDF, CSV: local time without a zone). */
   start: { instantMs: number } | { localText: string } | null;
   durationSec: number | null;
@@ -46,7 +59,8 @@ export async function previewFile(file: File, parser: Parser): Promise<PreviewRe
     const preview = format === 'smf' ? await previewSmf(file, parser) : format === 'csv' ? await previewCsv(file) : await previewEdf(file, parser, format);
     return { ok: true, preview };
   } catch (error) {
-    if (error instanceof ParseError || error instanceof PreviewError) return { ok: false, reason: 'corrupt', detail: error.message };
+    if (error instanceof ParseError || error instanceof PreviewError || error instanceof CsvSyntaxError)
+      return { ok: false, reason: 'corrupt', detail: error.message };
     throw error;
   }
 }
@@ -54,7 +68,7 @@ export async function previewFile(file: File, parser: Parser): Promise<PreviewRe
 class PreviewError extends Error {}
 
 async function previewSmf(file: File, parser: Parser): Promise<FilePreview> {
-  const channels = new Set<string>();
+  const samples = new Map<string, number>();
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   let frames = 0;
@@ -69,18 +83,25 @@ async function previewSmf(file: File, parser: Parser): Promise<FilePreview> {
     for (const frame of parser.decodeSmfStream(piece.subarray(0, whole))) {
       frames++;
       for (const sample of frame.channel === 'multi' ? frame.frames : [frame]) {
-        channels.add(sample.channel);
+        samples.set(sample.channel, (samples.get(sample.channel) ?? 0) + sample.sampleCount);
         const startMs = sample.startTimeUs / 1000;
         first = Math.min(first, startMs);
         if (sample.sampleRate > 0) last = Math.max(last, startMs + (sample.sampleCount * 1000) / sample.sampleRate);
       }
     }
     offset += whole;
-    if (whole < piece.length && offset + (piece.length - whole) >= file.size) throw new PreviewError(`the file ends inside a frame at byte ${offset}: it was cut short`);
+    if (whole < piece.length && offset + (piece.length - whole) >= file.size)
+      throw new PreviewError(`the file ends inside a frame at byte ${offset}: it was cut short`);
   }
   return {
     format: 'smf',
-    channels: [...channels].sort(),
+    columns: [...samples]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([channel, values]): ReadColumn =>
+        SMF_UNUSED_CHANNELS.has(channel)
+          ? { name: channel, as: null, status: 'skipped', reason: 'unused', values }
+          : { name: channel, as: channel, status: 'read', reason: null, values },
+      ),
     start: Number.isFinite(first) ? { instantMs: first } : null,
     durationSec: Number.isFinite(first) && Number.isFinite(last) ? Math.round((last - first) / 1000) : null,
     deviceSerial: serialFromFileName(file.name),
@@ -102,11 +123,32 @@ async function previewEdf(file: File, parser: Parser, format: ImportFormat): Pro
   }
   const { header } = edf;
   let stageEpochs = 0;
-  for (const annotation of edf.annotations) if (annotation.duration !== null && annotation.texts.some((text) => STAGE.test(text.trim()))) stageEpochs += Math.round(annotation.duration / 30);
+  for (const annotation of edf.annotations)
+    if (annotation.duration !== null && annotation.texts.some((text) => STAGE.test(text.trim()))) stageEpochs += Math.round(annotation.duration / 30);
   const lastAnnotation = edf.annotations.reduce((end, annotation) => Math.max(end, annotation.onset + (annotation.duration ?? 0)), 0);
   return {
     format,
-    channels: header.signals.filter((signal) => !signal.isAnnotation).map((signal) => `${signal.label} (${signal.sampleRate} Hz)`),
+    columns: header.signals.map((signal): ReadColumn => {
+      const unit = signal.physicalDimension.trim() || null;
+      if (signal.isAnnotation)
+        return {
+          name: signal.label.trim(),
+          as: stageEpochs > 0 ? 'hypnogram' : null,
+          unit,
+          status: stageEpochs > 0 ? 'read' : 'skipped',
+          reason: stageEpochs > 0 ? null : 'unused',
+          values: stageEpochs,
+        };
+      const target = edfTargetOf(signal);
+      return {
+        name: signal.label.trim(),
+        as: target?.channel ?? null,
+        unit,
+        status: target === null ? 'skipped' : 'read',
+        reason: target === null ? 'unused' : null,
+        values: signal.samplesPerRecord * header.recordCount,
+      };
+    }),
     start: { localText: header.startDateTime },
     durationSec: Math.round(Math.max(header.recordCount * header.recordDuration, lastAnnotation)),
     deviceSerial: serialFromEdfRecording(header.recording),
@@ -117,24 +159,23 @@ async function previewEdf(file: File, parser: Parser, format: ImportFormat): Pro
 
 async function previewCsv(file: File): Promise<FilePreview> {
   if (file.size > CSV_MAX_BYTES) throw new PreviewError(`a per-minute CSV is at most ${CSV_MAX_BYTES / 1024 ** 2} MB`);
-  const bytes = await bytesOf(file, 0, file.size);
-  const lines = decodeCsvText(bytes).split(/\r\n|\n|\r/).filter((line) => line.trim() !== '');
-  const headerLine = lines[0] ?? '';
-  const delimiter = csvDelimiterOf(headerLine);
-  const headers = splitCsvLine(headerLine, delimiter);
-  const columns = columnsOf(headers);
-  const time = columns.get('time');
+  const table = parseCsv(decodeCsvText(await bytesOf(file, 0, file.size)));
+  const header = table.rows[0] ?? [];
+  if (header.length > READ_COLUMNS_MAX) throw new PreviewError(`the header names ${header.length} columns; a per-minute CSV has at most ${READ_COLUMNS_MAX}`);
+  const headings = readHeadings(header);
+  const index = (column: string) => headings.find((heading) => heading.column === column && heading.problem === null)?.index;
+  const time = index('time');
   if (time === undefined) throw new PreviewError('the first line must name the columns, with a time column (時刻 or time)');
-  const rows = lines.slice(1);
-  const firstTime = rows.length > 0 ? splitCsvLine(rows[0] as string, delimiter)[time] : undefined;
-  const serialColumn = columns.get('serial');
+  const rows = table.rows.length - 1;
+  const serialColumn = index('serial');
+  const first = table.rows[1];
   return {
     format: 'csv',
-    channels: headers.filter((_, index) => index !== time && index !== serialColumn),
-    start: firstTime ? { localText: firstTime } : null,
-    durationSec: rows.length * 60,
-    deviceSerial: (serialColumn === undefined ? undefined : splitCsvLine(rows[0] ?? '', delimiter)[serialColumn]) || serialFromFileName(file.name),
+    columns: csvReadColumns(headings, valueCounts(table, header.length), false),
+    start: first?.[time] ? { localText: first[time] } : null,
+    durationSec: rows * 60,
+    deviceSerial: (serialColumn === undefined ? undefined : first?.[serialColumn]) || serialFromFileName(file.name),
     stageEpochs: 0,
-    units: rows.length,
+    units: rows,
   };
 }

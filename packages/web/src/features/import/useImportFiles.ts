@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { loadDeviceParser } from '../../lib/deviceParser.ts';
 import { previewFile, type PreviewResult } from './filePreview.ts';
-import { uploadFile, type UploadAnswer } from './uploadFile.ts';
+import { uploadFile, type UploadAnswer } from './api/uploadFile.ts';
 
 export type UploadState = { state: 'idle' } | { state: 'uploading'; progress: number } | { state: 'answered'; answer: UploadAnswer };
 
@@ -16,6 +16,8 @@ export interface ImportFile {
   preview: PreviewResult | null;
   /** The room the page fixes or the user chose; null: the room matched by serial, if any. */
   chosenRoomId: string | null;
+  /** The user chose to import without the columns the preview could not read. */
+  skipProblemColumns: boolean;
   upload: UploadState;
 }
 
@@ -33,10 +35,20 @@ export function roomOf(item: ImportFile, rooms: readonly RoomChoice[]): { roomId
   return match ? { roomId: match.id, by: 'serial' } : null;
 }
 
-/** Previewed without a problem, with a room, and not sent yet (or lost on the way). */
+/** Columns the preview could not read (the file waits for the user's choice). */
+export function problemColumns(item: ImportFile): number {
+  return item.preview?.ok === true ? item.preview.preview.columns.filter((column) => column.status === 'problem').length : 0;
+}
+
+/** Previewed without a problem (or the user chose to skip the columns it could not read), with a room, and not sent yet (or lost on the way). */
 export function ready(item: ImportFile, rooms: readonly RoomChoice[]): boolean {
   const answered = item.upload.state === 'answered' ? item.upload.answer.kind : null;
-  return item.preview?.ok === true && roomOf(item, rooms) !== null && (item.upload.state === 'idle' || answered === 'network' || answered === 'aborted');
+  return (
+    item.preview?.ok === true &&
+    (problemColumns(item) === 0 || item.skipProblemColumns) &&
+    roomOf(item, rooms) !== null &&
+    (item.upload.state === 'idle' || answered === 'network' || answered === 'aborted')
+  );
 }
 
 let keys = 0;
@@ -50,16 +62,30 @@ export function useImportFiles({ roomId, rooms = [] }: { roomId?: string; rooms?
     latest.current = { files, rooms };
   });
 
-  const patch = useCallback((key: string, change: Partial<ImportFile>) => setFiles((list) => list.map((item) => (item.key === key ? { ...item, ...change } : item))), []);
+  const patch = useCallback(
+    (key: string, change: Partial<ImportFile>) => setFiles((list) => list.map((item) => (item.key === key ? { ...item, ...change } : item))),
+    [],
+  );
 
   const add = useCallback(
     (chosen: readonly File[]) => {
-      const added: ImportFile[] = chosen.map((file) => ({ key: `f${++keys}`, file, preview: null, chosenRoomId: roomId ?? null, upload: { state: 'idle' } }));
+      const added: ImportFile[] = chosen.map((file) => ({
+        key: `f${++keys}`,
+        file,
+        preview: null,
+        chosenRoomId: roomId ?? null,
+        skipProblemColumns: false,
+        upload: { state: 'idle' },
+      }));
       setFiles((list) => [...list, ...added]);
       void (async () => {
         const parser = await loadDeviceParser();
         for (const item of added) {
-          const preview = await previewFile(item.file, parser).catch((error: unknown): PreviewResult => ({ ok: false, reason: 'corrupt', detail: error instanceof Error ? error.message : String(error) }));
+          const preview = await previewFile(item.file, parser).catch((error: unknown): PreviewResult => ({
+            ok: false,
+            reason: 'corrupt',
+            detail: error instanceof Error ? error.message : String(error),
+          }));
           patch(item.key, { preview });
         }
       })();
@@ -69,6 +95,7 @@ export function useImportFiles({ roomId, rooms = [] }: { roomId?: string; rooms?
 
   const remove = useCallback((key: string) => setFiles((list) => list.filter((item) => item.key !== key)), []);
   const chooseRoom = useCallback((key: string, chosen: string | null) => patch(key, { chosenRoomId: chosen }), [patch]);
+  const chooseSkip = useCallback((key: string, skip: boolean) => patch(key, { skipProblemColumns: skip }), [patch]);
 
   /** Uploads every ready file, one at a time. */
   const uploadAll = useCallback(async () => {
@@ -79,7 +106,12 @@ export function useImportFiles({ roomId, rooms = [] }: { roomId?: string; rooms?
         const target = roomOf(item, choices);
         if (target === null) continue;
         patch(item.key, { upload: { state: 'uploading', progress: 0 } });
-        const handle = uploadFile(target.roomId, item.file, (progress) => patch(item.key, { upload: { state: 'uploading', progress } }));
+        const handle = uploadFile(
+          target.roomId,
+          item.file,
+          (progress) => patch(item.key, { upload: { state: 'uploading', progress } }),
+          item.skipProblemColumns ? 'skip' : 'refuse',
+        );
         abortRef.current = handle.abort;
         const answer = await handle.done;
         patch(item.key, { upload: { state: 'answered', answer }, chosenRoomId: target.roomId });
@@ -92,7 +124,10 @@ export function useImportFiles({ roomId, rooms = [] }: { roomId?: string; rooms?
   }, [patch]);
 
   const cancel = useCallback(() => abortRef.current?.(), []);
-  const clearFinished = useCallback(() => setFiles((list) => list.filter((item) => item.upload.state !== 'answered' || ['network', 'aborted'].includes(item.upload.answer.kind))), []);
+  const clearFinished = useCallback(
+    () => setFiles((list) => list.filter((item) => item.upload.state !== 'answered' || ['network', 'aborted'].includes(item.upload.answer.kind))),
+    [],
+  );
 
-  return { files, busy, add, remove, chooseRoom, uploadAll, cancel, clearFinished, readyCount: files.filter((item) => ready(item, rooms)).length };
+  return { files, busy, add, remove, chooseRoom, chooseSkip, uploadAll, cancel, clearFinished, readyCount: files.filter((item) => ready(item, rooms)).length };
 }

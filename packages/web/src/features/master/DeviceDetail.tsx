@@ -3,17 +3,18 @@
  * contact and whether it is online now; its borrows; the uploads of its room; and links to the
  * live raw views its type offers (`/monitoring-device/raw-*?serial=…`).
  */
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconActivityHeartbeat } from '@tabler/icons-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
-import { useDocument, useQuery } from '../../lib/documents/hooks.ts';
+import { useDocument } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { RAW_VIEW_KEYS, type RawViewKey } from '../monitoring/raw/rawViews.ts';
+import { RAW_VIEW_KEYS, type RawViewKey } from '@nemuri/shared/rawViews';
 import { Loaded, MasterPage } from './MasterFrame.tsx';
-import { isOnline } from './masterCounts.ts';
+import { isOnline } from './api/masterCounts.ts';
+import { useDeviceBorrows, useRoomUploads } from './api/masterQueries.ts';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -33,6 +34,37 @@ function liveViewsOf(rawViews: readonly string[] | undefined): RawViewKey[] {
   return RAW_VIEW_KEYS.filter((key) => (rawViews ?? []).includes(key));
 }
 
+/** Rows of the borrows and uploads shown at first, and added by each "more". */
+const ROWS_STEP = 20;
+
+/**
+ * A domain by its name, linked to its page: never the bare id while the name loads (a loader), and
+ * the id marked as unknown only when the record cannot be read.
+ */
+function DomainName({ domainId }: { domainId: string }) {
+  const { t } = useTranslation();
+  const domain = useDocument(`domains/${domainId}`);
+  if (domain.loading) return <Loader size="xs" aria-label={t('master.device.loadingName')} />;
+  return (
+    <Anchor component={Link} to={`/master/domain/${encodeURIComponent(domainId)}`} data-testid="domain-name" data-domain={domainId}>
+      {domain.data?.name ?? t('master.device.unknownDomain', { id: domainId })}
+    </Anchor>
+  );
+}
+
+/** "More": shows the next rows while the list may hold more than shown. */
+function MoreRows({ shown, limit, onMore }: { shown: number; limit: number; onMore: () => void }) {
+  const { t } = useTranslation();
+  if (shown < limit) return null;
+  return (
+    <Group justify="center">
+      <Button size="xs" variant="default" onClick={onMore}>
+        {t('master.device.more')}
+      </Button>
+    </Group>
+  );
+}
+
 function useNow(everyMs: number): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -50,11 +82,13 @@ export default function DeviceDetail() {
   const typeId = device.data?.deviceTypeId ?? null;
   const domainId = device.data?.domainId ?? null;
   const roomId = device.data?.roomId ?? null;
+  const ownerAgencyId = device.data?.ownerAgencyDomainId ?? null;
   const type = useDocument(typeId === null ? null : `deviceTypes/${typeId}`);
-  const domain = useDocument(domainId ? `domains/${domainId}` : null);
   const room = useDocument(roomId ? `rooms/${roomId}` : null);
-  const borrows = useQuery({ collection: `devices/${serial}/borrows`, orderBy: [['from', 'desc']], limit: 200 });
-  const uploads = useQuery(roomId ? { collection: `rooms/${roomId}/uploads`, orderBy: [['createdAt', 'desc']], limit: 200 } : null);
+  const [borrowLimit, setBorrowLimit] = useState(ROWS_STEP);
+  const [uploadLimit, setUploadLimit] = useState(ROWS_STEP);
+  const borrows = useDeviceBorrows(serial, borrowLimit);
+  const uploads = useRoomUploads(roomId || null, uploadLimit);
 
   if (device.loading || device.error || device.data === null) {
     return (
@@ -81,16 +115,19 @@ export default function DeviceDetail() {
               '—'
             )}
           </Fact>
-          <Fact label={t('master.device.domain')}>
-            {domainId ? (
-              <Anchor component={Link} to={`/master/domain/${encodeURIComponent(domainId)}`}>
-                {domain.data?.name ?? domainId}
-              </Anchor>
+          <Fact label={t('master.device.domain')}>{domainId ? <DomainName domainId={domainId} /> : '—'}</Fact>
+          <Fact label={t('master.device.ownerAgency')}>{ownerAgencyId ? <DomainName domainId={ownerAgencyId} /> : '—'}</Fact>
+          <Fact label={t('master.device.room')}>
+            {roomId ? (
+              room.loading ? (
+                <Loader size="xs" aria-label={t('master.device.loadingName')} />
+              ) : (
+                (room.data?.name ?? t('master.device.unknownRoom', { id: roomId }))
+              )
             ) : (
               '—'
             )}
           </Fact>
-          <Fact label={t('master.device.room')}>{roomId ? (room.data?.name ?? roomId) : '—'}</Fact>
           <Fact label={t('master.device.status')}>{t(`master.counts.statuses.${record.status}`)}</Fact>
           <Fact label={t('master.device.firmware')}>{record.firmwareVersion ?? '—'}</Fact>
           <Fact label={t('master.device.battery')}>{typeof record.battery === 'number' ? `${Math.round(record.battery)}%` : '—'}</Fact>
@@ -110,7 +147,15 @@ export default function DeviceDetail() {
         ) : (
           <Group gap="xs">
             {views.map((view) => (
-              <Button key={view} component={Link} to={`/monitoring-device/${view}?serial=${encodeURIComponent(serial)}`} variant="light" size="xs" leftSection={<IconActivityHeartbeat size={iconSize('xs')} />} data-testid="live-view-link">
+              <Button
+                key={view}
+                component={Link}
+                to={`/monitoring-device/${view}?serial=${encodeURIComponent(serial)}`}
+                variant="light"
+                size="xs"
+                leftSection={<IconActivityHeartbeat size={iconSize('xs')} />}
+                data-testid="live-view-link"
+              >
                 {t(`master.device.views.${view}`)}
               </Button>
             ))}
@@ -133,7 +178,9 @@ export default function DeviceDetail() {
             <Table.Tbody>
               {borrows.data.map((borrow) => (
                 <Table.Tr key={borrow.documentReferenceId}>
-                  <Table.Td>{borrow.toDomainId}</Table.Td>
+                  <Table.Td>
+                    <DomainName domainId={borrow.toDomainId} />
+                  </Table.Td>
                   <Table.Td>{formatDate(borrow.from)}</Table.Td>
                   <Table.Td>{borrow.until ? formatDate(borrow.until) : '—'}</Table.Td>
                   <Table.Td>{borrow.returnedAt ? formatDate(borrow.returnedAt) : '—'}</Table.Td>
@@ -141,6 +188,7 @@ export default function DeviceDetail() {
               ))}
             </Table.Tbody>
           </Table>
+          <MoreRows shown={borrows.data.length} limit={borrowLimit} onMore={() => setBorrowLimit((limit) => limit + ROWS_STEP)} />
         </Loaded>
       </Stack>
 
@@ -165,7 +213,11 @@ export default function DeviceDetail() {
                     <Table.Td>{upload.fileName}</Table.Td>
                     <Table.Td>{upload.format.toUpperCase()}</Table.Td>
                     <Table.Td>
-                      <Badge color={upload.status === 'failed' ? 'red' : upload.status === 'done' ? 'teal' : 'blue'} variant="light" title={upload.error ?? undefined}>
+                      <Badge
+                        color={upload.status === 'failed' ? 'red' : upload.status === 'done' ? 'teal' : 'blue'}
+                        variant="light"
+                        title={upload.error ?? undefined}
+                      >
                         {t(`master.device.uploadStatuses.${upload.status}`)}
                       </Badge>
                     </Table.Td>
@@ -174,6 +226,7 @@ export default function DeviceDetail() {
                 ))}
               </Table.Tbody>
             </Table>
+            <MoreRows shown={uploads.data.length} limit={uploadLimit} onMore={() => setUploadLimit((limit) => limit + ROWS_STEP)} />
           </Loaded>
         )}
       </Stack>

@@ -8,10 +8,11 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { formatDateTime } from '../../lib/dates.ts';
-import { useDocument, useQuery } from '../../lib/documents/hooks.ts';
+import { useDocument } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { DeviceTypeForm, type DeviceType } from './DeviceTypeForm.tsx';
 import { Loaded, MasterPage, useCanEditMaster } from './MasterFrame.tsx';
+import { useDeviceTypeDevices, useDeviceTypeParameters } from './api/masterQueries.ts';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -27,8 +28,8 @@ export default function DeviceTypeDetail() {
   const id = useParams().deviceid ?? '';
   const canEdit = useCanEditMaster();
   const type = useDocument(`deviceTypes/${id}`);
-  const parameters = useQuery({ collection: 'parameters', where: [['deviceTypeId', '==', id]], limit: 1000 });
-  const devices = useQuery({ collection: 'devices', where: [['deviceTypeId', '==', id]], limit: 1000 });
+  const parameters = useDeviceTypeParameters(id);
+  const devices = useDeviceTypeDevices(id);
   const [editing, setEditing] = useState<DeviceType | null>(null);
 
   if (type.loading || type.error || type.data === null) {

@@ -7,9 +7,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RecordOf } from '../../lib/documents/records.ts';
 import { notify } from '../../lib/notify.ts';
-import { RAW_VIEW_KEYS } from '../monitoring/raw/rawViews.ts';
+import { RAW_VIEW_KEYS } from '@nemuri/shared/rawViews';
 import { FormActions, MasterForm, RefusalAlert, useSave } from './MasterFrame.tsx';
-import { createRecord, updateRecord } from './masterApi.ts';
+import { createRecord, updateRecord } from './api/masterApi.ts';
 import { channelsText, checkDeviceType, type DeviceTypeDraft, type Problems } from './masterForms.ts';
 
 export type DeviceType = RecordOf<'deviceTypes'>;
@@ -27,7 +27,14 @@ export function DeviceTypeForm({ editing, takenIds = [], onClose }: { editing: D
     setDraft(
       editing === null || editing === 'new'
         ? EMPTY
-        : { id: editing.documentReferenceId, name: editing.name, model: editing.model, description: editing.description ?? '', rawViews: editing.rawViews ?? [], channels: channelsText(editing.channels) },
+        : {
+            id: editing.documentReferenceId,
+            name: editing.name,
+            model: editing.model,
+            description: editing.description ?? '',
+            rawViews: editing.rawViews ?? [],
+            channels: channelsText(editing.channels),
+          },
     );
     setProblems({});
     save.clear();
@@ -54,13 +61,46 @@ export function DeviceTypeForm({ editing, takenIds = [], onClose }: { editing: D
   return (
     <Modal opened={editing !== null} onClose={onClose} title={t(isNew ? 'master.deviceTypes.createTitle' : 'master.deviceTypes.editTitle')} centered size="lg">
       <MasterForm onSubmit={submit}>
-        <TextInput label={t('master.fieldNames.id')} placeholder="nemuri-chest" value={draft.id} onChange={(event) => set('id', event.currentTarget.value)} error={error('id')} disabled={!isNew} required />
+        <TextInput
+          label={t('master.fieldNames.id')}
+          placeholder="nemuri-chest"
+          value={draft.id}
+          onChange={(event) => set('id', event.currentTarget.value)}
+          error={error('id')}
+          disabled={!isNew}
+          required
+        />
         <Group grow>
-          <TextInput label={t('master.fieldNames.name')} value={draft.name} onChange={(event) => set('name', event.currentTarget.value)} error={error('name')} required />
-          <TextInput label={t('master.fieldNames.model')} value={draft.model} onChange={(event) => set('model', event.currentTarget.value)} error={error('model')} required />
+          <TextInput
+            label={t('master.fieldNames.name')}
+            value={draft.name}
+            onChange={(event) => set('name', event.currentTarget.value)}
+            error={error('name')}
+            required
+          />
+          <TextInput
+            label={t('master.fieldNames.model')}
+            value={draft.model}
+            onChange={(event) => set('model', event.currentTarget.value)}
+            error={error('model')}
+            required
+          />
         </Group>
-        <Textarea label={t('master.fieldNames.description')} value={draft.description} onChange={(event) => set('description', event.currentTarget.value)} autosize minRows={2} />
-        <MultiSelect label={t('master.fieldNames.rawViews')} data={[...RAW_VIEW_KEYS]} value={draft.rawViews} onChange={(value) => setDraft((current) => ({ ...current, rawViews: value }))} error={error('rawViews')} clearable />
+        <Textarea
+          label={t('master.fieldNames.description')}
+          value={draft.description}
+          onChange={(event) => set('description', event.currentTarget.value)}
+          autosize
+          minRows={2}
+        />
+        <MultiSelect
+          label={t('master.fieldNames.rawViews')}
+          data={[...RAW_VIEW_KEYS]}
+          value={draft.rawViews}
+          onChange={(value) => setDraft((current) => ({ ...current, rawViews: value }))}
+          error={error('rawViews')}
+          clearable
+        />
         <Textarea
           label={t('master.fieldNames.channels')}
           description={t('master.deviceTypes.channelsHint')}

@@ -3,28 +3,29 @@ import { Anchor, Badge, Group, Table, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { CreateBar } from './MasterListControls.tsx';
 import { DeviceTypeForm, type DeviceType } from './DeviceTypeForm.tsx';
 import { Loaded, MasterPage, useCanEditMaster } from './MasterFrame.tsx';
+import { useAllDevices, useDeviceTypes } from './api/masterQueries.ts';
 
 export default function DeviceTypeList() {
   const { t } = useTranslation();
   const canEdit = useCanEditMaster();
-  const types = useQuery({ collection: 'deviceTypes', limit: 200 });
-  const devices = useQuery({ collection: 'devices', limit: 1000 });
+  const types = useDeviceTypes();
+  const devices = useAllDevices();
   const [editing, setEditing] = useState<DeviceType | 'new' | null>(null);
   const deviceCounts = useMemo(() => {
     const counts = new Map<string, number>();
     for (const device of devices.data) counts.set(device.deviceTypeId, (counts.get(device.deviceTypeId) ?? 0) + 1);
     return counts;
   }, [devices.data]);
-  const rows = useMemo(() => types.data.filter((type) => typeof type.name === 'string').sort((a, b) => a.documentReferenceId.localeCompare(b.documentReferenceId)), [types.data]);
+  const rows = useMemo(
+    () => types.data.filter((type) => typeof type.name === 'string').sort((a, b) => a.documentReferenceId.localeCompare(b.documentReferenceId)),
+    [types.data],
+  );
   return (
     <MasterPage editable>
-      {canEdit ? (
-        <CreateBar label={t('master.deviceTypes.create')} onCreate={() => setEditing('new')} />
-      ) : null}
+      {canEdit ? <CreateBar label={t('master.deviceTypes.create')} onCreate={() => setEditing('new')} /> : null}
       <Loaded loading={types.loading} error={types.error} empty={rows.length === 0} emptyText={t('master.deviceTypes.none')}>
         <Table.ScrollContainer minWidth={720}>
           <Table striped highlightOnHover data-testid="device-type-table">

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import type { QueryInput, RecordOf } from '../../lib/documents/records.ts';
 import { useQuery } from '../../lib/documents/hooks.ts';
 import { JsonView, Loaded } from './MasterFrame.tsx';
+import { domainDataQueries } from './api/masterQueries.ts';
 
 type Domain = RecordOf<'domains'>;
 type AnyRecord = { documentReferenceId: string; documentPath: string } & Record<string, unknown>;
@@ -61,20 +62,21 @@ export function DomainDataTab({ domain }: { domain: Domain }) {
   const { t } = useTranslation();
   const id = domain.documentReferenceId;
   const isAgency = domain.kind === 'agency';
+  const queries = domainDataQueries(id, LIMIT);
   return (
     <Stack gap="lg" data-testid="domain-data">
       <Stack gap="xs" component="section" aria-label={t('master.data.domain')}>
         <Title order={4}>{t('master.data.domain')}</Title>
         <JsonView value={domain} label={domain.documentPath} />
       </Stack>
-      <RecordSection id="staff" title={t('master.data.staff')} query={{ collection: `domains/${id}/staff`, limit: LIMIT }} />
-      <RecordSection id="rooms" title={t('master.data.rooms')} query={{ collection: 'rooms', where: [['domainId', '==', id]], limit: LIMIT }} />
-      <RecordSection id="devices" title={t('master.data.devices')} query={{ collection: 'devices', where: [['domainId', '==', id]], limit: LIMIT }} linkOf={deviceLink} />
+      <RecordSection id="staff" title={t('master.data.staff')} query={queries.staff} />
+      <RecordSection id="rooms" title={t('master.data.rooms')} query={queries.rooms} />
+      <RecordSection id="devices" title={t('master.data.devices')} query={queries.devices} linkOf={deviceLink} />
       {isAgency ? (
         <>
-          <RecordSection id="ownedDevices" title={t('master.data.ownedDevices')} query={{ collection: 'devices', where: [['ownerAgencyDomainId', '==', id]], limit: LIMIT }} linkOf={deviceLink} />
-          <RecordSection id="partners" title={t('master.data.partners')} query={{ collection: `domains/${id}/partners`, limit: LIMIT }} />
-          <RecordSection id="bills" title={t('master.data.bills')} query={{ collection: `domains/${id}/bills`, limit: LIMIT }} />
+          <RecordSection id="ownedDevices" title={t('master.data.ownedDevices')} query={queries.ownedDevices} linkOf={deviceLink} />
+          <RecordSection id="partners" title={t('master.data.partners')} query={queries.partners} />
+          <RecordSection id="bills" title={t('master.data.bills')} query={queries.bills} />
         </>
       ) : null}
     </Stack>

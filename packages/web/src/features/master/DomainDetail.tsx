@@ -5,7 +5,7 @@
 import { Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { useCurrentRoute } from '../../app/routeHandle.ts';
+import { useCurrentRoute } from '../../lib/routeHandle.ts';
 import { useDocument } from '../../lib/documents/hooks.ts';
 import { DomainDataTab } from './DomainDataTab.tsx';
 import { DomainHistoryTab } from './DomainHistoryTab.tsx';
@@ -39,12 +39,25 @@ export default function DomainDetail() {
     <MasterPage title={t('master.domains.detailTitle', { name: record.name })}>
       <Group component="nav" aria-label={t('master.domains.tabsLabel')} gap="xs">
         {TABS.map(({ tab, suffix }) => (
-          <Button key={tab} component={Link} to={`/master/domain/${encodeURIComponent(domainId)}${suffix}`} size="compact-md" variant={tab === current ? 'light' : 'subtle'} aria-current={tab === current ? 'page' : undefined}>
+          <Button
+            key={tab}
+            component={Link}
+            to={`/master/domain/${encodeURIComponent(domainId)}${suffix}`}
+            size="compact-md"
+            variant={tab === current ? 'light' : 'subtle'}
+            aria-current={tab === current ? 'page' : undefined}
+          >
             {t(`master.domains.tabs.${tab}`)}
           </Button>
         ))}
       </Group>
-      {current === 'data' ? <DomainDataTab domain={record} /> : current === 'sleep' ? <DomainSleepTab domainId={domainId} /> : <DomainHistoryTab domainId={domainId} />}
+      {current === 'data' ? (
+        <DomainDataTab domain={record} />
+      ) : current === 'sleep' ? (
+        <DomainSleepTab domainId={domainId} />
+      ) : (
+        <DomainHistoryTab domainId={domainId} />
+      )}
     </MasterPage>
   );
 }

@@ -4,33 +4,68 @@ import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { Loaded, MasterPage } from './MasterFrame.tsx';
 import { buildDomainRows, filterDomainRows, type DomainRow } from './domainRows.ts';
-import { DOMAIN_KINDS } from './masterCounts.ts';
+import { DOMAIN_KINDS } from './api/masterCounts.ts';
+import { useAllDomains, useAllRooms } from './api/masterQueries.ts';
 
 const STATUSES: readonly DomainRow['status'][] = ['active', 'suspended', 'closed'];
 const STATUS_COLOR: Record<DomainRow['status'], string> = { active: 'teal', suspended: 'orange', closed: 'gray' };
 
 export default function DomainList() {
   const { t } = useTranslation();
-  const domains = useQuery({ collection: 'domains', limit: 1000 });
-  const rooms = useQuery({ collection: 'rooms', limit: 1000 });
+  const domains = useAllDomains();
+  const rooms = useAllRooms();
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const allRows = useMemo(() => buildDomainRows(domains.data.filter((domain) => typeof domain.name === 'string'), rooms.data), [domains.data, rooms.data]);
+  const allRows = useMemo(
+    () =>
+      buildDomainRows(
+        domains.data.filter((domain) => typeof domain.name === 'string'),
+        rooms.data,
+      ),
+    [domains.data, rooms.data],
+  );
   const rows = useMemo(
-    () => filterDomainRows(allRows, { search, kind: DOMAIN_KINDS.find((candidate) => candidate === kind) ?? null, status: STATUSES.find((candidate) => candidate === status) ?? null }),
+    () =>
+      filterDomainRows(allRows, {
+        search,
+        kind: DOMAIN_KINDS.find((candidate) => candidate === kind) ?? null,
+        status: STATUSES.find((candidate) => candidate === status) ?? null,
+      }),
     [allRows, search, kind, status],
   );
   return (
     <MasterPage>
       <Group gap="sm" align="flex-end">
-        <TextInput leftSection={<IconSearch size={iconSize('xs')} />} placeholder={t('master.domains.search')} aria-label={t('master.domains.search')} value={search} onChange={(event) => setSearch(event.currentTarget.value)} w={300} />
-        <Select aria-label={t('master.domains.kind')} placeholder={t('master.domains.allKinds')} data={DOMAIN_KINDS.map((value) => ({ value, label: t(`master.counts.kinds.${value}`) }))} value={kind} onChange={setKind} clearable w={180} />
-        <Select aria-label={t('master.domains.status')} placeholder={t('master.domains.allStatuses')} data={STATUSES.map((value) => ({ value, label: t(`master.domains.statuses.${value}`) }))} value={status} onChange={setStatus} clearable w={160} />
+        <TextInput
+          leftSection={<IconSearch size={iconSize('xs')} />}
+          placeholder={t('master.domains.search')}
+          aria-label={t('master.domains.search')}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          w={300}
+        />
+        <Select
+          aria-label={t('master.domains.kind')}
+          placeholder={t('master.domains.allKinds')}
+          data={DOMAIN_KINDS.map((value) => ({ value, label: t(`master.counts.kinds.${value}`) }))}
+          value={kind}
+          onChange={setKind}
+          clearable
+          w={180}
+        />
+        <Select
+          aria-label={t('master.domains.status')}
+          placeholder={t('master.domains.allStatuses')}
+          data={STATUSES.map((value) => ({ value, label: t(`master.domains.statuses.${value}`) }))}
+          value={status}
+          onChange={setStatus}
+          clearable
+          w={160}
+        />
       </Group>
       <Loaded loading={domains.loading || rooms.loading} error={domains.error ?? rooms.error} empty={allRows.length === 0} emptyText={t('master.domains.none')}>
         <Stack gap="xs">

@@ -7,8 +7,8 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatTime } from '../../lib/dates.ts';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { Loaded } from './MasterFrame.tsx';
+import { useDomainRooms, useRoomNights } from './api/masterQueries.ts';
 
 /** About a year of nights; the engine's page limit. */
 const NIGHTS = 400;
@@ -21,7 +21,7 @@ function minutesText(minutes: number | undefined): string {
 
 function RoomNights({ roomId }: { roomId: string }) {
   const { t } = useTranslation();
-  const sleeps = useQuery({ collection: `rooms/${roomId}/sleeps`, orderBy: [['bedTime', 'desc']], limit: NIGHTS });
+  const sleeps = useRoomNights(roomId, NIGHTS);
   // Days without a bed time are not in an ordering by it; the id is the day, so sort by it instead.
   const nights = useMemo(() => [...sleeps.data].sort((a, b) => b.documentReferenceId.localeCompare(a.documentReferenceId)), [sleeps.data]);
   return (
@@ -66,7 +66,7 @@ function RoomNights({ roomId }: { roomId: string }) {
 
 export function DomainSleepTab({ domainId }: { domainId: string }) {
   const { t } = useTranslation();
-  const rooms = useQuery({ collection: 'rooms', where: [['domainId', '==', domainId]], limit: 1000 });
+  const rooms = useDomainRooms(domainId);
   const [chosen, setChosen] = useState<string | null>(null);
   // In the facility's own order (as its room list shows them), then by name.
   const choices = useMemo(

@@ -5,14 +5,14 @@
 import { Badge, Group, Modal, Table, Text, TextInput, Textarea } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import type { RecordOf } from '../../lib/documents/records.ts';
 import { CreateBar, RowEditDelete } from './MasterListControls.tsx';
 import { notify } from '../../lib/notify.ts';
-import { compareVersions, newestRelease } from '../help/releaseNote.ts';
+import { compareVersions, newestRelease } from '../../lib/releaseNote.ts';
 import { ConfirmDelete, FormActions, Loaded, MasterForm, MasterPage, useCanEditMaster, useSave } from './MasterFrame.tsx';
-import { createRecord, deleteRecord, replaceRecord } from './masterApi.ts';
+import { createRecord, deleteRecord, replaceRecord } from './api/masterApi.ts';
 import { checkRelease, releaseIdOf, type Problems, type ReleaseDraft } from './masterForms.ts';
+import { useReleaseHistories } from './api/masterQueries.ts';
 
 type Release = RecordOf<'histories'>;
 const EMPTY: ReleaseDraft = { version: '', date: '', title: '', body: '' };
@@ -26,7 +26,11 @@ function ReleaseForm({ editing, takenIds, onClose }: { editing: Release | 'new' 
   const [openedFor, setOpenedFor] = useState<Release | 'new' | null>(null);
   if (editing !== openedFor) {
     setOpenedFor(editing);
-    setDraft(editing === null || editing === 'new' ? { ...EMPTY, date: new Date().toISOString().slice(0, 10) } : { version: editing.version, date: editing.date, title: editing.title, body: editing.body });
+    setDraft(
+      editing === null || editing === 'new'
+        ? { ...EMPTY, date: new Date().toISOString().slice(0, 10) }
+        : { version: editing.version, date: editing.date, title: editing.title, body: editing.body },
+    );
     setProblems({});
     save.clear();
   }
@@ -52,11 +56,39 @@ function ReleaseForm({ editing, takenIds, onClose }: { editing: Release | 'new' 
     <Modal opened={editing !== null} onClose={onClose} title={t(isNew ? 'master.histories.createTitle' : 'master.histories.editTitle')} centered size="lg">
       <MasterForm onSubmit={submit}>
         <Group grow>
-          <TextInput label={t('master.fieldNames.version')} placeholder="0.9.0" value={draft.version} onChange={(event) => set('version', event.currentTarget.value)} error={error('version')} disabled={!isNew} required />
-          <TextInput label={t('master.fieldNames.date')} placeholder="2026-11-01" value={draft.date} onChange={(event) => set('date', event.currentTarget.value)} error={error('date')} required />
+          <TextInput
+            label={t('master.fieldNames.version')}
+            placeholder="0.9.0"
+            value={draft.version}
+            onChange={(event) => set('version', event.currentTarget.value)}
+            error={error('version')}
+            disabled={!isNew}
+            required
+          />
+          <TextInput
+            label={t('master.fieldNames.date')}
+            placeholder="2026-11-01"
+            value={draft.date}
+            onChange={(event) => set('date', event.currentTarget.value)}
+            error={error('date')}
+            required
+          />
         </Group>
-        <TextInput label={t('master.fieldNames.title')} value={draft.title} onChange={(event) => set('title', event.currentTarget.value)} error={error('title')} required />
-        <Textarea label={t('master.fieldNames.body')} value={draft.body} onChange={(event) => set('body', event.currentTarget.value)} error={error('body')} autosize minRows={4} />
+        <TextInput
+          label={t('master.fieldNames.title')}
+          value={draft.title}
+          onChange={(event) => set('title', event.currentTarget.value)}
+          error={error('title')}
+          required
+        />
+        <Textarea
+          label={t('master.fieldNames.body')}
+          value={draft.body}
+          onChange={(event) => set('body', event.currentTarget.value)}
+          error={error('body')}
+          autosize
+          minRows={4}
+        />
         <FormActions refusal={save.refusal} saving={save.saving} onCancel={onClose} />
       </MasterForm>
     </Modal>
@@ -66,16 +98,20 @@ function ReleaseForm({ editing, takenIds, onClose }: { editing: Release | 'new' 
 export default function HistoryList() {
   const { t } = useTranslation();
   const canEdit = useCanEditMaster();
-  const releases = useQuery({ collection: 'histories', limit: 1000 });
+  const releases = useReleaseHistories();
   const [editing, setEditing] = useState<Release | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Release | null>(null);
-  const rows = useMemo(() => releases.data.filter((release) => typeof release.version === 'string').sort((a, b) => compareVersions(b.version, a.version) || b.date.localeCompare(a.date)), [releases.data]);
+  const rows = useMemo(
+    () =>
+      releases.data
+        .filter((release) => typeof release.version === 'string')
+        .sort((a, b) => compareVersions(b.version, a.version) || b.date.localeCompare(a.date)),
+    [releases.data],
+  );
   const newest = newestRelease(rows);
   return (
     <MasterPage editable>
-      {canEdit ? (
-        <CreateBar label={t('master.histories.create')} onCreate={() => setEditing('new')} />
-      ) : null}
+      {canEdit ? <CreateBar label={t('master.histories.create')} onCreate={() => setEditing('new')} /> : null}
       <Loaded loading={releases.loading} error={releases.error} empty={rows.length === 0} emptyText={t('master.histories.none')}>
         <Table.ScrollContainer minWidth={720}>
           <Table striped data-testid="history-table">

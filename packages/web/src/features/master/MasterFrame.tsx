@@ -31,9 +31,9 @@ export function useCanEditMaster(): boolean {
 
 function isCurrent(pathname: string, to: string): boolean {
   if (to === '/master') return pathname === '/master' || pathname === '/master/';
-  // Detail pages belong to their list: a device type to the types, a domain or device to the domains.
-  if (to === '/master/device-types') return pathname.startsWith(to) || pathname.startsWith('/master/device-lists/');
-  if (to === '/master/domain-lists') return pathname.startsWith(to) || pathname.startsWith('/master/domain/') || pathname.startsWith('/master/device/');
+  // Detail pages belong to their list: a device type and a device to the devices, a domain to the domains.
+  if (to === '/master/device-types') return pathname.startsWith(to) || pathname.startsWith('/master/device-lists/') || pathname.startsWith('/master/device/');
+  if (to === '/master/domain-lists') return pathname.startsWith(to) || pathname.startsWith('/master/domain/');
   return pathname.startsWith(to);
 }
 
@@ -45,7 +45,14 @@ function AreaLinks() {
       {AREA_LINKS.map((link) => {
         const current = isCurrent(pathname, link.to);
         return (
-          <Button key={link.to} component={Link} to={link.to} size="compact-md" variant={current ? 'filled' : 'subtle'} aria-current={current ? 'page' : undefined}>
+          <Button
+            key={link.to}
+            component={Link}
+            to={link.to}
+            size="compact-md"
+            variant={current ? 'filled' : 'subtle'}
+            aria-current={current ? 'page' : undefined}
+          >
             {t(`master.nav.${link.key}`)}
           </Button>
         );
@@ -72,7 +79,17 @@ export function MasterPage({ title, editable = false, children }: { title?: stri
 }
 
 /** Loading, failed or empty; null when there is something to show. */
-export function LoadState({ loading, error, empty, emptyText }: { loading: boolean; error: DocumentError | null | undefined; empty?: boolean; emptyText?: string }) {
+export function LoadState({
+  loading,
+  error,
+  empty,
+  emptyText,
+}: {
+  loading: boolean;
+  error: DocumentError | null | undefined;
+  empty?: boolean;
+  emptyText?: string;
+}) {
   const { t } = useTranslation();
   if (error) {
     return (
@@ -93,8 +110,21 @@ export function LoadState({ loading, error, empty, emptyText }: { loading: boole
 }
 
 /** The loading/error/empty state of a part, or the part itself. */
-export function Loaded({ loading, error, empty, emptyText, children }: { loading: boolean; error: DocumentError | null | undefined; empty?: boolean; emptyText?: string; children: ReactNode }) {
-  if (error || loading || empty === true) return <LoadState loading={loading} error={error} empty={empty === true} {...(emptyText === undefined ? {} : { emptyText })} />;
+export function Loaded({
+  loading,
+  error,
+  empty,
+  emptyText,
+  children,
+}: {
+  loading: boolean;
+  error: DocumentError | null | undefined;
+  empty?: boolean;
+  emptyText?: string;
+  children: ReactNode;
+}) {
+  if (error || loading || empty === true)
+    return <LoadState loading={loading} error={error} empty={empty === true} {...(emptyText === undefined ? {} : { emptyText })} />;
   return <>{children}</>;
 }
 

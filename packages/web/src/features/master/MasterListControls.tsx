@@ -22,7 +22,14 @@ export function RowEditDelete({ what, onEdit, onDelete }: { what: string; onEdit
       <Button size="xs" variant="light" leftSection={<IconPencil size={iconSize('xs')} />} onClick={onEdit} aria-label={t('master.editOf', { what })}>
         {t('master.edit')}
       </Button>
-      <Button size="xs" color="red" variant="subtle" leftSection={<IconTrash size={iconSize('xs')} />} onClick={onDelete} aria-label={t('master.deleteOf', { what })}>
+      <Button
+        size="xs"
+        color="red"
+        variant="subtle"
+        leftSection={<IconTrash size={iconSize('xs')} />}
+        onClick={onDelete}
+        aria-label={t('master.deleteOf', { what })}
+      >
         {t('master.delete.button')}
       </Button>
     </Group>

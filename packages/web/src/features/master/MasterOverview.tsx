@@ -7,9 +7,9 @@ import { Badge, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@man
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCount } from '../../lib/documents/hooks.ts';
-import { jsonRequest } from '../../lib/jsonRequest.ts';
 import { MasterPage } from './MasterFrame.tsx';
-import { countItems, type CountGroup, type CountItem } from './masterCounts.ts';
+import { countItems, type CountGroup, type CountItem } from './api/masterCounts.ts';
+import { useHealth, type Health } from './api/serverHealth.ts';
 
 const RECOUNT_ONLINE_MS = 30_000;
 
@@ -37,36 +37,6 @@ function CountCard({ item }: { item: CountItem }) {
   );
 }
 
-interface Health {
-  state: 'loading' | 'ok' | 'error' | 'unreachable';
-  version?: string;
-  database?: string;
-}
-
-function useHealth(): Health {
-  const [health, setHealth] = useState<Health>({ state: 'loading' });
-  useEffect(() => {
-    let active = true;
-    jsonRequest('GET', '/api/health')
-      .then((reply) => {
-        if (!active) return;
-        const body = (reply.body ?? {}) as { status?: unknown; version?: unknown; database?: unknown };
-        setHealth({
-          state: reply.status === 200 && body.status === 'ok' ? 'ok' : 'error',
-          ...(typeof body.version === 'string' ? { version: body.version } : {}),
-          ...(typeof body.database === 'string' ? { database: body.database } : {}),
-        });
-      })
-      .catch(() => {
-        if (active) setHealth({ state: 'unreachable' });
-      });
-    return () => {
-      active = false;
-    };
-  }, []);
-  return health;
-}
-
 const HEALTH_COLOR: Record<Health['state'], string> = { loading: 'gray', ok: 'teal', error: 'red', unreachable: 'red' };
 
 function HealthCard() {
@@ -76,7 +46,11 @@ function HealthCard() {
     <Card withBorder padding="sm" data-testid="master-health">
       <Group justify="space-between">
         <Title order={4}>{t('master.health.title')}</Title>
-        {health.state === 'loading' ? <Loader size="sm" aria-label={t('master.loading')} /> : <Badge color={HEALTH_COLOR[health.state]}>{t(`master.health.${health.state}`)}</Badge>}
+        {health.state === 'loading' ? (
+          <Loader size="sm" aria-label={t('master.loading')} />
+        ) : (
+          <Badge color={HEALTH_COLOR[health.state]}>{t(`master.health.${health.state}`)}</Badge>
+        )}
       </Group>
       {health.version !== undefined ? (
         <Text size="sm" c="dimmed">

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { useCurrentRoute } from '../../app/routeHandle.ts';
+import { useCurrentRoute } from '../../lib/routeHandle.ts';
 import DeviceDetail from './DeviceDetail.tsx';
 import DeviceTypeDetail from './DeviceTypeDetail.tsx';
 import DeviceTypeList from './DeviceTypeList.tsx';

@@ -7,13 +7,23 @@ import { Badge, Button, Group, Modal, NumberInput, SegmentedControl, Select, Sta
 import { IconAlertTriangle, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { RowEditDelete } from './MasterListControls.tsx';
 import { notify } from '../../lib/notify.ts';
 import { ConfirmDelete, FormActions, Loaded, MasterForm, MasterPage, useCanEditMaster, useSave } from './MasterFrame.tsx';
-import { createRecord, deleteRecord, replaceRecord } from './masterApi.ts';
-import { checkParameter, EMPTY_PARAMETER, PARAMETER_TYPES, parameterDraftOf, parameterValueProblem, type ParameterDraft, type ParameterField, type ParameterProblems, type ParameterRecord } from './parameterForm.ts';
+import { createRecord, deleteRecord, replaceRecord } from './api/masterApi.ts';
+import {
+  checkParameter,
+  EMPTY_PARAMETER,
+  PARAMETER_TYPES,
+  parameterDraftOf,
+  parameterValueProblem,
+  type ParameterDraft,
+  type ParameterField,
+  type ParameterProblems,
+  type ParameterRecord,
+} from './parameterForm.ts';
+import { useDeviceTypes, useParameters } from './api/masterQueries.ts';
 
 const LIMIT = 1000;
 
@@ -22,7 +32,17 @@ interface Choice {
   label: string;
 }
 
-function ParameterForm({ editing, typeChoices, takenIds, onClose }: { editing: ParameterRecord | 'new' | null; typeChoices: Choice[]; takenIds: readonly string[]; onClose: () => void }) {
+function ParameterForm({
+  editing,
+  typeChoices,
+  takenIds,
+  onClose,
+}: {
+  editing: ParameterRecord | 'new' | null;
+  typeChoices: Choice[];
+  takenIds: readonly string[];
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const save = useSave();
   const isNew = editing === 'new';
@@ -59,8 +79,22 @@ function ParameterForm({ editing, typeChoices, takenIds, onClose }: { editing: P
   return (
     <Modal opened={editing !== null} onClose={onClose} title={t(isNew ? 'master.parameters.createTitle' : 'master.parameters.editTitle')} centered size="lg">
       <MasterForm onSubmit={submit}>
-        <TextInput label={t('master.fieldNames.key')} value={draft.key} onChange={(event) => set('key', event.currentTarget.value)} error={error('key')} disabled={!isNew} required />
-        <Select label={t('master.fieldNames.deviceTypeId')} placeholder={t('master.parameters.allTypes')} data={typeChoices} value={draft.deviceTypeId === '' ? null : draft.deviceTypeId} onChange={(value) => set('deviceTypeId', value ?? '')} clearable />
+        <TextInput
+          label={t('master.fieldNames.key')}
+          value={draft.key}
+          onChange={(event) => set('key', event.currentTarget.value)}
+          error={error('key')}
+          disabled={!isNew}
+          required
+        />
+        <Select
+          label={t('master.fieldNames.deviceTypeId')}
+          placeholder={t('master.parameters.allTypes')}
+          data={typeChoices}
+          value={draft.deviceTypeId === '' ? null : draft.deviceTypeId}
+          onChange={(value) => set('deviceTypeId', value ?? '')}
+          clearable
+        />
         <Stack gap={4}>
           <Text size="sm" fw={500}>
             {t('master.fieldNames.type')}
@@ -69,7 +103,13 @@ function ParameterForm({ editing, typeChoices, takenIds, onClose }: { editing: P
             aria-label={t('master.fieldNames.type')}
             data={PARAMETER_TYPES.map((type) => ({ value: type, label: t(`master.parameters.types.${type}`) }))}
             value={draft.type}
-            onChange={(value) => setDraft((current) => ({ ...current, type: PARAMETER_TYPES.find((type) => type === value) ?? 'number', value: value === 'boolean' ? 'true' : current.type === 'boolean' ? '' : current.value }))}
+            onChange={(value) =>
+              setDraft((current) => ({
+                ...current,
+                type: PARAMETER_TYPES.find((type) => type === value) ?? 'number',
+                value: value === 'boolean' ? 'true' : current.type === 'boolean' ? '' : current.value,
+              }))
+            }
           />
         </Stack>
         {draft.type === 'boolean' ? (
@@ -85,7 +125,14 @@ function ParameterForm({ editing, typeChoices, takenIds, onClose }: { editing: P
             allowDeselect={false}
           />
         ) : (
-          <TextInput label={t('master.fieldNames.value')} value={draft.value} onChange={(event) => set('value', event.currentTarget.value)} error={error('value')} required inputMode={draft.type === 'number' ? 'decimal' : undefined} />
+          <TextInput
+            label={t('master.fieldNames.value')}
+            value={draft.value}
+            onChange={(event) => set('value', event.currentTarget.value)}
+            error={error('value')}
+            required
+            inputMode={draft.type === 'number' ? 'decimal' : undefined}
+          />
         )}
         {draft.type === 'number' ? (
           <Group grow>
@@ -94,7 +141,13 @@ function ParameterForm({ editing, typeChoices, takenIds, onClose }: { editing: P
           </Group>
         ) : null}
         <TextInput label={t('master.fieldNames.unit')} value={draft.unit} onChange={(event) => set('unit', event.currentTarget.value)} error={error('unit')} />
-        <Textarea label={t('master.fieldNames.description')} value={draft.description} onChange={(event) => set('description', event.currentTarget.value)} autosize minRows={2} />
+        <Textarea
+          label={t('master.fieldNames.description')}
+          value={draft.description}
+          onChange={(event) => set('description', event.currentTarget.value)}
+          autosize
+          minRows={2}
+        />
         {problems.form ? <Text c="red">{t(`master.problems.${problems.form}`)}</Text> : null}
         <FormActions refusal={save.refusal} saving={save.saving} onCancel={onClose} />
       </MasterForm>
@@ -105,14 +158,17 @@ function ParameterForm({ editing, typeChoices, takenIds, onClose }: { editing: P
 export default function ParameterList() {
   const { t } = useTranslation();
   const canEdit = useCanEditMaster();
-  const parameters = useQuery({ collection: 'parameters', limit: LIMIT });
-  const types = useQuery({ collection: 'deviceTypes', limit: 200 });
+  const parameters = useParameters(LIMIT);
+  const types = useDeviceTypes();
   const [search, setSearch] = useState('');
   const [typeId, setTypeId] = useState<string | null>(null);
   const [editing, setEditing] = useState<ParameterRecord | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ParameterRecord | null>(null);
 
-  const typeChoices = useMemo(() => types.data.map((type) => ({ value: type.documentReferenceId, label: type.name ?? type.documentReferenceId })), [types.data]);
+  const typeChoices = useMemo(
+    () => types.data.map((type) => ({ value: type.documentReferenceId, label: type.name ?? type.documentReferenceId })),
+    [types.data],
+  );
   const typeName = (id: string | null | undefined) => (id ? (typeChoices.find((choice) => choice.value === id)?.label ?? id) : t('master.parameters.allTypes'));
   const rows = useMemo(() => {
     const words = search.trim().toLowerCase().split(/\s+/).filter(Boolean);
@@ -131,15 +187,35 @@ export default function ParameterList() {
   return (
     <MasterPage editable>
       <Group gap="sm" align="flex-end">
-        <TextInput leftSection={<IconSearch size={iconSize('xs')} />} placeholder={t('master.parameters.search')} aria-label={t('master.parameters.search')} value={search} onChange={(event) => setSearch(event.currentTarget.value)} w={280} />
-        <Select aria-label={t('master.fieldNames.deviceTypeId')} placeholder={t('master.parameters.anyType')} data={[{ value: '', label: t('master.parameters.allTypes') }, ...typeChoices]} value={typeId} onChange={setTypeId} clearable w={260} />
+        <TextInput
+          leftSection={<IconSearch size={iconSize('xs')} />}
+          placeholder={t('master.parameters.search')}
+          aria-label={t('master.parameters.search')}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          w={280}
+        />
+        <Select
+          aria-label={t('master.fieldNames.deviceTypeId')}
+          placeholder={t('master.parameters.anyType')}
+          data={[{ value: '', label: t('master.parameters.allTypes') }, ...typeChoices]}
+          value={typeId}
+          onChange={setTypeId}
+          clearable
+          w={260}
+        />
         {canEdit ? (
           <Button leftSection={<IconPlus size={iconSize('xs')} />} onClick={() => setEditing('new')}>
             {t('master.parameters.create')}
           </Button>
         ) : null}
       </Group>
-      <Loaded loading={parameters.loading} error={parameters.error} empty={rows.length === 0} emptyText={parameters.data.length === 0 ? t('master.parameters.none') : t('master.noMatch')}>
+      <Loaded
+        loading={parameters.loading}
+        error={parameters.error}
+        empty={rows.length === 0}
+        emptyText={parameters.data.length === 0 ? t('master.parameters.none') : t('master.noMatch')}
+      >
         <Table.ScrollContainer minWidth={820}>
           <Table striped highlightOnHover data-testid="parameter-table">
             <Table.Thead>
@@ -173,7 +249,11 @@ export default function ParameterList() {
                         ) : null}
                       </Group>
                     </Table.Td>
-                    <Table.Td>{record.type === 'number' && (typeof record.min === 'number' || typeof record.max === 'number') ? `${record.min ?? ''} – ${record.max ?? ''}` : '—'}</Table.Td>
+                    <Table.Td>
+                      {record.type === 'number' && (typeof record.min === 'number' || typeof record.max === 'number')
+                        ? `${record.min ?? ''} – ${record.max ?? ''}`
+                        : '—'}
+                    </Table.Td>
                     <Table.Td>{record.description ?? ''}</Table.Td>
                     {canEdit ? (
                       <Table.Td>
@@ -187,7 +267,12 @@ export default function ParameterList() {
           </Table>
         </Table.ScrollContainer>
       </Loaded>
-      <ParameterForm editing={editing} typeChoices={typeChoices} takenIds={parameters.data.map((record) => record.documentReferenceId)} onClose={() => setEditing(null)} />
+      <ParameterForm
+        editing={editing}
+        typeChoices={typeChoices}
+        takenIds={parameters.data.map((record) => record.documentReferenceId)}
+        onClose={() => setEditing(null)}
+      />
       <ConfirmDelete
         what={deleting?.key ?? null}
         onClose={() => setDeleting(null)}

@@ -9,9 +9,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { APP_VERSION } from '@nemuri/shared/version';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { LAST_SEEN_VERSION_KEY, releaseNoticeDecision } from './releaseNotice.ts';
+import { useReleaseHistories } from './api/masterQueries.ts';
 
 function readLastSeen(): string | null {
   try {
@@ -37,9 +37,15 @@ export function ReleaseNotice() {
   const [dismissed, setDismissed] = useState(false);
   const updated = lastSeen !== null && lastSeen !== APP_VERSION;
   // Only an updated app needs the notes; every other start reads nothing.
-  const releases = useQuery(updated ? { collection: 'histories', limit: 1000 } : null);
+  const releases = useReleaseHistories(updated);
   const ready = !updated || (!releases.loading && releases.error === null);
-  const decision = ready ? releaseNoticeDecision(lastSeen, APP_VERSION, releases.data.filter((note) => typeof note.version === 'string')) : null;
+  const decision = ready
+    ? releaseNoticeDecision(
+        lastSeen,
+        APP_VERSION,
+        releases.data.filter((note) => typeof note.version === 'string'),
+      )
+    : null;
   const toRemember = decision?.remember ?? null;
   useEffect(() => {
     if (toRemember !== null) remember(toRemember);

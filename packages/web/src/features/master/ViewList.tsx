@@ -5,18 +5,28 @@
 import { Badge, Group, Modal, MultiSelect, Table, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import type { RecordOf } from '../../lib/documents/records.ts';
 import { CreateBar, RowEditDelete } from './MasterListControls.tsx';
 import { notify } from '../../lib/notify.ts';
 import { ConfirmDelete, FormActions, Loaded, MasterForm, MasterPage, useCanEditMaster, useSave } from './MasterFrame.tsx';
-import { createRecord, deleteRecord, updateRecord } from './masterApi.ts';
+import { createRecord, deleteRecord, updateRecord } from './api/masterApi.ts';
 import { checkView, type Problems, type ViewDraft } from './masterForms.ts';
+import { useDeviceTypes, useViews } from './api/masterQueries.ts';
 
 type View = RecordOf<'views'>;
 const EMPTY: ViewDraft = { routeKey: '', name: '', deviceTypeIds: [], channels: '' };
 
-function ViewForm({ editing, typeChoices, takenIds, onClose }: { editing: View | 'new' | null; typeChoices: { value: string; label: string }[]; takenIds: readonly string[]; onClose: () => void }) {
+function ViewForm({
+  editing,
+  typeChoices,
+  takenIds,
+  onClose,
+}: {
+  editing: View | 'new' | null;
+  typeChoices: { value: string; label: string }[];
+  takenIds: readonly string[];
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const save = useSave();
   const isNew = editing === 'new';
@@ -25,7 +35,11 @@ function ViewForm({ editing, typeChoices, takenIds, onClose }: { editing: View |
   const [openedFor, setOpenedFor] = useState<View | 'new' | null>(null);
   if (editing !== openedFor) {
     setOpenedFor(editing);
-    setDraft(editing === null || editing === 'new' ? EMPTY : { routeKey: editing.routeKey, name: editing.name ?? '', deviceTypeIds: editing.deviceTypeIds ?? [], channels: (editing.channels ?? []).join(', ') });
+    setDraft(
+      editing === null || editing === 'new'
+        ? EMPTY
+        : { routeKey: editing.routeKey, name: editing.name ?? '', deviceTypeIds: editing.deviceTypeIds ?? [], channels: (editing.channels ?? []).join(', ') },
+    );
     setProblems({});
     save.clear();
   }
@@ -50,10 +64,36 @@ function ViewForm({ editing, typeChoices, takenIds, onClose }: { editing: View |
   return (
     <Modal opened={editing !== null} onClose={onClose} title={t(isNew ? 'master.views.createTitle' : 'master.views.editTitle')} centered size="lg">
       <MasterForm onSubmit={submit}>
-        <TextInput label={t('master.fieldNames.routeKey')} placeholder="raw-ecg" value={draft.routeKey} onChange={(event) => setDraft({ ...draft, routeKey: event.currentTarget.value })} error={error('routeKey')} disabled={!isNew} required />
-        <TextInput label={t('master.fieldNames.name')} value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.currentTarget.value })} error={error('name')} />
-        <MultiSelect label={t('master.fieldNames.deviceTypeIds')} data={typeChoices} value={draft.deviceTypeIds} onChange={(value) => setDraft({ ...draft, deviceTypeIds: value })} error={error('deviceTypeIds')} clearable />
-        <TextInput label={t('master.fieldNames.channels')} description={t('master.views.channelsHint')} value={draft.channels} onChange={(event) => setDraft({ ...draft, channels: event.currentTarget.value })} error={error('channels')} />
+        <TextInput
+          label={t('master.fieldNames.routeKey')}
+          placeholder="raw-ecg"
+          value={draft.routeKey}
+          onChange={(event) => setDraft({ ...draft, routeKey: event.currentTarget.value })}
+          error={error('routeKey')}
+          disabled={!isNew}
+          required
+        />
+        <TextInput
+          label={t('master.fieldNames.name')}
+          value={draft.name}
+          onChange={(event) => setDraft({ ...draft, name: event.currentTarget.value })}
+          error={error('name')}
+        />
+        <MultiSelect
+          label={t('master.fieldNames.deviceTypeIds')}
+          data={typeChoices}
+          value={draft.deviceTypeIds}
+          onChange={(value) => setDraft({ ...draft, deviceTypeIds: value })}
+          error={error('deviceTypeIds')}
+          clearable
+        />
+        <TextInput
+          label={t('master.fieldNames.channels')}
+          description={t('master.views.channelsHint')}
+          value={draft.channels}
+          onChange={(event) => setDraft({ ...draft, channels: event.currentTarget.value })}
+          error={error('channels')}
+        />
         <FormActions refusal={save.refusal} saving={save.saving} onCancel={onClose} />
       </MasterForm>
     </Modal>
@@ -63,18 +103,19 @@ function ViewForm({ editing, typeChoices, takenIds, onClose }: { editing: View |
 export default function ViewList() {
   const { t } = useTranslation();
   const canEdit = useCanEditMaster();
-  const views = useQuery({ collection: 'views', limit: 1000 });
-  const types = useQuery({ collection: 'deviceTypes', limit: 200 });
+  const views = useViews();
+  const types = useDeviceTypes();
   const [editing, setEditing] = useState<View | 'new' | null>(null);
   const [deleting, setDeleting] = useState<View | null>(null);
-  const typeChoices = useMemo(() => types.data.map((type) => ({ value: type.documentReferenceId, label: type.name ?? type.documentReferenceId })), [types.data]);
+  const typeChoices = useMemo(
+    () => types.data.map((type) => ({ value: type.documentReferenceId, label: type.name ?? type.documentReferenceId })),
+    [types.data],
+  );
   const rows = useMemo(() => views.data.filter((view) => typeof view.routeKey === 'string').sort((a, b) => a.routeKey.localeCompare(b.routeKey)), [views.data]);
   const typeName = (id: string) => typeChoices.find((choice) => choice.value === id)?.label ?? id;
   return (
     <MasterPage editable>
-      {canEdit ? (
-        <CreateBar label={t('master.views.create')} onCreate={() => setEditing('new')} />
-      ) : null}
+      {canEdit ? <CreateBar label={t('master.views.create')} onCreate={() => setEditing('new')} /> : null}
       <Loaded loading={views.loading} error={views.error} empty={rows.length === 0} emptyText={t('master.views.none')}>
         <Table.ScrollContainer minWidth={720}>
           <Table striped data-testid="view-table">

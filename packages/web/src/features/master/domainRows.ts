@@ -2,7 +2,7 @@
  * The domain list (/master/domain-lists): every domain with its parent, root and agency by name,
  * how many rooms it has, searched and filtered as the toolbar says.
  */
-import type { DomainKind } from './masterCounts.ts';
+import type { DomainKind } from './api/masterCounts.ts';
 
 export interface DomainInput {
   documentReferenceId: string;
@@ -65,5 +65,10 @@ export function buildDomainRows(domains: readonly DomainInput[], rooms: readonly
 
 export function filterDomainRows(rows: readonly DomainRow[], filter: DomainFilter): DomainRow[] {
   const words = filter.search.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  return rows.filter((row) => (filter.kind === null || row.kind === filter.kind) && (filter.status === null || row.status === filter.status) && words.every((word) => row.searchText.includes(word)));
+  return rows.filter(
+    (row) =>
+      (filter.kind === null || row.kind === filter.kind) &&
+      (filter.status === null || row.status === filter.status) &&
+      words.every((word) => row.searchText.includes(word)),
+  );
 }

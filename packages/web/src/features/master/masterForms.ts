@@ -18,7 +18,14 @@ const optional = (text: string): string | undefined => (text.trim() === '' ? und
 
 /** Comma- or line-separated words, trimmed, empty ones dropped, each once. */
 export function listOf(text: string): string[] {
-  return [...new Set(text.split(/[\n,、]/).map((part) => part.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/[\n,、]/)
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** The schema's verdict: the first issue's field, or the whole form. */
@@ -75,7 +82,11 @@ export function checkView(draft: ViewDraft): Checked<Omit<ViewFields, 'layout'>,
   if (routeKey === '') return { ok: false, problems: { routeKey: 'required' } };
   if (!ID_PATTERN.test(routeKey)) return { ok: false, problems: { routeKey: 'idFormat' } };
   const name = optional(draft.name);
-  return schemaCheck(SCHEMAS.views, { routeKey, ...(name === undefined ? {} : { name }), deviceTypeIds: [...new Set(draft.deviceTypeIds)], channels: listOf(draft.channels) }, VIEW_FIELDS);
+  return schemaCheck(
+    SCHEMAS.views,
+    { routeKey, ...(name === undefined ? {} : { name }), deviceTypeIds: [...new Set(draft.deviceTypeIds)], channels: listOf(draft.channels) },
+    VIEW_FIELDS,
+  );
 }
 
 // ---- device types ------------------------------------------------------------------------------
@@ -95,17 +106,27 @@ const DEVICE_TYPE_FIELDS = ['id', 'name', 'model', 'description', 'rawViews', 'c
 
 /** Channels as the form shows them, one a line. */
 export function channelsText(channels: readonly Channel[] | undefined): string {
-  return (channels ?? []).map((channel) => [channel.key, String(channel.sampleRateHz), channel.unit ?? '', channel.scale === null || channel.scale === undefined ? '' : String(channel.scale)].join(', ').replace(/(, )+$/, '')).join('\n');
+  return (channels ?? [])
+    .map((channel) =>
+      [channel.key, String(channel.sampleRateHz), channel.unit ?? '', channel.scale === null || channel.scale === undefined ? '' : String(channel.scale)]
+        .join(', ')
+        .replace(/(, )+$/, ''),
+    )
+    .join('\n');
 }
 
 /** Parses the channel lines; null when a line is not `key, rate[, unit[, scale]]` with numbers where they belong. */
 export function parseChannels(text: string): Channel[] | null {
   const channels: Channel[] = [];
-  for (const line of text.split('\n').map((part) => part.trim()).filter(Boolean)) {
+  for (const line of text
+    .split('\n')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const [key = '', rate = '', unit = '', scale = ''] = line.split(',').map((part) => part.trim());
     const sampleRateHz = Number(rate);
     const scaleValue = scale === '' ? null : Number(scale);
-    if (!ID_PATTERN.test(key) || rate === '' || !Number.isFinite(sampleRateHz) || sampleRateHz < 0 || (scaleValue !== null && !Number.isFinite(scaleValue))) return null;
+    if (!ID_PATTERN.test(key) || rate === '' || !Number.isFinite(sampleRateHz) || sampleRateHz < 0 || (scaleValue !== null && !Number.isFinite(scaleValue)))
+      return null;
     channels.push({ key, sampleRateHz, unit: unit === '' ? null : unit, scale: scaleValue });
   }
   return channels;
@@ -122,7 +143,13 @@ export function checkDeviceType(draft: DeviceTypeDraft): Checked<{ id: string; f
   if (channels === null) problems.channels = 'channelsFormat';
   if (Object.keys(problems).length > 0 || channels === null) return { ok: false, problems };
   const description = optional(draft.description);
-  const fields: DeviceTypeFields = { name: draft.name.trim(), model: draft.model.trim(), channels, rawViews: [...new Set(draft.rawViews)], ...(description === undefined ? {} : { description }) };
+  const fields: DeviceTypeFields = {
+    name: draft.name.trim(),
+    model: draft.model.trim(),
+    channels,
+    rawViews: [...new Set(draft.rawViews)],
+    ...(description === undefined ? {} : { description }),
+  };
   const checked = schemaCheck(SCHEMAS.deviceTypes, fields, DEVICE_TYPE_FIELDS);
   return checked.ok ? { ok: true, fields: { id, fields } } : checked;
 }

@@ -3,10 +3,9 @@ import { collectionByName } from '@nemuri/shared/documents/collections';
 import { DocumentError, MESSAGES } from '@nemuri/shared/documents/errors';
 import { validateQuery } from '@nemuri/shared/documents/query';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import { domainAudits, isPathOfDomain } from './auditFilter.ts';
 import { buildDomainRows, filterDomainRows, type DomainInput } from './domainRows.ts';
 import { canEditMasterData } from './masterAccess.ts';
-import { countItems, isOnline, onlineSince, ONLINE_WINDOW_MS } from './masterCounts.ts';
+import { countItems, isOnline, onlineSince, ONLINE_WINDOW_MS } from './api/masterCounts.ts';
 import { channelsText, checkDeviceType, checkRelease, checkView, listOf, parseChannels, releaseIdOf } from './masterForms.ts';
 import { checkParameter, EMPTY_PARAMETER, parameterDraftOf, parameterValueProblem } from './parameterForm.ts';
 import { releaseNoticeDecision } from './releaseNotice.ts';
@@ -35,7 +34,7 @@ describe('parameter values', () => {
     expect(checkParameter(flag)).toEqual({ ok: true, fields: { key: 'f', type: 'boolean', value: true } });
     expect(checkParameter({ ...flag, value: 'yes' })).toEqual({ ok: false, problems: { value: 'notBoolean' } });
     expect(checkParameter({ ...flag, min: '1' })).toMatchObject({ ok: false, problems: { min: 'rangeOnlyForNumber' } });
-    const text = { ...EMPTY_PARAMETER, key: 's', type: 'string' as const, value: ' pan ' , deviceTypeId: 'nemuri-chest' };
+    const text = { ...EMPTY_PARAMETER, key: 's', type: 'string' as const, value: ' pan ', deviceTypeId: 'nemuri-chest' };
     expect(checkParameter(text)).toEqual({ ok: true, fields: { key: 's', type: 'string', value: 'pan', deviceTypeId: 'nemuri-chest' } });
     expect(checkParameter({ ...text, value: '' })).toEqual({ ok: false, problems: { value: 'required' } });
   });
@@ -47,25 +46,6 @@ describe('parameter values', () => {
     expect(parameterValueProblem(false, 'boolean')).toBeNull();
     const fields = { key: 'k', type: 'number' as const, value: 0.7, min: 0.3, max: 2, unit: 'Hz', description: '帯域上限' };
     expect(checkParameter(parameterDraftOf(fields))).toEqual({ ok: true, fields });
-  });
-});
-
-describe('audit filtering', () => {
-  const records = { domainId: 'fa', roomIds: ['r1'], deviceSerials: ['NM-1'] };
-
-  it('keeps the domain, its children, its rooms and devices, and nothing with a similar id', () => {
-    expect(isPathOfDomain('domains/fa', ['domains/fa'])).toBe(true);
-    expect(isPathOfDomain('domains/fa/staff/u1', ['domains/fa'])).toBe(true);
-    expect(isPathOfDomain('domains/fab', ['domains/fa'])).toBe(false);
-    expect(isPathOfDomain('rooms/r10', ['rooms/r1'])).toBe(false);
-    const logs = [
-      { who: 'a', when: '2026-01-01T00:00:00Z', path: 'rooms/r1/sleeps/2026-01-01', operation: 'set' as const, changedKeys: ['source'] },
-      { who: 'b', when: '2026-01-03T00:00:00Z', path: 'devices/NM-1', operation: 'update' as const, changedKeys: ['battery'] },
-      { who: 'c', when: '2026-01-02T00:00:00Z', path: 'rooms/r2', operation: 'create' as const, changedKeys: ['name'] },
-      { who: 'd', when: '2026-01-02T00:00:00Z', path: 'domains/fa', operation: 'update' as const, changedKeys: ['phone'] },
-      { who: 'e', when: '2026-01-04T00:00:00Z', path: 'parameters/x', operation: 'delete' as const, changedKeys: [] },
-    ];
-    expect(domainAudits(logs, records).map((log) => log.who)).toEqual(['b', 'd', 'a']);
   });
 });
 
@@ -103,7 +83,11 @@ describe('domain rows', () => {
 
   it('searches and filters by kind and status', () => {
     expect(filterDomainRows(rows, { search: 'さくら', kind: null, status: null }).map((row) => row.id)).toEqual(['fa']);
-    expect(filterDomainRows(rows, { search: '法人', kind: null, status: null }).map((row) => row.id).sort()).toEqual(['corp', 'fa']);
+    expect(
+      filterDomainRows(rows, { search: '法人', kind: null, status: null })
+        .map((row) => row.id)
+        .sort(),
+    ).toEqual(['corp', 'fa']);
     expect(filterDomainRows(rows, { search: '', kind: 'agency', status: null }).map((row) => row.id)).toEqual(['ag']);
     expect(filterDomainRows(rows, { search: '', kind: null, status: 'active' })).toHaveLength(2);
   });
@@ -111,13 +95,22 @@ describe('domain rows', () => {
 
 describe('master forms', () => {
   it('check release notes', () => {
-    expect(checkRelease({ version: '0.9.0', date: '2026-11-01', title: ' 新機能 ', body: '本文' })).toEqual({ ok: true, fields: { version: '0.9.0', date: '2026-11-01', title: '新機能', body: '本文' } });
-    expect(checkRelease({ version: 'v1', date: '11/01', title: '', body: '' })).toEqual({ ok: false, problems: { version: 'versionFormat', date: 'dateFormat', title: 'required' } });
+    expect(checkRelease({ version: '0.9.0', date: '2026-11-01', title: ' 新機能 ', body: '本文' })).toEqual({
+      ok: true,
+      fields: { version: '0.9.0', date: '2026-11-01', title: '新機能', body: '本文' },
+    });
+    expect(checkRelease({ version: 'v1', date: '11/01', title: '', body: '' })).toEqual({
+      ok: false,
+      problems: { version: 'versionFormat', date: 'dateFormat', title: 'required' },
+    });
     expect(releaseIdOf(' 0.9.0 ')).toBe('v0-9-0');
   });
 
   it('check views', () => {
-    expect(checkView({ routeKey: 'raw-x', name: '', deviceTypeIds: ['a', 'a'], channels: 'ecg, impe\nimpe' })).toEqual({ ok: true, fields: { routeKey: 'raw-x', deviceTypeIds: ['a'], channels: ['ecg', 'impe'] } });
+    expect(checkView({ routeKey: 'raw-x', name: '', deviceTypeIds: ['a', 'a'], channels: 'ecg, impe\nimpe' })).toEqual({
+      ok: true,
+      fields: { routeKey: 'raw-x', deviceTypeIds: ['a'], channels: ['ecg', 'impe'] },
+    });
     expect(checkView({ routeKey: 'raw x', name: '', deviceTypeIds: [], channels: '' })).toEqual({ ok: false, problems: { routeKey: 'idFormat' } });
     expect(listOf('a、b,,c')).toEqual(['a', 'b', 'c']);
   });
@@ -130,8 +123,17 @@ describe('master forms', () => {
     expect(parseChannels(channelsText(channels))).toEqual(channels);
     expect(parseChannels('ecg, fast')).toBeNull();
     const checked = checkDeviceType({ id: 'nemuri-x', name: 'X', model: 'NM-X', description: '', rawViews: ['raw-ecg'], channels: 'ecg, 250, mV, 0.001' });
-    expect(checked).toEqual({ ok: true, fields: { id: 'nemuri-x', fields: { name: 'X', model: 'NM-X', rawViews: ['raw-ecg'], channels: [{ key: 'ecg', sampleRateHz: 250, unit: 'mV', scale: 0.001 }] } } });
-    expect(checkDeviceType({ id: '', name: '', model: 'M', description: '', rawViews: [], channels: 'x' })).toEqual({ ok: false, problems: { id: 'required', name: 'required', channels: 'channelsFormat' } });
+    expect(checked).toEqual({
+      ok: true,
+      fields: {
+        id: 'nemuri-x',
+        fields: { name: 'X', model: 'NM-X', rawViews: ['raw-ecg'], channels: [{ key: 'ecg', sampleRateHz: 250, unit: 'mV', scale: 0.001 }] },
+      },
+    });
+    expect(checkDeviceType({ id: '', name: '', model: 'M', description: '', rawViews: [], channels: 'x' })).toEqual({
+      ok: false,
+      problems: { id: 'required', name: 'required', channels: 'channelsFormat' },
+    });
   });
 });
 
@@ -139,7 +141,10 @@ describe('refusals and access', () => {
   it('word the server answers', () => {
     expect(refusalOf(new DocumentError('permission-denied', MESSAGES.outOfScope)).messageKey).toBe('permission');
     expect(refusalOf(new DocumentError('invalid-argument', MESSAGES.notUnique('version')))).toEqual({ messageKey: 'notUnique', fields: ['version'] });
-    expect(refusalOf(new DocumentError('invalid-argument', 'bad', [{ path: ['value'], message: 'Expected number' }]))).toEqual({ messageKey: 'invalid', fields: ['value'] });
+    expect(refusalOf(new DocumentError('invalid-argument', 'bad', [{ path: ['value'], message: 'Expected number' }]))).toEqual({
+      messageKey: 'invalid',
+      fields: ['value'],
+    });
     expect(refusalOf(new RecordExists('parameters/x')).messageKey).toBe('exists');
     expect(refusalOf(new TypeError('fetch failed')).messageKey).toBe('network');
   });

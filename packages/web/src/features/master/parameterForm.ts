@@ -28,7 +28,8 @@ export interface ParameterDraft {
 export type ParameterField = keyof ParameterDraft;
 
 /** What is wrong with one field; the screen words it (`master.problems.*`). */
-export type ParameterProblem = 'required' | 'keyFormat' | 'notNumber' | 'notBoolean' | 'belowMin' | 'aboveMax' | 'minAboveMax' | 'rangeOnlyForNumber' | 'invalid';
+export type ParameterProblem =
+  'required' | 'keyFormat' | 'notNumber' | 'notBoolean' | 'belowMin' | 'aboveMax' | 'minAboveMax' | 'rangeOnlyForNumber' | 'invalid';
 
 export type ParameterProblems = Partial<Record<ParameterField | 'form', ParameterProblem>>;
 

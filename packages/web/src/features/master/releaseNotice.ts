@@ -3,7 +3,7 @@
  * running version differs, the newest release note is shown once, until dismissed. A first visit
  * only remembers the version (there was no update to tell about).
  */
-import { newestRelease, type ReleaseNote } from '../help/releaseNote.ts';
+import { newestRelease, type ReleaseNote } from '../../lib/releaseNote.ts';
 
 export const LAST_SEEN_VERSION_KEY = 'nemuri.lastSeenVersion';
 

@@ -1,60 +1,57 @@
-import { Alert, Badge, Button, Group, Loader, Paper, SimpleGrid, Stack, Switch, Table, Text, Title } from '@mantine/core';
-import { IconAlertCircle, IconBellRinging, IconCheck, IconVolume } from '@tabler/icons-react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Badge, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle, IconBellRinging, IconPlugConnectedX } from '@tabler/icons-react';
+import { memo, useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ALERT_SEVERITY, alertStatus, onStation, severityRank, type AlertSeverity, type AlertTypeName } from '@nemuri/shared/monitoring';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
-import { formatTime } from '../../lib/dates.ts';
+import { formatTimeWithSeconds } from '../../lib/dates.ts';
 import { documents } from '../../lib/documents/documents.ts';
-import { useQuery } from '../../lib/documents/hooks.ts';
-import type { RecordOf } from '../../lib/documents/records.ts';
 import { iconSize } from '../../lib/icons.ts';
-import { useRoomStates } from '../../lib/roomStates.ts';
-import { useCurrentUser } from '../../lib/session.ts';
-import { RoomCard, type RoomRow } from '../home/RoomCards.tsx';
-import { RoomFilterBar, useRoomFilter } from '../home/RoomFilterBar.tsx';
-import { viewPath } from './raw/rawViews.ts';
-import { enableSound, playAlertChime, soundBlocked } from './alertSound.ts';
-
-type AlertRecord = RecordOf<'alerts'>;
-
-const MUTE_KEY = 'nemuri.monitoring.muted';
-
-const SEVERITY_COLORS: Record<AlertSeverity, string> = { critical: 'red', major: 'orange', minor: 'yellow', warning: 'gray' };
-
-/** What needs someone first: unacknowledged before acknowledged, then by severity, then the newest. */
-function stationOrder(a: AlertRecord, b: AlertRecord): number {
-  return Number(Boolean(a.acknowledgedAt)) - Number(Boolean(b.acknowledgedAt)) || severityRank(a.type) - severityRank(b.type) || b.startedAt.localeCompare(a.startedAt);
-}
+import { useRoomStates, useRoomStatesSelector } from '../../lib/live/roomStates.ts';
+import type { Room, RoomRow } from '../../components/rooms/RoomCards.tsx';
+import { durationMinutes } from '../../components/rooms/roomStateLook.ts';
+import { RoomFilterBar, useRoomFilter } from '../../components/rooms/RoomFilterBar.tsx';
+import { AlertBanner } from './AlertBanner.tsx';
+import { AlertList } from './AlertList.tsx';
+import { enableSound, playAlertChime, useAlertSound } from './alertSound.ts';
+import { MuteSwitch, SoundWarning } from './SoundControl.tsx';
+import classes from './station.module.css';
+import { alarmsByRoom, bannerAlert, useStationAlerts, type AlertRecord } from './api/stationAlerts.ts';
+import { DENSITIES, useDensity, type Density } from './stationDensity.ts';
+import { useStationMode } from './stationMode.ts';
+import { StationModeButton, StationModeNotice } from './StationModeButton.tsx';
+import { shownRate, StationTile } from './StationTile.tsx';
+import { useAcknowledge } from './api/useAcknowledge.ts';
+import { useRoomsByName } from './api/monitoringQueries.ts';
 
 /**
- * /monitoring: the nurse station's view. On top every alert still active or not yet acknowledged
- * (an ended one nobody confirmed reads 終了・未確認 until someone does), the most urgent first, with
- * 「確認」; every monitored room's live state below, updated every second; a chime for each new
- * unacknowledged alert and each time the server sounds one again, with a mute switch and a prompt
- * where the browser holds sound back.
+ * /monitoring: the nurse station's view. A banner across the top names the most urgent alert that
+ * waits for a person, and its room's tile pulses; below, every alert still active or not yet
+ * acknowledged (an ended one nobody confirmed reads 終了・未確認), then every monitored room's live
+ * state, updated every second. A chime sounds for each new unacknowledged alert and each time the
+ * server sounds one again; a red warning stays while the browser keeps the sound back. When the live
+ * connection is lost the badge says 再接続中 and the tiles grey out with the time of their last update,
+ * until it is back. Tiles come in two densities (remembered), and station mode keeps the screen on.
  */
-export default function MonitoringScreen() {
+/** `nightSummary`: the alert history feature's panel of last night (composed in app/pages). */
+export function MonitoringScreen({ nightSummary }: { nightSummary: ReactNode }) {
   const { t } = useTranslation();
-  const user = useCurrentUser();
-  const rooms = useQuery({ collection: 'rooms', orderBy: [['name']], limit: 500 });
-  // Two queries: the active ones (acknowledged or not) and the unacknowledged ones (ended or not).
-  const active = useQuery({ collection: 'alerts', where: [['endedAt', '==', null]], orderBy: [['startedAt', 'desc']], limit: 200 });
-  const waiting = useQuery({ collection: 'alerts', where: [['acknowledgedAt', '==', null]], orderBy: [['startedAt', 'desc']], limit: 200 });
-  const alerts = useMemo(() => {
-    const byId = new Map<string, AlertRecord>();
-    for (const alert of [...active.data, ...waiting.data]) if (onStation(alert)) byId.set(alert.documentReferenceId, alert);
-    return { data: [...byId.values()].sort(stationOrder), loading: active.loading || waiting.loading, error: active.error ?? waiting.error };
-  }, [active.data, active.loading, active.error, waiting.data, waiting.loading, waiting.error]);
-  const live = useRoomStates();
-  const [muted, setMuted] = useState(() => window.localStorage.getItem(MUTE_KEY) === '1');
-  const [blocked, setBlocked] = useState(() => soundBlocked());
-  const [acknowledging, setAcknowledging] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const rooms = useRoomsByName();
+  const alerts = useStationAlerts();
+  // Only the connection here: the live states themselves are the grid's, so that their message each
+  // second renders the grid (and in it only the tiles that changed), not the whole station.
+  const connected = useRoomStatesSelector((snapshot) => snapshot.connected);
+  const wasConnected = useRoomStatesSelector((snapshot) => snapshot.wasConnected);
+  const staleSince = useRoomStatesSelector((snapshot) => (snapshot.connected ? null : snapshot.at));
+  const sound = useAlertSound();
+  const [density, setDensity] = useDensity();
+  const mode = useStationMode();
+  const { acknowledging, error, acknowledge } = useAcknowledge();
+  const onAcknowledge = useCallback((alert: AlertRecord) => void acknowledge(alert), [acknowledge]);
   const sounded = useRef<Set<string> | null>(null);
 
   const roomsById = useMemo(() => new Map(rooms.data.map((room) => [room.documentReferenceId, room])), [rooms.data]);
-  const unacknowledged = alerts.data.filter((alert) => !alert.acknowledgedAt);
+  const unacknowledged = useMemo(() => alerts.data.filter((alert) => !alert.acknowledgedAt), [alerts.data]);
+  const banner = useMemo(() => bannerAlert(alerts.data), [alerts.data]);
 
   // A chime for each active unacknowledged alert not sounded yet and each time the server sounds one
   // again (`soundedAt` moves: unacknowledged for the domain's interval, or an acknowledgement that no
@@ -68,165 +65,218 @@ export default function MonitoringScreen() {
     }
     const fresh = keys.filter((key) => !sounded.current?.has(key));
     for (const key of fresh) sounded.current.add(key);
-    if (fresh.length > 0 && !muted) playAlertChime();
-  }, [alerts.loading, unacknowledged, muted]);
+    if (fresh.length > 0 && !sound.muted) playAlertChime();
+  }, [alerts.loading, unacknowledged, sound.muted]);
 
   const monitored = useMemo(() => rooms.data.filter((room) => Boolean(room.deviceSerial)), [rooms.data]);
   const filter = useRoomFilter(monitored);
   const { apply } = filter;
+  const alarms = useMemo(() => alarmsByRoom(alerts.data), [alerts.data]);
+  const stale = !connected;
+
+  // Back after a lost connection: the alerts' socket may have missed changes in the same outage
+  // without noticing (a network that went silent keeps a socket open), so it opens again and the
+  // server sends every subscription's current records: the list catches up without a reload.
+  const lost = useRef(false);
+  useEffect(() => {
+    if (!connected && wasConnected) lost.current = true;
+    else if (connected && lost.current) {
+      lost.current = false;
+      documents.live.reconnect();
+    }
+  }, [connected, wasConnected]);
+
+  return (
+    <div
+      className={mode.active ? classes.kiosk : undefined}
+      data-testid="station"
+      data-station-mode={mode.active ? 'on' : 'off'}
+      data-wake-lock={mode.wakeLock}
+      data-density={density}
+    >
+      <ScreenPage>
+        {/* A slot that is always there: on a wide screen the banner lies over the page's title instead
+            of pushing the rooms down (see station.module.css). */}
+        <div className={classes.bannerSlot} data-testid="banner-slot">
+          {banner !== null ? (
+            <AlertBanner
+              alert={banner}
+              others={unacknowledged.length - 1}
+              room={banner.roomId ? roomsById.get(banner.roomId) : undefined}
+              acknowledging={acknowledging === banner.documentReferenceId}
+              onAcknowledge={onAcknowledge}
+            />
+          ) : null}
+        </div>
+
+        <Group justify="space-between" align="flex-end" gap="sm">
+          {monitored.length > 0 ? <RoomFilterBar filter={filter} /> : <span />}
+          <Group gap="sm" wrap="wrap">
+            <ConnectionBadge connected={connected} wasConnected={wasConnected} />
+            <SegmentedControl
+              size="xs"
+              aria-label={t('monitoring.density.label')}
+              value={density}
+              onChange={(value) => setDensity(value as Density)}
+              data={DENSITIES.map((value) => ({ value, label: t(`monitoring.density.${value}`) }))}
+              data-testid="density"
+            />
+            <MuteSwitch sound={sound} />
+            <StationModeButton
+              mode={mode}
+              onEnter={() => {
+                // The click that starts station mode also lets the browser play the alert sound.
+                if (!sound.muted) void enableSound();
+                void mode.enter();
+              }}
+            />
+          </Group>
+        </Group>
+
+        {/* Alerts first in reading order; on a wide screen they stand in a column beside the rooms, so
+            that however many there are, the whole grid stays on one screen. */}
+        <div className={classes.layout}>
+          <div className={classes.side} data-testid="station-side">
+            <SoundWarning sound={sound} />
+            <StationModeNotice mode={mode} />
+            {stale && wasConnected ? (
+              <Alert color="orange" variant="light" icon={<IconPlugConnectedX size={iconSize('xs')} />} p="xs" data-testid="stale-notice">
+                {staleSince !== null ? t('monitoring.staleNotice', { time: formatTimeWithSeconds(staleSince) }) : t('monitoring.reconnecting')}
+              </Alert>
+            ) : null}
+
+            <Paper withBorder radius="md" p={density === 'compact' ? 'xs' : 'md'} component="section" aria-label={t('monitoring.activeAlerts')}>
+              <Stack gap={density === 'compact' ? 4 : 'sm'}>
+                <Group gap="xs">
+                  <IconBellRinging size={iconSize('sm')} aria-hidden />
+                  <Title order={3} size="h5">
+                    {t('monitoring.activeAlerts')}
+                  </Title>
+                  <Badge color={unacknowledged.length > 0 ? 'red' : 'gray'} variant="light">
+                    {alerts.data.length}
+                  </Badge>
+                  {!alerts.loading && !alerts.failed && alerts.data.length === 0 ? (
+                    <Text c="dimmed" size="sm">
+                      {t('monitoring.noAlerts')}
+                    </Text>
+                  ) : null}
+                </Group>
+                {error ? (
+                  <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
+                    {error}
+                  </Alert>
+                ) : null}
+                {alerts.loading ? (
+                  <Loader size="sm" aria-label={t('monitoring.loading')} />
+                ) : alerts.failed ? (
+                  <Alert color="red" role="alert">
+                    {t('monitoring.alertsFailed')}
+                  </Alert>
+                ) : alerts.data.length > 0 ? (
+                  <AlertList alerts={alerts.data} rooms={roomsById} acknowledging={acknowledging} onAcknowledge={onAcknowledge} />
+                ) : null}
+              </Stack>
+            </Paper>
+          </div>
+
+          <div className={classes.main}>
+            {rooms.loading ? (
+              <Group justify="center" p="xl">
+                <Loader aria-label={t('monitoring.loading')} />
+              </Group>
+            ) : rooms.error !== null ? (
+              <Alert color="red" role="alert">
+                {t('rooms.loadFailed')}
+              </Alert>
+            ) : (
+              <StationGrid rooms={monitored} apply={apply} alarms={alarms} density={density} noRooms={monitored.length === 0} />
+            )}
+          </div>
+        </div>
+        {/* One element from the page: the station's own updates do not draw it again. */}
+        {nightSummary}
+      </ScreenPage>
+    </div>
+  );
+}
+
+interface StationGridProps {
+  rooms: readonly Room[];
+  apply: (rows: readonly RoomRow[]) => RoomRow[];
+  alarms: ReadonlyMap<string, { count: number; alarm: 'active' | 'ended' | null }>;
+  density: Density;
+  noRooms: boolean;
+}
+
+/**
+ * The rooms' tiles with their live states. It alone listens to the states' message each second, and
+ * gives each tile plain values (whole rates, whole minutes), so that a tile whose numbers did not
+ * change is not drawn again.
+ */
+const StationGrid = memo(function StationGrid({ rooms, apply, alarms, density, noRooms }: StationGridProps) {
+  const { t } = useTranslation();
+  const live = useRoomStates();
   const rows: RoomRow[] = useMemo(
     () =>
       apply(
-        monitored.map((room) => {
+        rooms.map((room) => {
           const state = live.rooms.get(room.documentReferenceId);
           return { room, live: state, state: state?.state ?? 'offline' };
         }),
       ),
-    [monitored, live.rooms, apply],
+    [rooms, live.rooms, apply],
   );
-  const alertsByRoom = useMemo(() => {
-    const counts = new Map<string, number>();
-    for (const alert of alerts.data) if (alert.roomId) counts.set(alert.roomId, (counts.get(alert.roomId) ?? 0) + 1);
-    return counts;
-  }, [alerts.data]);
-
-  const acknowledge = async (alert: AlertRecord) => {
-    if (user === null) return;
-    setAcknowledging(alert.documentReferenceId);
-    setError(null);
-    try {
-      await documents.update(`alerts/${alert.documentReferenceId}`, { acknowledgedBy: user.uid, acknowledgedAt: new Date().toISOString() });
-    } catch {
-      setError(t('monitoring.acknowledgeFailed'));
-    } finally {
-      setAcknowledging(null);
-    }
-  };
-
-  const toggleMute = (next: boolean) => {
-    setMuted(next);
-    window.localStorage.setItem(MUTE_KEY, next ? '1' : '0');
-  };
-
+  const stale = !live.connected;
+  const lastUpdate = stale && live.at !== null ? formatTimeWithSeconds(live.at) : null;
+  const compact = density === 'compact';
+  if (rows.length === 0) {
+    return (
+      <Text c="dimmed" ta="center" py="lg">
+        {noRooms ? t('monitoring.noRooms') : t('rooms.noMatch')}
+      </Text>
+    );
+  }
   return (
-    <ScreenPage>
-      <Group justify="space-between">
-        <Group gap="xs">
-          <Badge color={live.connected ? 'teal' : 'gray'} variant="dot">
-            {live.connected ? t('monitoring.live') : t('monitoring.connecting')}
-          </Badge>
-        </Group>
-        <Group gap="sm">
-          {blocked && !muted ? (
-            <Button size="xs" variant="light" leftSection={<IconVolume size={iconSize('xs')} />} onClick={() => void enableSound().then((running) => setBlocked(!running))}>
-              {t('monitoring.enableSound')}
-            </Button>
-          ) : null}
-          <Switch label={t('monitoring.mute')} checked={muted} onChange={(event) => toggleMute(event.currentTarget.checked)} />
-        </Group>
-      </Group>
+    <div className={classes.grid} data-density={density} data-testid="monitoring-grid" data-stale={stale ? 'true' : 'false'}>
+      {rows.map(({ room, live: state, state: name }) => {
+        const alarm = alarms.get(room.documentReferenceId);
+        return (
+          <StationTile
+            key={room.documentReferenceId}
+            room={room}
+            state={name}
+            respiration={shownRate(state?.respirationRate)}
+            heart={shownRate(state?.heartRate)}
+            minutes={!compact && state !== undefined && live.at !== null ? durationMinutes(state.since, live.at) : null}
+            density={density}
+            stale={stale}
+            lastUpdate={lastUpdate}
+            alerts={alarm?.count ?? 0}
+            alarm={alarm?.alarm ?? null}
+          />
+        );
+      })}
+    </div>
+  );
+});
 
-      <Paper withBorder radius="md" p="md" component="section" aria-label={t('monitoring.activeAlerts')}>
-        <Stack gap="sm">
-          <Group gap="xs">
-            <IconBellRinging size={iconSize('sm')} aria-hidden />
-            <Title order={3} size="h5">
-              {t('monitoring.activeAlerts')}
-            </Title>
-            <Badge color={unacknowledged.length > 0 ? 'red' : 'gray'} variant="light">
-              {alerts.data.length}
-            </Badge>
-          </Group>
-          {error ? (
-            <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">
-              {error}
-            </Alert>
-          ) : null}
-          {alerts.loading ? (
-            <Loader size="sm" aria-label={t('monitoring.loading')} />
-          ) : alerts.error ? (
-            <Alert color="red" role="alert">
-              {t('monitoring.alertsFailed')}
-            </Alert>
-          ) : alerts.data.length === 0 ? (
-            <Text c="dimmed" size="sm">
-              {t('monitoring.noAlerts')}
-            </Text>
-          ) : (
-            <Table verticalSpacing={4} data-testid="active-alerts">
-              <Table.Tbody>
-                {alerts.data.map((alert) => {
-                  const status = alertStatus(alert);
-                  const severity = ALERT_SEVERITY[alert.type as AlertTypeName];
-                  return (
-                  <Table.Tr key={alert.documentReferenceId} data-alert={alert.documentReferenceId} data-acknowledged={alert.acknowledgedAt ? 'true' : 'false'} data-status={status} data-severity={severity}>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <Badge color={alert.acknowledgedAt ? 'gray' : SEVERITY_COLORS[severity]} variant={alert.acknowledgedAt ? 'light' : 'filled'} title={t(`monitoring.severities.${severity}`)}>
-                          {t(`monitoring.alertTypes.${alert.type}`)}
-                        </Badge>
-                        {status === 'endedUnacknowledged' ? (
-                          <Badge color="gray" variant="outline" data-testid="alert-ended-unacknowledged">
-                            {t('monitoring.endedUnacknowledged')}
-                          </Badge>
-                        ) : null}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>{(alert.roomId ? roomsById.get(alert.roomId)?.name : null) ?? alert.deviceSerial ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{t('monitoring.since', { time: formatTime(alert.startedAt) })}</Text>
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      {alert.acknowledgedAt ? (
-                        <Text size="sm" c="dimmed">
-                          {t('monitoring.acknowledgedAt', { time: formatTime(alert.acknowledgedAt) })}
-                        </Text>
-                      ) : (
-                        <Button size="xs" leftSection={<IconCheck size={iconSize('xs')} />} loading={acknowledging === alert.documentReferenceId} onClick={() => void acknowledge(alert)}>
-                          {t('monitoring.acknowledge')}
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          )}
-        </Stack>
-      </Paper>
-
-      {monitored.length > 0 ? <RoomFilterBar filter={filter} /> : null}
-      {rooms.loading ? (
-        <Group justify="center" p="xl">
-          <Loader aria-label={t('monitoring.loading')} />
-        </Group>
-      ) : rows.length === 0 ? (
-        <Text c="dimmed" ta="center" py="lg">
-          {monitored.length === 0 ? t('monitoring.noRooms') : t('rooms.noMatch')}
-        </Text>
-      ) : (
-        <SimpleGrid cols={{ base: 2, sm: 3, md: 4, lg: 5, xl: 6 }} spacing="sm" data-testid="monitoring-grid">
-          {rows.map((row) => {
-            const count = alertsByRoom.get(row.room.documentReferenceId) ?? 0;
-            return (
-              <RoomCard
-                key={row.room.documentReferenceId}
-                row={row}
-                now={live.at ?? 0}
-                to={viewPath('raw-multi', { roomId: row.room.documentReferenceId })}
-                extra={
-                  count > 0 ? (
-                    <Badge color="red" variant="filled" size="sm" leftSection={<IconBellRinging size={iconSize('xs')} aria-hidden />}>
-                      {t('monitoring.alertCount', { count })}
-                    </Badge>
-                  ) : null
-                }
-              />
-            );
-          })}
-        </SimpleGrid>
-      )}
-    </ScreenPage>
+/** リアルタイム更新中 while messages arrive, 再接続中 once they stopped, 接続しています… before the first. */
+function ConnectionBadge({ connected, wasConnected }: { connected: boolean; wasConnected: boolean }) {
+  const { t } = useTranslation();
+  const [color, label] = connected
+    ? ['teal', t('monitoring.live')]
+    : wasConnected
+      ? ['orange', t('monitoring.reconnecting')]
+      : ['gray', t('monitoring.connecting')];
+  return (
+    <Badge
+      color={color}
+      variant={connected ? 'dot' : 'filled'}
+      size="lg"
+      data-testid="connection"
+      data-connection={connected ? 'live' : wasConnected ? 'reconnecting' : 'connecting'}
+    >
+      {label}
+    </Badge>
   );
 }

@@ -3,13 +3,14 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useCurrentRoute } from '../../app/routeHandle.ts';
+import { useCurrentRoute } from '../../lib/routeHandle.ts';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
-import { useDocument, useQuery } from '../../lib/documents/hooks.ts';
+import { useDocument } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { DevicePicker } from './raw/DevicePicker.tsx';
 import { RawDeviceView } from './raw/RawDeviceView.tsx';
 import { RAW_VIEW_KEYS, ROOM_VIEW_KEYS, VIEW_OF_ROUTE, viewPath, type RawViewKey } from './raw/rawViews.ts';
+import { useDevices } from './api/monitoringQueries.ts';
 
 const collator = new Intl.Collator('ja', { numeric: true });
 
@@ -84,7 +85,7 @@ function DeviceScreen({ serial, view, roomId, roomName }: DeviceScreenProps) {
   const type = useDocument(device.data ? `deviceTypes/${device.data.deviceTypeId}` : null);
   const viewRecord = useDocument(`views/${view}`);
   const deviceRoom = useDocument(!roomId && device.data?.roomId ? `rooms/${device.data.roomId}` : null);
-  const devices = useQuery(roomId ? null : { collection: 'devices', limit: 500 });
+  const devices = useDevices(!roomId);
 
   const offered: RawViewKey[] = useMemo(() => {
     if (roomId) return [...ROOM_VIEW_KEYS];
@@ -134,7 +135,16 @@ function DeviceScreen({ serial, view, roomId, roomName }: DeviceScreenProps) {
         onChange={(key) => navigate(viewPath(key as RawViewKey, roomId ? { roomId } : { serial }))}
         style={{ alignSelf: 'flex-start', maxWidth: '100%', overflowX: 'auto' }}
       />
-      {type.loading ? <Loader aria-label={t('rawView.loading')} /> : <RawDeviceView serial={serial} view={view} deviceChannels={type.data?.channels?.map((channel) => channel.key) ?? null} windowFromMaster={typeof secondsShown === 'number' ? secondsShown : null} />}
+      {type.loading ? (
+        <Loader aria-label={t('rawView.loading')} />
+      ) : (
+        <RawDeviceView
+          serial={serial}
+          view={view}
+          deviceChannels={type.data?.channels?.map((channel) => channel.key) ?? null}
+          windowFromMaster={typeof secondsShown === 'number' ? secondsShown : null}
+        />
+      )}
     </ScreenPage>
   );
 }

@@ -41,7 +41,8 @@ export function RateTrendChart({ points, rate }: { points: readonly TrendPoint[]
   const path = points
     .map((point, index) => ({ stat: pick(point), index }))
     .reduce<{ d: string; open: boolean }>(
-      (acc, { stat, index }) => (stat === null ? { d: acc.d, open: false } : { d: `${acc.d}${acc.open ? 'L' : 'M'}${x(index).toFixed(1)},${y(stat.avg).toFixed(1)}`, open: true }),
+      (acc, { stat, index }) =>
+        stat === null ? { d: acc.d, open: false } : { d: `${acc.d}${acc.open ? 'L' : 'M'}${x(index).toFixed(1)},${y(stat.avg).toFixed(1)}`, open: true },
       { d: '', open: false },
     ).d;
   const first = points[0];
@@ -50,7 +51,9 @@ export function RateTrendChart({ points, rate }: { points: readonly TrendPoint[]
     <Stack gap={2}>
       <Text size="sm">{title}</Text>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" role="img" aria-label={title} data-testid={`report-trend-${rate}`}>
-        {reference.min !== undefined && reference.max !== undefined ? <rect x={PLOT.left} y={y(reference.max)} width={width} height={y(reference.min) - y(reference.max)} fill="#37b24d" opacity={0.12} /> : null}
+        {reference.min !== undefined && reference.max !== undefined ? (
+          <rect x={PLOT.left} y={y(reference.max)} width={width} height={y(reference.min) - y(reference.max)} fill="#37b24d" opacity={0.12} />
+        ) : null}
         <rect x={PLOT.left} y={PLOT.top} width={width} height={height} fill="none" stroke="#adb5bd" strokeWidth={0.6} />
         {[low, Math.round((low + high) / 2), high].map((tick) => (
           <text key={tick} x={PLOT.left - 4} y={y(tick) + 3} fontSize={9} textAnchor="end" fill="currentColor">
@@ -59,7 +62,9 @@ export function RateTrendChart({ points, rate }: { points: readonly TrendPoint[]
         ))}
         {points.map((point, index) => {
           const stat = pick(point);
-          return stat !== null && stat.min !== null && stat.max !== null ? <line key={point.day} x1={x(index)} x2={x(index)} y1={y(stat.min)} y2={y(stat.max)} stroke="#1c7ed6" strokeWidth={2} opacity={0.3} /> : null;
+          return stat !== null && stat.min !== null && stat.max !== null ? (
+            <line key={point.day} x1={x(index)} x2={x(index)} y1={y(stat.min)} y2={y(stat.max)} stroke="#1c7ed6" strokeWidth={2} opacity={0.3} />
+          ) : null;
         })}
         <path d={path} fill="none" stroke="#1864ab" strokeWidth={1.5} />
         {points.map((point, index) => {

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { iconSize } from '../../lib/icons.ts';
 import { notify } from '../../lib/notify.ts';
-import { saveComment } from './reportApi.ts';
+import { saveComment } from './api/reportApi.ts';
 
 /**
  * The staff comment printed with a room's report (stored on the room, `reportComment`). Staff edit

@@ -3,6 +3,7 @@ import { Button, Group, MultiSelect, SegmentedControl, Select, Stack, Text, Text
 import { IconReportAnalytics } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { iconSize } from '../../lib/icons.ts';
+import { formatDay } from '../../lib/dates.ts';
 import { floorsOf, sortRooms, withFloor, type PeriodChoice, type RoomChoice } from './reportSelection.ts';
 
 const KINDS: readonly PeriodKind[] = ['day', 'week', 'month', 'custom'];
@@ -22,7 +23,18 @@ interface ReportControlsProps {
 }
 
 /** Which rooms (one, several, a floor, all) and which period (day, week, month, custom). */
-export function ReportControls({ rooms, chosen, onChoose, period, onPeriod, range, problem, problemIsEmptyChoice = false, loading, onShow }: ReportControlsProps) {
+export function ReportControls({
+  rooms,
+  chosen,
+  onChoose,
+  period,
+  onPeriod,
+  range,
+  problem,
+  problemIsEmptyChoice = false,
+  loading,
+  onShow,
+}: ReportControlsProps) {
   const { t } = useTranslation();
   const floors = floorsOf(rooms);
   const ordered = sortRooms(rooms);
@@ -40,7 +52,15 @@ export function ReportControls({ rooms, chosen, onChoose, period, onPeriod, rang
       />
       <Group gap="xs">
         {floors.length > 0 ? (
-          <Select aria-label={t('report.controls.addFloor')} placeholder={t('report.controls.addFloor')} data={floors} value={null} onChange={(floor) => floor && onChoose(withFloor(rooms, chosen, floor))} w={220} size="xs" />
+          <Select
+            aria-label={t('report.controls.addFloor')}
+            placeholder={t('report.controls.addFloor')}
+            data={floors}
+            value={null}
+            onChange={(floor) => floor && onChoose(withFloor(rooms, chosen, floor))}
+            w={220}
+            size="xs"
+          />
         ) : null}
         <Button size="xs" variant="default" onClick={() => onChoose(ordered.map((room) => room.id))}>
           {t('report.controls.allRooms')}
@@ -62,15 +82,35 @@ export function ReportControls({ rooms, chosen, onChoose, period, onPeriod, rang
           />
         </Stack>
         {period.kind === 'month' ? (
-          <TextInput type="month" label={t('report.controls.month')} value={period.anchor.slice(0, 7)} onChange={(event) => event.currentTarget.value && onPeriod({ ...period, anchor: `${event.currentTarget.value}-01` })} />
+          <TextInput
+            type="month"
+            label={t('report.controls.month')}
+            value={period.anchor.slice(0, 7)}
+            onChange={(event) => event.currentTarget.value && onPeriod({ ...period, anchor: `${event.currentTarget.value}-01` })}
+          />
         ) : null}
         {period.kind === 'day' || period.kind === 'week' ? (
-          <TextInput type="date" label={t(period.kind === 'day' ? 'report.controls.day' : 'report.controls.weekOf')} value={period.anchor} onChange={(event) => event.currentTarget.value && onPeriod({ ...period, anchor: event.currentTarget.value })} />
+          <TextInput
+            type="date"
+            label={t(period.kind === 'day' ? 'report.controls.day' : 'report.controls.weekOf')}
+            value={period.anchor}
+            onChange={(event) => event.currentTarget.value && onPeriod({ ...period, anchor: event.currentTarget.value })}
+          />
         ) : null}
         {period.kind === 'custom' ? (
           <>
-            <TextInput type="date" label={t('report.controls.from')} value={period.customFrom} onChange={(event) => onPeriod({ ...period, customFrom: event.currentTarget.value })} />
-            <TextInput type="date" label={t('report.controls.to')} value={period.customTo} onChange={(event) => onPeriod({ ...period, customTo: event.currentTarget.value })} />
+            <TextInput
+              type="date"
+              label={t('report.controls.from')}
+              value={period.customFrom}
+              onChange={(event) => onPeriod({ ...period, customFrom: event.currentTarget.value })}
+            />
+            <TextInput
+              type="date"
+              label={t('report.controls.to')}
+              value={period.customTo}
+              onChange={(event) => onPeriod({ ...period, customTo: event.currentTarget.value })}
+            />
           </>
         ) : null}
         <Button leftSection={<IconReportAnalytics size={iconSize('xs')} />} onClick={onShow} loading={loading} disabled={problem !== null}>
@@ -78,7 +118,7 @@ export function ReportControls({ rooms, chosen, onChoose, period, onPeriod, rang
         </Button>
       </Group>
       <Text size="sm" c={problem === null || problemIsEmptyChoice ? 'dimmed' : 'red'} data-testid="report-range">
-        {problem ?? t('report.controls.range', { from: range.from, to: range.to })}
+        {problem ?? t('report.controls.range', { from: formatDay(range.from), to: formatDay(range.to) })}
       </Text>
     </Stack>
   );

@@ -4,6 +4,7 @@ import { IconLink } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { iconSize } from '../../lib/icons.ts';
+import { formatDay } from '../../lib/dates.ts';
 import { RateTrendChart } from './RateTrendChart.tsx';
 import { ReportComment } from './ReportComment.tsx';
 import { ReportLinksDialog } from './ReportLinksDialog.tsx';
@@ -23,7 +24,7 @@ export function ReportRoomSection({ report, canComment, canShare }: { report: Ro
             <Title order={3}>{t('report.room.title', { room: room.name })}</Title>
             <Text size="sm" c="dimmed">
               {[
-                t('report.room.period', { from: report.from, to: report.to }),
+                t('report.room.period', { from: formatDay(report.from), to: formatDay(report.to) }),
                 room.floor ? t('report.room.floor', { floor: room.floor }) : null,
                 room.residentName ? t('report.room.resident', { name: room.residentName }) : null,
                 t('report.room.recordedDays', { days: report.averages.days }),

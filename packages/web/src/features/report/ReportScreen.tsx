@@ -1,23 +1,25 @@
 import type { RoomReport } from '@nemuri/shared/report/roomReport';
 import { addReportDays } from '@nemuri/shared/report/period';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import { Alert, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconAlertCircle, IconX } from '@tabler/icons-react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { dayjs } from '../../lib/dates.ts';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { useCurrentUser } from '../../lib/session.ts';
+import { ApiError } from '../../lib/http/apiError.ts';
 import { ReportControls } from './ReportControls.tsx';
 import { ReportRoomSection } from './ReportRoomSection.tsx';
 import { ReportDownloads } from './ReportDownloads.tsx';
-import { fetchReports, ReportApiError, type ReportSelection } from './reportApi.ts';
+import { fetchReports, type ReportSelection } from './api/reportApi.ts';
 import { REPORT_PRINT_CSS } from './reportPrint.ts';
 import { periodOf, problemOf, type PeriodChoice, type RoomChoice } from './reportSelection.ts';
+import { useReportRooms } from './api/reportRooms.ts';
 
-type Result = { kind: 'idle' } | { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; selection: ReportSelection; reports: RoomReport[] };
+type Result =
+  { kind: 'idle' } | { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; selection: ReportSelection; reports: RoomReport[] };
 
 /** Yesterday in Japan: the latest sleep day that has ended by the morning. */
 function latestDay(): string {
@@ -33,7 +35,7 @@ function latestDay(): string {
 export default function ReportScreen() {
   const { t } = useTranslation();
   const level = useCurrentUser()?.accessLevel ?? 0;
-  const rooms = useQuery({ collection: 'rooms', limit: 1000 });
+  const rooms = useReportRooms();
   const choices = useMemo<RoomChoice[]>(
     () => rooms.data.map((room) => ({ id: String(room.documentReferenceId), name: room.name, floor: room.floor ?? null, sortOrder: room.sortOrder ?? null })),
     [rooms.data],
@@ -45,20 +47,33 @@ export default function ReportScreen() {
     return { kind: 'month', anchor: day, customFrom: addReportDays(day, -6), customTo: day };
   });
   const [result, setResult] = useState<Result>({ kind: 'idle' });
+  // The request of the reports shown being made: aborted when asked again, cancelled or on leaving the page.
+  const request = useRef<AbortController | null>(null);
+  useEffect(() => () => request.current?.abort(), []);
   const viewer = level < ROLE_LEVELS.generalStaff;
   const chosen = picked ?? (viewer ? choices.map((room) => room.id) : []);
   const range = periodOf(period);
   const problem = problemOf(chosen, range);
 
-
   const show = () => {
     if (problem !== null) return;
     const selection = { roomIds: chosen, from: range.from, to: range.to };
     setResult({ kind: 'loading' });
-    fetchReports(selection).then(
+    request.current?.abort();
+    const abort = new AbortController();
+    request.current = abort;
+    fetchReports(selection, abort.signal).then(
       (reports) => setResult({ kind: 'ready', selection, reports }),
-      (error: unknown) => setResult({ kind: 'failed', message: error instanceof ReportApiError && error.status === 404 ? t('report.errors.notFound') : t('report.errors.failed') }),
+      (error: unknown) => {
+        if (abort.signal.aborted) return;
+        setResult({ kind: 'failed', message: error instanceof ApiError && error.status === 404 ? t('report.errors.notFound') : t('report.errors.failed') });
+      },
     );
+  };
+  const cancel = () => {
+    request.current?.abort();
+    request.current = null;
+    setResult({ kind: 'idle' });
   };
 
   if (rooms.loading) {
@@ -92,7 +107,18 @@ export default function ReportScreen() {
     <ScreenPage>
       <style>{REPORT_PRINT_CSS}</style>
       <Stack gap="md">
-        <ReportControls rooms={choices} chosen={chosen} onChoose={setPicked} period={period} onPeriod={setPeriod} range={range} problem={problem === null ? null : t(`report.problems.${problem}`)} problemIsEmptyChoice={problem === 'noRooms'} loading={result.kind === 'loading'} onShow={show} />
+        <ReportControls
+          rooms={choices}
+          chosen={chosen}
+          onChoose={setPicked}
+          period={period}
+          onPeriod={setPeriod}
+          range={range}
+          problem={problem === null ? null : t(`report.problems.${problem}`)}
+          problemIsEmptyChoice={problem === 'noRooms'}
+          loading={result.kind === 'loading'}
+          onShow={show}
+        />
         {result.kind === 'idle' ? (
           <Text c="dimmed" className="nemuri-no-print">
             {t('report.idle')}
@@ -101,6 +127,9 @@ export default function ReportScreen() {
         {result.kind === 'loading' ? (
           <Group justify="center" p="xl">
             <Loader aria-label={t('report.loadingReport')} />
+            <Button size="xs" variant="subtle" color="red" leftSection={<IconX size={iconSize('xs')} />} onClick={cancel} data-testid="report-cancel">
+              {t('report.download.cancel')}
+            </Button>
           </Group>
         ) : null}
         {result.kind === 'failed' ? (
@@ -112,7 +141,12 @@ export default function ReportScreen() {
           <Stack gap="md">
             <ReportDownloads selection={result.selection} />
             {result.reports.map((report) => (
-              <ReportRoomSection key={`${report.room.id}:${report.from}:${report.to}`} report={report} canComment={level >= ROLE_LEVELS.generalStaff} canShare={level >= ROLE_LEVELS.administrator} />
+              <ReportRoomSection
+                key={`${report.room.id}:${report.from}:${report.to}`}
+                report={report}
+                canComment={level >= ROLE_LEVELS.generalStaff}
+                canShare={level >= ROLE_LEVELS.administrator}
+              />
             ))}
           </Stack>
         ) : null}

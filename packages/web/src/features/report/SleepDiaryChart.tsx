@@ -21,7 +21,14 @@ export function SleepDiaryChart({ days, rule, roomName }: { days: readonly Diary
   const x = (minute: number) => LABEL + (minute / DIARY_MINUTES) * (WIDTH - LABEL - 4);
   return (
     <div>
-      <svg viewBox={`0 0 ${WIDTH} ${height}`} width="100%" role="img" aria-label={t('report.diary.label', { room: roomName })} data-testid="report-diary" style={{ display: 'block' }}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${height}`}
+        width="100%"
+        role="img"
+        aria-label={t('report.diary.label', { room: roomName })}
+        data-testid="report-diary"
+        style={{ display: 'block' }}
+      >
         {Array.from({ length: 9 }, (_, index) => index * 180).map((minute) => (
           <g key={minute}>
             <line x1={x(minute)} x2={x(minute)} y1={AXIS - 2} y2={height} stroke="#adb5bd" strokeWidth={minute % 720 === 0 ? 1 : 0.5} />
@@ -39,10 +46,27 @@ export function SleepDiaryChart({ days, rule, roomName }: { days: readonly Diary
               </text>
               <line x1={LABEL} x2={WIDTH - 4} y1={top + ROW} y2={top + ROW} stroke="#dee2e6" strokeWidth={0.5} />
               {day.segments.map((segment) => (
-                <rect key={segment.startMin} x={x(segment.startMin)} y={top + 2} width={Math.max(0.5, x(segment.endMin) - x(segment.startMin))} height={ROW - 4} fill={DIARY_COLORS[segment.kind]} data-kind={segment.kind} />
+                <rect
+                  key={segment.startMin}
+                  x={x(segment.startMin)}
+                  y={top + 2}
+                  width={Math.max(0.5, x(segment.endMin) - x(segment.startMin))}
+                  height={ROW - 4}
+                  fill={DIARY_COLORS[segment.kind]}
+                  data-kind={segment.kind}
+                />
               ))}
               {day.pauses.map((pause) => (
-                <line key={pause.minute} x1={x(pause.minute + 0.5)} x2={x(pause.minute + 0.5)} y1={top} y2={top + ROW} stroke={DIARY_COLORS.pause} strokeWidth={1.2} data-testid="diary-pause" />
+                <line
+                  key={pause.minute}
+                  x1={x(pause.minute + 0.5)}
+                  x2={x(pause.minute + 0.5)}
+                  y1={top}
+                  y2={top + ROW}
+                  stroke={DIARY_COLORS.pause}
+                  strokeWidth={1.2}
+                  data-testid="diary-pause"
+                />
               ))}
             </g>
           );

@@ -10,7 +10,7 @@ const rooms: RoomChoice[] = [
 ];
 
 describe('report selection', () => {
-  it('lists floors and adds a floor\'s rooms in the rooms\' order', () => {
+  it("lists floors and adds a floor's rooms in the rooms' order", () => {
     expect(floorsOf(rooms)).toEqual(['1F', '2F']);
     expect(withFloor(rooms, ['c'], '1F')).toEqual(['a', 'b', 'c']);
   });

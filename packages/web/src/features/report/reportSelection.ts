@@ -33,7 +33,9 @@ export function floorsOf(rooms: readonly RoomChoice[]): string[] {
 /** Adds a floor's rooms to the chosen ones, keeping the rooms' order. */
 export function withFloor(rooms: readonly RoomChoice[], chosen: readonly string[], floor: string): string[] {
   const ids = new Set([...chosen, ...rooms.filter((room) => room.floor === floor).map((room) => room.id)]);
-  return sortRooms(rooms).filter((room) => ids.has(room.id)).map((room) => room.id);
+  return sortRooms(rooms)
+    .filter((room) => ids.has(room.id))
+    .map((room) => room.id);
 }
 
 export function periodOf(choice: PeriodChoice): { from: string; to: string } {

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { documents } from '../../lib/documents/documents.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { notify } from '../../lib/notify.ts';
-import { deleteRoom, errorKeyOf, runEach, updateRoom } from './roomConfigActions.ts';
+import { deleteRoom, errorKeyOf, runEach, updateRoom } from './api/roomConfigActions.ts';
 import { ROOM_STATUSES, type RoomStatus } from './roomConfigForm.ts';
 import type { Room } from './roomConfigRows.ts';
 
@@ -50,8 +50,14 @@ export function RoomConfigBulk({ rooms, floors, units, canDelete, canAssign, onD
     setDialog(null);
     const failures = failed.map(({ item, error }) => ({ roomId: item.documentReferenceId, name: item.name, message: t(errorKeyOf(error)) }));
     const done = rooms.length - failures.length;
-    if (failures.length === 0) notify({ color: 'green', message: t('roomConfig.bulk.done', { operation: t(`roomConfig.bulk.operations.${operation}`), count: done }) });
-    else notify({ color: 'red', title: t('roomConfig.bulk.partial', { operation: t(`roomConfig.bulk.operations.${operation}`), done, failed: failures.length }), message: failures.map((failure) => `${failure.name}: ${failure.message}`).join('\n') });
+    if (failures.length === 0)
+      notify({ color: 'green', message: t('roomConfig.bulk.done', { operation: t(`roomConfig.bulk.operations.${operation}`), count: done }) });
+    else
+      notify({
+        color: 'red',
+        title: t('roomConfig.bulk.partial', { operation: t(`roomConfig.bulk.operations.${operation}`), done, failed: failures.length }),
+        message: failures.map((failure) => `${failure.name}: ${failure.message}`).join('\n'),
+      });
     onDone(operation, failures);
   };
 
@@ -106,12 +112,21 @@ export function RoomConfigBulk({ rooms, floors, units, canDelete, canAssign, onD
 
       <Modal opened={dialog === 'status'} onClose={() => setDialog(null)} title={t('roomConfig.bulk.setStatusTitle', { count: rooms.length })}>
         <Stack gap="sm">
-          <Select label={t('roomConfig.fields.status')} data={ROOM_STATUSES.map((value) => ({ value, label: t(`roomConfig.statuses.${value}`) }))} value={status} onChange={(value) => setStatus(value as RoomStatus | null)} />
+          <Select
+            label={t('roomConfig.fields.status')}
+            data={ROOM_STATUSES.map((value) => ({ value, label: t(`roomConfig.statuses.${value}`) }))}
+            value={status}
+            onChange={(value) => setStatus(value as RoomStatus | null)}
+          />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={() => setDialog(null)} disabled={running}>
               {t('roomConfig.actions.cancel')}
             </Button>
-            <Button loading={running} disabled={status === null} onClick={() => void run('status', (room) => updateRoom(documents, room.documentReferenceId, { status }))}>
+            <Button
+              loading={running}
+              disabled={status === null}
+              onClick={() => void run('status', (room) => updateRoom(documents, room.documentReferenceId, { status }))}
+            >
               {t('roomConfig.bulk.apply')}
             </Button>
           </Group>
@@ -123,14 +138,22 @@ export function RoomConfigBulk({ rooms, floors, units, canDelete, canAssign, onD
           <Text>{t('roomConfig.bulk.deleteConfirm', { count: rooms.length })}</Text>
           <List size="sm" spacing={2}>
             {rooms.map((room) => (
-              <List.Item key={room.documentReferenceId}>{room.deviceSerial ? t('roomConfig.bulk.roomWithDevice', { name: room.name, serial: room.deviceSerial }) : room.name}</List.Item>
+              <List.Item key={room.documentReferenceId}>
+                {room.deviceSerial ? t('roomConfig.bulk.roomWithDevice', { name: room.name, serial: room.deviceSerial }) : room.name}
+              </List.Item>
             ))}
           </List>
           {withDevice.length > 0 ? (
             <Alert color="yellow" icon={<IconAlertCircle size={iconSize('xs')} />}>
               <Stack gap="xs">
                 <Text size="sm">{t('roomConfig.bulk.devicesAssigned', { count: withDevice.length })}</Text>
-                {canAssign ? <Checkbox label={t('roomConfig.bulk.releaseDevices')} checked={releaseDevices} onChange={(event) => setReleaseDevices(event.currentTarget.checked)} /> : null}
+                {canAssign ? (
+                  <Checkbox
+                    label={t('roomConfig.bulk.releaseDevices')}
+                    checked={releaseDevices}
+                    onChange={(event) => setReleaseDevices(event.currentTarget.checked)}
+                  />
+                ) : null}
               </Stack>
             </Alert>
           ) : null}
@@ -138,7 +161,11 @@ export function RoomConfigBulk({ rooms, floors, units, canDelete, canAssign, onD
             <Button variant="default" onClick={() => setDialog(null)} disabled={running}>
               {t('roomConfig.actions.cancel')}
             </Button>
-            <Button color="red" loading={running} onClick={() => void run('delete', (room) => deleteRoom(documents, room.documentReferenceId, { releaseDevice: canAssign && releaseDevices }))}>
+            <Button
+              color="red"
+              loading={running}
+              onClick={() => void run('delete', (room) => deleteRoom(documents, room.documentReferenceId, { releaseDevice: canAssign && releaseDevices }))}
+            >
               {t('roomConfig.actions.delete')}
             </Button>
           </Group>
@@ -152,7 +179,16 @@ export function RoomConfigBulk({ rooms, floors, units, canDelete, canAssign, onD
 export function BulkFailures({ operation, failures, onClose }: { operation: string; failures: readonly BulkFailure[]; onClose(): void }) {
   const { t } = useTranslation();
   return (
-    <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} title={t('roomConfig.bulk.failuresTitle', { operation: t(`roomConfig.bulk.operations.${operation}`), count: failures.length })} withCloseButton closeButtonLabel={t('roomConfig.actions.close')} onClose={onClose} role="alert" data-testid="room-config-bulk-failures">
+    <Alert
+      color="red"
+      icon={<IconAlertCircle size={iconSize('xs')} />}
+      title={t('roomConfig.bulk.failuresTitle', { operation: t(`roomConfig.bulk.operations.${operation}`), count: failures.length })}
+      withCloseButton
+      closeButtonLabel={t('roomConfig.actions.close')}
+      onClose={onClose}
+      role="alert"
+      data-testid="room-config-bulk-failures"
+    >
       <List size="sm" spacing={2}>
         {failures.map((failure) => (
           <List.Item key={failure.roomId}>{t('roomConfig.bulk.failure', { name: failure.name, message: failure.message })}</List.Item>

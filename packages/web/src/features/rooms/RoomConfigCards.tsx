@@ -80,12 +80,22 @@ function MoveButtons({ group, room, handlers }: { group: readonly Room[]; room: 
   return (
     <>
       <Tooltip label={t('roomConfig.actions.moveUp')}>
-        <ActionIcon variant="subtle" aria-label={t('roomConfig.actions.moveUpNamed', { name: room.name })} disabled={index <= 0 || handlers.moving} onClick={() => handlers.move(group, room, -1)}>
+        <ActionIcon
+          variant="subtle"
+          aria-label={t('roomConfig.actions.moveUpNamed', { name: room.name })}
+          disabled={index <= 0 || handlers.moving}
+          onClick={() => handlers.move(group, room, -1)}
+        >
           <IconArrowUp size={iconSize('xs')} />
         </ActionIcon>
       </Tooltip>
       <Tooltip label={t('roomConfig.actions.moveDown')}>
-        <ActionIcon variant="subtle" aria-label={t('roomConfig.actions.moveDownNamed', { name: room.name })} disabled={index < 0 || index >= group.length - 1 || handlers.moving} onClick={() => handlers.move(group, room, 1)}>
+        <ActionIcon
+          variant="subtle"
+          aria-label={t('roomConfig.actions.moveDownNamed', { name: room.name })}
+          disabled={index < 0 || index >= group.length - 1 || handlers.moving}
+          onClick={() => handlers.move(group, room, 1)}
+        >
           <IconArrowDown size={iconSize('xs')} />
         </ActionIcon>
       </Tooltip>
@@ -134,7 +144,12 @@ function SmallRoomCard({ group, room, handlers }: { group: readonly Room[]; room
   return (
     <Card withBorder radius="md" padding="xs" data-testid="room-config-card" data-room={room.documentReferenceId}>
       <Group gap={4} wrap="nowrap" justify="space-between">
-        <UnstyledButton onClick={() => handlers.edit(room)} disabled={!handlers.canEdit} style={{ minWidth: 0 }} aria-label={t('roomConfig.actions.editNamed', { name: room.name })}>
+        <UnstyledButton
+          onClick={() => handlers.edit(room)}
+          disabled={!handlers.canEdit}
+          style={{ minWidth: 0 }}
+          aria-label={t('roomConfig.actions.editNamed', { name: room.name })}
+        >
           <Text size="sm" fw={600} truncate>
             {room.name}
           </Text>
@@ -159,7 +174,11 @@ function SmallRoomCard({ group, room, handlers }: { group: readonly Room[]; room
                 <Menu.Item leftSection={<IconArrowUp size={14} />} disabled={index <= 0 || handlers.moving} onClick={() => handlers.move(group, room, -1)}>
                   {t('roomConfig.actions.moveUp')}
                 </Menu.Item>
-                <Menu.Item leftSection={<IconArrowDown size={14} />} disabled={index >= group.length - 1 || handlers.moving} onClick={() => handlers.move(group, room, 1)}>
+                <Menu.Item
+                  leftSection={<IconArrowDown size={14} />}
+                  disabled={index >= group.length - 1 || handlers.moving}
+                  onClick={() => handlers.move(group, room, 1)}
+                >
                   {t('roomConfig.actions.moveDown')}
                 </Menu.Item>
               </>
@@ -185,7 +204,13 @@ export function RoomConfigCards({ groups, small, handlers }: { groups: readonly 
         <Stack key={group.key} gap="xs" data-testid="room-config-group">
           <Title order={4}>{groupTitle(group, t)}</Title>
           <SimpleGrid cols={small ? { base: 2, sm: 4, md: 6, lg: 8 } : { base: 1, sm: 2, md: 3, lg: 4 }} spacing="sm">
-            {group.rooms.map((room) => (small ? <SmallRoomCard key={room.documentReferenceId} group={group.rooms} room={room} handlers={handlers} /> : <RoomCard key={room.documentReferenceId} group={group.rooms} room={room} handlers={handlers} />))}
+            {group.rooms.map((room) =>
+              small ? (
+                <SmallRoomCard key={room.documentReferenceId} group={group.rooms} room={room} handlers={handlers} />
+              ) : (
+                <RoomCard key={room.documentReferenceId} group={group.rooms} room={room} handlers={handlers} />
+              ),
+            )}
           </SimpleGrid>
         </Stack>
       ))}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { documents } from '../../lib/documents/documents.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { notify } from '../../lib/notify.ts';
-import { deleteRoom, errorKeyOf, setRoomDevice } from './roomConfigActions.ts';
+import { deleteRoom, errorKeyOf, setRoomDevice } from './api/roomConfigActions.ts';
 import type { Room } from './roomConfigRows.ts';
 
 interface RoomDeleteProps {

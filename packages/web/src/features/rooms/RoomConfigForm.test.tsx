@@ -13,7 +13,18 @@ function renderForm() {
   render(
     <MantineProvider theme={theme}>
       <Notifications />
-      <RoomConfigForm room={null} rooms={[]} devices={[]} domains={[{ id: 'facility-a', name: 'さくら苑', rootDomainId: 'corp' }]} defaultDomainId="facility-a" defaultSortOrder={4} floors={['1F']} units={[]} canAssign onClose={onClose} />
+      <RoomConfigForm
+        room={null}
+        rooms={[]}
+        devices={[]}
+        domains={[{ id: 'facility-a', name: 'さくら苑', rootDomainId: 'corp' }]}
+        defaultDomainId="facility-a"
+        defaultSortOrder={4}
+        floors={['1F']}
+        units={[]}
+        canAssign
+        onClose={onClose}
+      />
     </MantineProvider>,
   );
   return { onClose };
@@ -39,8 +50,10 @@ describe('room form', () => {
     await waitFor(() => expect(screen.queryByText('部屋名を入力してください')).toBeNull());
   });
 
-  it('puts the server\'s schema issues next to their fields and words its refusals in Japanese', async () => {
-    vi.spyOn(documents, 'runTransaction').mockRejectedValueOnce(new DocumentError('invalid-argument', 'Expected string, received number', [{ path: ['residentName'], message: 'Expected string, received number' }]));
+  it("puts the server's schema issues next to their fields and words its refusals in Japanese", async () => {
+    vi.spyOn(documents, 'runTransaction').mockRejectedValueOnce(
+      new DocumentError('invalid-argument', 'Expected string, received number', [{ path: ['residentName'], message: 'Expected string, received number' }]),
+    );
     renderForm();
     fireEvent.change(await screen.findByLabelText(/^部屋名/), { target: { value: '301号室' } });
     fireEvent.click(screen.getByRole('button', { name: '追加' }));

@@ -6,9 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { documents } from '../../lib/documents/documents.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { notify } from '../../lib/notify.ts';
-import { errorKeyOf, saveRoom } from './roomConfigActions.ts';
+import { errorKeyOf, saveRoom } from './api/roomConfigActions.ts';
 import { problemsOf, ROOM_STATUSES, roomFieldsOf, validateRoom, type FieldProblems, type FormField, type RoomFormValues } from './roomConfigForm.ts';
 import { assignableDevices, type Device, type Room } from './roomConfigRows.ts';
+import { alertSettingsValuesOf } from './roomAlertSettingsForm.ts';
+import { RoomAlertSettingsFields } from './RoomAlertSettingsFields.tsx';
 
 export interface DomainChoice {
   id: string;
@@ -43,6 +45,7 @@ function initialValues(room: Room | null, defaultDomainId: string, defaultSortOr
     residentNote: room?.residentNote ?? '',
     status: room?.status ?? 'active',
     deviceSerial: room?.deviceSerial ?? '',
+    alertSettings: alertSettingsValuesOf(room?.alertSettings),
   };
 }
 
@@ -66,9 +69,16 @@ export function RoomConfigForm({ room, rooms, devices, domains, defaultDomainId,
   };
 
   const choices = assignableDevices(devices, rooms, values.domainId, room?.documentReferenceId ?? null);
-  const deviceOptions = [{ value: '', label: t('roomConfig.form.noDevice') }, ...choices.map((device) => ({ value: device.documentReferenceId, label: t('roomConfig.form.deviceOption', { serial: device.documentReferenceId, type: device.deviceTypeId }) }))];
+  const deviceOptions = [
+    { value: '', label: t('roomConfig.form.noDevice') },
+    ...choices.map((device) => ({
+      value: device.documentReferenceId,
+      label: t('roomConfig.form.deviceOption', { serial: device.documentReferenceId, type: device.deviceTypeId }),
+    })),
+  ];
   // A device assigned elsewhere meanwhile is still shown, so the form never drops the value silently.
-  if (values.deviceSerial !== '' && !deviceOptions.some((option) => option.value === values.deviceSerial)) deviceOptions.push({ value: values.deviceSerial, label: values.deviceSerial });
+  if (values.deviceSerial !== '' && !deviceOptions.some((option) => option.value === values.deviceSerial))
+    deviceOptions.push({ value: values.deviceSerial, label: values.deviceSerial });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -96,7 +106,13 @@ export function RoomConfigForm({ room, rooms, devices, domains, defaultDomainId,
   };
 
   return (
-    <Modal opened onClose={onClose} title={creating ? t('roomConfig.form.createTitle') : t('roomConfig.form.editTitle', { name: room.name })} size="lg" closeOnClickOutside={!saving}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={creating ? t('roomConfig.form.createTitle') : t('roomConfig.form.editTitle', { name: room.name })}
+      size="lg"
+      closeOnClickOutside={!saving}
+    >
       <form onSubmit={(event) => void submit(event)} noValidate data-testid="room-config-form">
         <Stack gap="sm">
           {failure !== null ? (
@@ -119,14 +135,44 @@ export function RoomConfigForm({ room, rooms, devices, domains, defaultDomainId,
               required
             />
           ) : null}
-          <TextInput label={t('roomConfig.fields.name')} value={values.name} onChange={(event) => set('name', event.currentTarget.value)} error={problem('name')} required data-autofocus />
+          <TextInput
+            label={t('roomConfig.fields.name')}
+            value={values.name}
+            onChange={(event) => set('name', event.currentTarget.value)}
+            error={problem('name')}
+            required
+            data-autofocus
+          />
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-            <Autocomplete label={t('roomConfig.fields.floor')} data={[...floors]} value={values.floor} onChange={(value) => set('floor', value)} error={problem('floor')} />
-            <Autocomplete label={t('roomConfig.fields.unit')} data={[...units]} value={values.unit} onChange={(value) => set('unit', value)} error={problem('unit')} />
-            <NumberInput label={t('roomConfig.fields.sortOrder')} value={values.sortOrder} onChange={(value) => set('sortOrder', value)} error={problem('sortOrder')} allowDecimal={false} />
+            <Autocomplete
+              label={t('roomConfig.fields.floor')}
+              data={[...floors]}
+              value={values.floor}
+              onChange={(value) => set('floor', value)}
+              error={problem('floor')}
+            />
+            <Autocomplete
+              label={t('roomConfig.fields.unit')}
+              data={[...units]}
+              value={values.unit}
+              onChange={(value) => set('unit', value)}
+              error={problem('unit')}
+            />
+            <NumberInput
+              label={t('roomConfig.fields.sortOrder')}
+              value={values.sortOrder}
+              onChange={(value) => set('sortOrder', value)}
+              error={problem('sortOrder')}
+              allowDecimal={false}
+            />
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            <TextInput label={t('roomConfig.fields.residentName')} value={values.residentName} onChange={(event) => set('residentName', event.currentTarget.value)} error={problem('residentName')} />
+            <TextInput
+              label={t('roomConfig.fields.residentName')}
+              value={values.residentName}
+              onChange={(event) => set('residentName', event.currentTarget.value)}
+              error={problem('residentName')}
+            />
             <Select
               label={t('roomConfig.fields.status')}
               data={ROOM_STATUSES.map((status) => ({ value: status, label: t(`roomConfig.statuses.${status}`) }))}
@@ -136,7 +182,15 @@ export function RoomConfigForm({ room, rooms, devices, domains, defaultDomainId,
               allowDeselect={false}
             />
           </SimpleGrid>
-          <Textarea label={t('roomConfig.fields.residentNote')} value={values.residentNote} onChange={(event) => set('residentNote', event.currentTarget.value)} error={problem('residentNote')} autosize minRows={2} maxRows={5} />
+          <Textarea
+            label={t('roomConfig.fields.residentNote')}
+            value={values.residentNote}
+            onChange={(event) => set('residentNote', event.currentTarget.value)}
+            error={problem('residentNote')}
+            autosize
+            minRows={2}
+            maxRows={5}
+          />
           {canAssign ? (
             <Select
               label={t('roomConfig.fields.deviceSerial')}
@@ -150,8 +204,21 @@ export function RoomConfigForm({ room, rooms, devices, domains, defaultDomainId,
               nothingFoundMessage={t('roomConfig.form.noFreeDevice')}
             />
           ) : (
-            <TextInput label={t('roomConfig.fields.deviceSerial')} description={t('roomConfig.form.deviceByAdmin')} value={values.deviceSerial === '' ? t('roomConfig.form.noDevice') : values.deviceSerial} readOnly />
+            <TextInput
+              label={t('roomConfig.fields.deviceSerial')}
+              description={t('roomConfig.form.deviceByAdmin')}
+              value={values.deviceSerial === '' ? t('roomConfig.form.noDevice') : values.deviceSerial}
+              readOnly
+            />
           )}
+          {values.alertSettings !== undefined ? (
+            <RoomAlertSettingsFields
+              domainId={values.domainId}
+              values={values.alertSettings}
+              error={problem('alertSettings')}
+              onChange={(next) => set('alertSettings', next)}
+            />
+          ) : null}
           <Group justify="flex-end" gap="sm" mt="xs">
             <Button variant="default" onClick={onClose} disabled={saving}>
               {t('roomConfig.actions.cancel')}

@@ -5,10 +5,9 @@ import { collectionByName, type CollectionSpec } from '@nemuri/shared/documents/
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useCurrentRoute } from '../../app/routeHandle.ts';
+import { useCurrentRoute } from '../../lib/routeHandle.ts';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { documents } from '../../lib/documents/documents.ts';
-import { useQuery } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { notify } from '../../lib/notify.ts';
 import { useCurrentUser } from '../../lib/session.ts';
@@ -17,8 +16,9 @@ import { RoomConfigCards, type RoomHandlers } from './RoomConfigCards.tsx';
 import { RoomConfigDelete } from './RoomConfigDelete.tsx';
 import { RoomConfigForm, type DomainChoice } from './RoomConfigForm.tsx';
 import { RoomConfigTable } from './RoomConfigTable.tsx';
-import { errorKeyOf, saveSortOrders } from './roomConfigActions.ts';
+import { errorKeyOf, saveSortOrders } from './api/roomConfigActions.ts';
 import { distinctValues, groupRooms, moveWrites, nextSortOrder, type Room, type SortKey } from './roomConfigRows.ts';
+import { useDevices, useDomains, useRoomsByName } from './api/roomQueries.ts';
 
 type Layout = 'card' | 'table' | 'smallcard';
 
@@ -57,9 +57,9 @@ export default function RoomConfigScreen() {
   const canDelete = levelAllows(ROOMS, 'delete', level);
   const canAssign = levelAllows(DEVICES, 'update', level);
 
-  const rooms = useQuery({ collection: 'rooms', orderBy: [['name']], limit: ROOM_LIMIT });
-  const devices = useQuery({ collection: 'devices', limit: ROOM_LIMIT });
-  const domains = useQuery({ collection: 'domains', limit: 200 });
+  const rooms = useRoomsByName(ROOM_LIMIT);
+  const devices = useDevices(ROOM_LIMIT);
+  const domains = useDomains();
 
   const [search, setSearch] = useState('');
   const [floor, setFloor] = useState<string | null>(null);
@@ -74,7 +74,10 @@ export default function RoomConfigScreen() {
 
   const floors = useMemo(() => distinctValues(rooms.data, 'floor'), [rooms.data]);
   const units = useMemo(() => distinctValues(rooms.data, 'unit'), [rooms.data]);
-  const inDomain = useMemo(() => (domainFilter === null ? rooms.data : rooms.data.filter((room) => room.domainId === domainFilter)), [rooms.data, domainFilter]);
+  const inDomain = useMemo(
+    () => (domainFilter === null ? rooms.data : rooms.data.filter((room) => room.domainId === domainFilter)),
+    [rooms.data, domainFilter],
+  );
   const groups = useMemo(() => groupRooms(inDomain, { search, floor, unit }, sort), [inDomain, search, floor, unit, sort]);
 
   const domainChoices: DomainChoice[] = useMemo(
@@ -88,7 +91,8 @@ export default function RoomConfigScreen() {
   const domainNames = useMemo(() => new Map(domainChoices.map((domain) => [domain.id, domain.name])), [domainChoices]);
   const defaultDomainId = domainChoices.find((domain) => domain.id === user?.domainId)?.id ?? domainChoices[0]?.id ?? user?.domainId ?? '';
   // The user's own domain, when the domains are not readable or not loaded yet.
-  const formDomains: DomainChoice[] = domainChoices.length > 0 ? domainChoices : user?.domainId ? [{ id: user.domainId, name: user.domainId, rootDomainId: user.rootDomainId }] : [];
+  const formDomains: DomainChoice[] =
+    domainChoices.length > 0 ? domainChoices : user?.domainId ? [{ id: user.domainId, name: user.domainId, rootDomainId: user.rootDomainId }] : [];
 
   const selectedRooms = rooms.data.filter((room) => selection.has(room.documentReferenceId));
   const deleting = deletingId === null ? null : (rooms.data.find((room) => room.documentReferenceId === deletingId) ?? null);
@@ -143,10 +147,47 @@ export default function RoomConfigScreen() {
     <ScreenPage>
       <Group justify="space-between" align="flex-end" gap="sm">
         <Group gap="sm" align="flex-end">
-          <TextInput aria-label={t('roomConfig.search')} placeholder={t('roomConfig.search')} leftSection={<IconSearch size={iconSize('xs')} />} value={search} onChange={(event) => setSearch(event.currentTarget.value)} w={260} />
-          {domainChoices.length > 1 ? <Select aria-label={t('roomConfig.fields.domainId')} placeholder={t('roomConfig.allDomains')} data={domainChoices.map((domain) => ({ value: domain.id, label: domain.name }))} value={domainFilter} onChange={setDomainFilter} clearable w={200} /> : null}
-          {floors.length > 0 ? <Select aria-label={t('roomConfig.fields.floor')} placeholder={t('roomConfig.allFloors')} data={floors} value={floor} onChange={setFloor} clearable w={160} /> : null}
-          {units.length > 0 ? <Select aria-label={t('roomConfig.fields.unit')} placeholder={t('roomConfig.allUnits')} data={units} value={unit} onChange={setUnit} clearable w={170} /> : null}
+          <TextInput
+            aria-label={t('roomConfig.search')}
+            placeholder={t('roomConfig.search')}
+            leftSection={<IconSearch size={iconSize('xs')} />}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            w={260}
+          />
+          {domainChoices.length > 1 ? (
+            <Select
+              aria-label={t('roomConfig.fields.domainId')}
+              placeholder={t('roomConfig.allDomains')}
+              data={domainChoices.map((domain) => ({ value: domain.id, label: domain.name }))}
+              value={domainFilter}
+              onChange={setDomainFilter}
+              clearable
+              w={200}
+            />
+          ) : null}
+          {floors.length > 0 ? (
+            <Select
+              aria-label={t('roomConfig.fields.floor')}
+              placeholder={t('roomConfig.allFloors')}
+              data={floors}
+              value={floor}
+              onChange={setFloor}
+              clearable
+              w={160}
+            />
+          ) : null}
+          {units.length > 0 ? (
+            <Select
+              aria-label={t('roomConfig.fields.unit')}
+              placeholder={t('roomConfig.allUnits')}
+              data={units}
+              value={unit}
+              onChange={setUnit}
+              clearable
+              w={170}
+            />
+          ) : null}
           <SegmentedControl
             aria-label={t('roomConfig.sort')}
             value={sort}
@@ -173,7 +214,9 @@ export default function RoomConfigScreen() {
       </Group>
 
       {report !== null ? <BulkFailures operation={report.operation} failures={report.failures} onClose={() => setReport(null)} /> : null}
-      {layout === 'table' && selectedRooms.length > 0 ? <RoomConfigBulk rooms={selectedRooms} floors={floors} units={units} canDelete={canDelete} canAssign={canAssign} onDone={bulkDone} /> : null}
+      {layout === 'table' && selectedRooms.length > 0 ? (
+        <RoomConfigBulk rooms={selectedRooms} floors={floors} units={units} canDelete={canDelete} canAssign={canAssign} onDone={bulkDone} />
+      ) : null}
 
       {rooms.error ? (
         <Alert color="red" icon={<IconAlertCircle size={iconSize('xs')} />} role="alert">

@@ -58,7 +58,13 @@ export function RoomConfigTable({ groups, handlers, selected, onSelect, selectab
               return (
                 <Table.Tr key={room.documentReferenceId} data-room={room.documentReferenceId} data-testid="room-config-row">
                   <Table.Td>
-                    {selectable ? <Checkbox aria-label={t('roomConfig.table.select', { name: room.name })} checked={selected.has(room.documentReferenceId)} onChange={(event) => onSelect([room.documentReferenceId], event.currentTarget.checked)} /> : null}
+                    {selectable ? (
+                      <Checkbox
+                        aria-label={t('roomConfig.table.select', { name: room.name })}
+                        checked={selected.has(room.documentReferenceId)}
+                        onChange={(event) => onSelect([room.documentReferenceId], event.currentTarget.checked)}
+                      />
+                    ) : null}
                   </Table.Td>
                   <Table.Td>
                     <Group gap={2} wrap="nowrap">
@@ -67,10 +73,22 @@ export function RoomConfigTable({ groups, handlers, selected, onSelect, selectab
                       </Text>
                       {handlers.canMove ? (
                         <>
-                          <ActionIcon variant="subtle" size="sm" aria-label={t('roomConfig.actions.moveUpNamed', { name: room.name })} disabled={index === 0 || handlers.moving} onClick={() => handlers.move(group.rooms, room, -1)}>
+                          <ActionIcon
+                            variant="subtle"
+                            size="sm"
+                            aria-label={t('roomConfig.actions.moveUpNamed', { name: room.name })}
+                            disabled={index === 0 || handlers.moving}
+                            onClick={() => handlers.move(group.rooms, room, -1)}
+                          >
                             <IconArrowUp size={14} />
                           </ActionIcon>
-                          <ActionIcon variant="subtle" size="sm" aria-label={t('roomConfig.actions.moveDownNamed', { name: room.name })} disabled={index === group.rooms.length - 1 || handlers.moving} onClick={() => handlers.move(group.rooms, room, 1)}>
+                          <ActionIcon
+                            variant="subtle"
+                            size="sm"
+                            aria-label={t('roomConfig.actions.moveDownNamed', { name: room.name })}
+                            disabled={index === group.rooms.length - 1 || handlers.moving}
+                            onClick={() => handlers.move(group.rooms, room, 1)}
+                          >
                             <IconArrowDown size={14} />
                           </ActionIcon>
                         </>

@@ -50,7 +50,13 @@ export function RoomResultChart({ metric, title, days, values, average, referenc
         </Text>
         <Text size="sm">{average}</Text>
       </Group>
-      <svg viewBox={`0 0 ${W} ${H}`} width="100%" role="img" aria-label={`${title} (${t('roomSleep.result.referenceBand')}: ${reference})`} style={{ display: 'block' }}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        width="100%"
+        role="img"
+        aria-label={`${title} (${t('roomSleep.result.referenceBand')}: ${reference})`}
+        style={{ display: 'block' }}
+      >
         <rect x={LEFT} y={bandTop} width={plotW} height={Math.max(0, bandBottom - bandTop)} fill="var(--mantine-color-green-light)" />
         <line x1={LEFT} x2={LEFT} y1={TOP} y2={TOP + plotH} stroke="var(--mantine-color-gray-4)" />
         <line x1={LEFT} x2={W - RIGHT} y1={TOP + plotH} y2={TOP + plotH} stroke="var(--mantine-color-gray-4)" />
@@ -61,7 +67,18 @@ export function RoomResultChart({ metric, title, days, values, average, referenc
           {Math.round(low)}
         </text>
         <path d={linePath(values, x, y)} fill="none" stroke="var(--mantine-color-indigo-6)" strokeWidth={1.5} />
-        {values.map((value, index) => (value === null ? null : <circle key={days[index]} cx={x(index)} cy={y(value)} r={days.length > 30 ? 1.4 : 2.5} fill="var(--mantine-color-indigo-6)" data-day={days[index]} />))}
+        {values.map((value, index) =>
+          value === null ? null : (
+            <circle
+              key={days[index]}
+              cx={x(index)}
+              cy={y(value)}
+              r={days.length > 30 ? 1.4 : 2.5}
+              fill="var(--mantine-color-indigo-6)"
+              data-day={days[index]}
+            />
+          ),
+        )}
         <text x={LEFT} y={H - 4} fontSize={11} fill="var(--mantine-color-dimmed)">
           {dayLabel(days[0])}
         </text>

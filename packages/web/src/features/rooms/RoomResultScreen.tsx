@@ -1,12 +1,11 @@
 import { Alert, Group, Loader, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { TFunction } from 'i18next';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { SLEEP_REFERENCE_RANGES, type SleepReferenceKey } from '@nemuri/shared/sleepReference';
 import { formatDate } from '../../lib/dates.ts';
 import { useQuery } from '../../lib/documents/hooks.ts';
-import { ReportDownloads } from '../report/ReportDownloads.tsx';
 import { RoomResultChart } from './RoomResultChart.tsx';
 import { metricSeries, parseRange, periodDays, RESULT_METRICS, RESULT_RANGES, summarize } from './roomResultData.ts';
 import { hoursMinutes } from './roomSleepMetrics.ts';
@@ -15,10 +14,13 @@ import { daysBetween, sleepDayOf, sleepDaysQuery, type SleepDayRecord } from './
 import { RoomPage, type Room } from './RoomTabs.tsx';
 
 /** `/room/:roomid/result?range=7|30|90`: the room's sleep over the last 7, 30 or 90 sleep days. */
-export function RoomResultScreen({ roomId }: { roomId: string }) {
+/** The report downloads of a period, provided by the report feature (composed in app/pages). */
+export type PeriodDownloads = (selection: { roomIds: string[]; from: string; to: string }) => ReactNode;
+
+export function RoomResultScreen({ roomId, downloads }: { roomId: string; downloads: PeriodDownloads }) {
   return (
     <RoomPage roomId={roomId} tab="result">
-      {(room) => <ResultView room={room} />}
+      {(room) => <ResultView room={room} downloads={downloads} />}
     </RoomPage>
   );
 }
@@ -52,7 +54,7 @@ export function referenceText(t: TFunction, key: SleepReferenceKey): string {
   return t('roomSleep.result.atMost', { value: range.max, unit });
 }
 
-function ResultView({ room }: { room: Room }) {
+function ResultView({ room, downloads }: { room: Room; downloads: PeriodDownloads }) {
   const { t } = useTranslation();
   const roomId = room.documentReferenceId;
   const rule = useSleepDayRule(room.domainId);
@@ -81,7 +83,7 @@ function ResultView({ room }: { room: Room }) {
           {t('roomSleep.result.period', { from: dayLabel(firstDay), to: dayLabel(lastDay) })}
         </Text>
       </Group>
-      {byDay.size > 0 ? <ReportDownloads selection={{ roomIds: [roomId], from: firstDay, to: lastDay }} print={false} /> : null}
+      {byDay.size > 0 ? downloads({ roomIds: [roomId], from: firstDay, to: lastDay }) : null}
       {records.loading ? (
         <Loader aria-label={t('roomSleep.loading')} />
       ) : records.error ? (
@@ -97,7 +99,15 @@ function ResultView({ room }: { room: Room }) {
           <Title order={4}>{t('roomSleep.result.chartsTitle')}</Title>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
             {series.map(({ key, values }) => (
-              <RoomResultChart key={key} metric={key} title={t(`roomSleep.result.metrics.${key}`)} days={days} values={values} average={formatMetric(t, key, summarize(key, values).average)} reference={referenceText(t, key)} />
+              <RoomResultChart
+                key={key}
+                metric={key}
+                title={t(`roomSleep.result.metrics.${key}`)}
+                days={days}
+                values={values}
+                average={formatMetric(t, key, summarize(key, values).average)}
+                reference={referenceText(t, key)}
+              />
             ))}
           </SimpleGrid>
           <Title order={4}>{t('roomSleep.result.summaryTitle')}</Title>

@@ -58,7 +58,14 @@ export function RoomSleepRawPanel({ serial, minuteMs, epoch, timeZone, onClose }
       </Group>
       {epoch ? (
         <Text size="sm" c="dimmed" mb="xs">
-          {t('roomSleep.raw.epoch', { state: t(`roomSleep.timeline.${epoch.state === 'light' || epoch.state === 'deep' || epoch.state === 'rem' || epoch.state === 'awake' ? `stages.${epoch.state}` : epoch.state === 'outOfBed' ? 'states.outOfBed' : 'states.unknown'}`), rr: value(epoch.respirationRate), hr: value(epoch.heartRate), activity: value(epoch.activity) })}
+          {t('roomSleep.raw.epoch', {
+            state: t(
+              `roomSleep.timeline.${epoch.state === 'light' || epoch.state === 'deep' || epoch.state === 'rem' || epoch.state === 'awake' ? `stages.${epoch.state}` : epoch.state === 'outOfBed' ? 'states.outOfBed' : 'states.unknown'}`,
+            ),
+            rr: value(epoch.respirationRate),
+            hr: value(epoch.heartRate),
+            activity: value(epoch.activity),
+          })}
         </Text>
       ) : null}
       {serial === null ? (
@@ -72,7 +79,9 @@ export function RoomSleepRawPanel({ serial, minuteMs, epoch, timeZone, onClose }
         <Stack gap="sm">
           {RAW_CHANNELS.map((channel) => {
             const result = current[channel];
-            return result?.status === 'frames' ? <Trace key={channel} channel={channel} signals={result} fromMs={minuteMs} label={t(`roomSleep.raw.channels.${channel}`)} /> : null;
+            return result?.status === 'frames' ? (
+              <Trace key={channel} channel={channel} signals={result} fromMs={minuteMs} label={t(`roomSleep.raw.channels.${channel}`)} />
+            ) : null;
           })}
         </Stack>
       ) : (
@@ -84,14 +93,28 @@ export function RoomSleepRawPanel({ serial, minuteMs, epoch, timeZone, onClose }
   );
 }
 
-function Trace({ channel, signals, fromMs, label }: { channel: RawChannel; signals: Extract<ChannelSignals, { status: 'frames' }>; fromMs: number; label: string }) {
+function Trace({
+  channel,
+  signals,
+  fromMs,
+  label,
+}: {
+  channel: RawChannel;
+  signals: Extract<ChannelSignals, { status: 'frames' }>;
+  fromMs: number;
+  label: string;
+}) {
   const width = signals.frames[0]?.width ?? 1;
   const components = Array.from({ length: Math.min(3, width) }, (_, component) => envelope(signals.frames, component, fromMs, fromMs + MINUTE_MS, COLUMNS));
   return (
     <div data-channel={channel}>
       <Text size="sm">{label}</Text>
       <svg viewBox={`0 0 ${TRACE_W} ${TRACE_H}`} width="100%" role="img" aria-label={label} style={{ display: 'block' }}>
-        {components.map((env, component) => (env.range ? <path key={component} d={envelopePath(env, TRACE_W, TRACE_H, env.range)} fill="none" stroke={COMPONENT_COLORS[component]} strokeWidth={1} /> : null))}
+        {components.map((env, component) =>
+          env.range ? (
+            <path key={component} d={envelopePath(env, TRACE_W, TRACE_H, env.range)} fill="none" stroke={COMPONENT_COLORS[component]} strokeWidth={1} />
+          ) : null,
+        )}
       </svg>
     </div>
   );

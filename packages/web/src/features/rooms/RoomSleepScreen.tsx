@@ -1,36 +1,51 @@
 import { Alert, Button, Flex, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { formatDate, formatTime } from '../../lib/dates.ts';
-import { useDocument, useQuery } from '../../lib/documents/hooks.ts';
+import { useDocument } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { RoomSleepCalendar } from './RoomSleepCalendar.tsx';
 import { RoomSleepRawPanel } from './RoomSleepRawPanel.tsx';
 import { RoomSleepTimeline } from './RoomSleepTimeline.tsx';
 import { hoursMinutes, roomSleepMetrics, type MetricText } from './roomSleepMetrics.ts';
 import { useSleepDayRule } from './roomSleepRule.ts';
-import { addDays, epochAt, epochOriginMs, isDay, pauseMarks, sleepDayOf, sleepDayRange, timeAxis, type SleepDayRecord, type SleepDayRule } from './roomSleepData.ts';
+import {
+  addDays,
+  epochAt,
+  epochOriginMs,
+  isDay,
+  pauseMarks,
+  sleepDayOf,
+  sleepDayRange,
+  timeAxis,
+  type SleepDayRecord,
+  type SleepDayRule,
+} from './roomSleepData.ts';
 import { RoomPage, type Room } from './RoomTabs.tsx';
+import { useLatestSleepDay } from './api/roomQueries.ts';
 
 /** `/room/:roomid/sleep?day=YYYY-MM-DD`: one sleep day of the room (the latest with a record by default). */
-export function RoomSleepScreen({ roomId }: { roomId: string }) {
+/** The night summary of one room and sleep day, from the alert history feature (composed in app/pages). */
+export type NightSummarySlot = (night: { roomId: string; day: string; timeZone: string }) => ReactNode;
+
+export function RoomSleepScreen({ roomId, nightSummary }: { roomId: string; nightSummary: NightSummarySlot }) {
   return (
     <RoomPage roomId={roomId} tab="sleep">
-      {(room) => <SleepDayView room={room} />}
+      {(room) => <SleepDayView room={room} nightSummary={nightSummary} />}
     </RoomPage>
   );
 }
 
-function SleepDayView({ room }: { room: Room }) {
+function SleepDayView({ room, nightSummary }: { room: Room; nightSummary: NightSummarySlot }) {
   const { t } = useTranslation();
   const roomId = room.documentReferenceId;
   const rule = useSleepDayRule(room.domainId);
   const [params, setParams] = useSearchParams();
   const asked = params.get('day');
   const [openedAt] = useState(() => Date.now());
-  const latest = useQuery<SleepDayRecord>(isDay(asked) ? null : { collection: `rooms/${roomId}/sleeps`, orderBy: [['bedTime', 'desc']], limit: 1 });
+  const latest = useLatestSleepDay(roomId, !isDay(asked));
   if (!isDay(asked) && latest.loading) return <Loader aria-label={t('roomSleep.loading')} />;
   const noRecordsAtAll = !isDay(asked) && latest.data.length === 0;
   const day = isDay(asked) ? asked : (latest.data[0]?.documentReferenceId ?? addDays(sleepDayOf(openedAt, rule), -1));
@@ -56,6 +71,7 @@ function SleepDayView({ room }: { room: Room }) {
         </Group>
         {noRecordsAtAll ? <Alert color="gray">{t('roomSleep.noRecords')}</Alert> : null}
         <SleepDayRecordView key={day} room={room} day={day} rule={rule} selected={selected} onSelect={select} />
+        {nightSummary({ roomId, day, timeZone: rule.timeZone })}
       </Stack>
       <RoomSleepCalendar roomId={roomId} day={day} onPick={go} />
     </Flex>
@@ -75,18 +91,6 @@ function SleepDayRecordView({ room, day, rule, selected, onSelect }: SleepDayRec
   const roomId = room.documentReferenceId;
   const record = useDocument<SleepDayRecord>(`rooms/${roomId}/sleeps/${day}`);
   const range = useMemo(() => sleepDayRange(day, rule), [day, rule]);
-  // Sleep days have no pause list; the room's no-breathing alerts of the night mark the pauses.
-  const alerts = useQuery({
-    collection: 'alerts',
-    where: [
-      ['roomId', '==', roomId],
-      ['type', '==', 'noBreathing'],
-      ['startedAt', '>=', new Date(range.startMs - 86_400_000).toISOString().slice(0, 10)],
-      ['startedAt', '<', new Date(range.endMs + 86_400_000).toISOString().slice(0, 10)],
-    ],
-    orderBy: [['startedAt']],
-    limit: 500,
-  });
   if (record.loading) return <Loader aria-label={t('roomSleep.loading')} />;
   if (record.error) {
     return (
@@ -106,7 +110,8 @@ function SleepDayRecordView({ room, day, rule, selected, onSelect }: SleepDayRec
   const epochs = data.epochs ?? [];
   const origin = epochOriginMs(data);
   const axis = timeAxis(origin, epochs.length, range);
-  const pauses = pauseMarks(alerts.data, axis);
+  // The lane and the count in the metrics read the same per-minute pause counts of the record.
+  const pauses = origin === null ? [] : pauseMarks(epochs, origin);
   const metrics = roomSleepMetrics(data);
 
   return (
@@ -133,14 +138,31 @@ function SleepDayRecordView({ room, day, rule, selected, onSelect }: SleepDayRec
           <Text c="dimmed">{t('roomSleep.timeline.noEpochs')}</Text>
         ) : (
           <Stack gap="xs">
-            <RoomSleepTimeline epochs={epochs} originMs={origin} axis={axis} pauses={pauses} timeZone={rule.timeZone} selectedMinute={selected} onSelectMinute={onSelect} scored={data.hypnogram} />
+            <RoomSleepTimeline
+              epochs={epochs}
+              originMs={origin}
+              axis={axis}
+              pauses={pauses}
+              timeZone={rule.timeZone}
+              selectedMinute={selected}
+              onSelectMinute={onSelect}
+              scored={data.hypnogram}
+            />
             <Text size="xs" c="dimmed">
               {t('roomSleep.timeline.hint')}
             </Text>
           </Stack>
         )}
       </Paper>
-      {selected !== null ? <RoomSleepRawPanel serial={room.deviceSerial ?? null} minuteMs={selected} epoch={epochAt(epochs, origin, selected)} timeZone={rule.timeZone} onClose={() => onSelect(null)} /> : null}
+      {selected !== null ? (
+        <RoomSleepRawPanel
+          serial={room.deviceSerial ?? null}
+          minuteMs={selected}
+          epoch={epochAt(epochs, origin, selected)}
+          timeZone={rule.timeZone}
+          onClose={() => onSelect(null)}
+        />
+      ) : null}
     </Stack>
   );
 }
@@ -153,11 +175,15 @@ function MetricValue({ text, timeZone }: { text: MetricText; timeZone: string })
     case 'time':
       return formatTime(text.iso, timeZone);
     case 'duration':
-      return Math.round(text.minutes) >= 60 ? t('roomSleep.units.hoursMinutes', hoursMinutes(text.minutes)) : t('roomSleep.units.minutes', { value: text.minutes });
+      return Math.round(text.minutes) >= 60
+        ? t('roomSleep.units.hoursMinutes', hoursMinutes(text.minutes))
+        : t('roomSleep.units.minutes', { value: text.minutes });
     case 'unit':
       return t(`roomSleep.units.${text.unit}`, { value: text.value });
     case 'rate':
-      return text.min === null || text.max === null ? t(`roomSleep.units.${text.unit}`, { value: text.avg }) : t('roomSleep.units.rateRange', { avg: t(`roomSleep.units.${text.unit}`, { value: text.avg }), min: text.min, max: text.max });
+      return text.min === null || text.max === null
+        ? t(`roomSleep.units.${text.unit}`, { value: text.avg })
+        : t('roomSleep.units.rateRange', { avg: t(`roomSleep.units.${text.unit}`, { value: text.avg }), min: text.min, max: text.max });
     case 'apnea':
       return text.index === null ? t('roomSleep.units.count', { value: text.count }) : t('roomSleep.units.apnea', { count: text.count, index: text.index });
   }

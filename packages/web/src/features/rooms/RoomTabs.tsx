@@ -1,12 +1,13 @@
 import { Badge, Button, Group, Text } from '@mantine/core';
-import { IconLock } from '@tabler/icons-react';
+import { IconActivityHeartbeat, IconLock } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import { levelOpensRoute } from '@nemuri/shared/routeAccess';
 import { MessagePanel } from '../../components/MessagePanel.tsx';
 import { ScreenLoading } from '../../components/ScreenStatus.tsx';
-import { useCurrentRoute } from '../../app/routeHandle.ts';
+import { useCurrentRoute } from '../../lib/routeHandle.ts';
 import { ScreenPage } from '../../components/ScreenPage.tsx';
 import { useDocument } from '../../lib/documents/hooks.ts';
 import type { RecordOf } from '../../lib/documents/records.ts';
@@ -28,7 +29,14 @@ export function RoomTabs({ roomId, current }: { roomId: string; current: RoomTab
   return (
     <Group component="nav" aria-label={t('roomSleep.tabs.label')} gap="xs" wrap="wrap">
       {TABS.filter(({ minLevel }) => level >= minLevel).map(({ tab }) => (
-        <Button key={tab} component={Link} to={`/room/${encodeURIComponent(roomId)}/${tab}`} size="compact-md" variant={tab === current ? 'filled' : 'subtle'} aria-current={tab === current ? 'page' : undefined}>
+        <Button
+          key={tab}
+          component={Link}
+          to={`/room/${encodeURIComponent(roomId)}/${tab}`}
+          size="compact-md"
+          variant={tab === current ? 'filled' : 'subtle'}
+          aria-current={tab === current ? 'page' : undefined}
+        >
           {t(`roomSleep.tabs.${tab}`)}
         </Button>
       ))}
@@ -58,7 +66,13 @@ export function RoomPage({ roomId, tab, children }: RoomPageProps) {
   if (room.error || room.data === null) {
     return (
       <ScreenPage>
-        <MessagePanel icon={<IconLock size={iconSize('xl')} />} color="gray" title={t('roomSleep.roomNotFoundTitle')} body={t('roomSleep.roomNotFound')} action={{ label: t('roomSleep.backHome'), to: '/' }} />
+        <MessagePanel
+          icon={<IconLock size={iconSize('xl')} />}
+          color="gray"
+          title={t('roomSleep.roomNotFoundTitle')}
+          body={t('roomSleep.roomNotFound')}
+          action={{ label: t('roomSleep.backHome'), to: '/' }}
+        />
       </ScreenPage>
     );
   }
@@ -67,14 +81,31 @@ export function RoomPage({ roomId, tab, children }: RoomPageProps) {
     <ScreenPage title={`${t(`routes.${route?.name ?? 'roomSleep'}`)} — ${room.data.name}`}>
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Group gap="sm">
-          <Text data-testid="room-resident">{room.data.residentName ? t('roomSleep.resident', { name: room.data.residentName }) : t('roomSleep.noResident')}</Text>
+          <Text data-testid="room-resident">
+            {room.data.residentName ? t('roomSleep.resident', { name: room.data.residentName }) : t('roomSleep.noResident')}
+          </Text>
           {level < ROLE_LEVELS.generalStaff ? (
             <Badge variant="light" color="gray">
               {t('roomSleep.readOnly')}
             </Badge>
           ) : null}
         </Group>
-        <RoomTabs roomId={roomId} current={tab} />
+        <Group gap="xs" wrap="wrap">
+          <RoomTabs roomId={roomId} current={tab} />
+          {/* The live waveforms: one click from the room, for the levels that may watch them. */}
+          {room.data.deviceSerial && levelOpensRoute(level, 'monitoringRoomRawMulti') ? (
+            <Button
+              component={Link}
+              to={`/monitoring-room/raw-multi?roomId=${encodeURIComponent(roomId)}`}
+              size="compact-md"
+              variant="light"
+              leftSection={<IconActivityHeartbeat size={iconSize('xs')} />}
+              data-testid="room-live-waveforms"
+            >
+              {t('roomSleep.liveWaveforms')}
+            </Button>
+          ) : null}
+        </Group>
       </Group>
       {children(room.data)}
     </ScreenPage>

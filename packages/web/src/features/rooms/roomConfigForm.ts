@@ -8,13 +8,25 @@ import type { ZodIssue } from 'zod/v3';
 import { SCHEMAS } from '@nemuri/shared/documents/collections';
 import type { DocumentIssue } from '@nemuri/shared/documents/errors';
 import type { FieldsOf } from '../../lib/documents/records.ts';
+import { alertSettingsFieldOf, type AlertSettingsValues } from './roomAlertSettingsForm.ts';
 
 export type RoomFields = FieldsOf<'rooms'>;
 export type RoomStatus = NonNullable<RoomFields['status']>;
 export const ROOM_STATUSES: readonly RoomStatus[] = ['active', 'vacant', 'inactive'];
 
 /** The fields the form edits; everything else a room holds (owners, viewers) is kept as stored. */
-export const FORM_FIELDS = ['domainId', 'name', 'floor', 'unit', 'sortOrder', 'residentName', 'residentNote', 'status', 'deviceSerial'] as const;
+export const FORM_FIELDS = [
+  'domainId',
+  'name',
+  'floor',
+  'unit',
+  'sortOrder',
+  'residentName',
+  'residentNote',
+  'status',
+  'deviceSerial',
+  'alertSettings',
+] as const;
 export type FormField = (typeof FORM_FIELDS)[number];
 
 export interface RoomFormValues {
@@ -29,6 +41,8 @@ export interface RoomFormValues {
   status: string;
   /** '' for no device. */
   deviceSerial: string;
+  /** The room's own alert settings; absent: kept as stored. */
+  alertSettings?: AlertSettingsValues;
 }
 
 export type ValidationRule = 'required' | 'number' | 'integer' | 'min' | 'max' | 'tooShort' | 'tooLong' | 'choice' | 'invalidType' | 'unknownField' | 'invalid';
@@ -70,6 +84,7 @@ export function roomFieldsOf(values: RoomFormValues, rootDomainId: string | null
     residentNote: text(values.residentNote),
     deviceSerial: text(values.deviceSerial),
     status: (text(values.status) ?? undefined) as RoomStatus | undefined,
+    ...(values.alertSettings === undefined ? {} : { alertSettings: alertSettingsFieldOf(values.alertSettings) }),
   };
 }
 
@@ -77,7 +92,14 @@ function isFormField(value: unknown): value is FormField {
   return typeof value === 'string' && (FORM_FIELDS as readonly string[]).includes(value);
 }
 
-type Issue = Pick<ZodIssue, 'path' | 'message'> & { code?: string; type?: string; received?: unknown; expected?: unknown; minimum?: unknown; maximum?: unknown };
+type Issue = Pick<ZodIssue, 'path' | 'message'> & {
+  code?: string;
+  type?: string;
+  received?: unknown;
+  expected?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+};
 
 function numberParam(value: unknown): number | undefined {
   return typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : undefined;

@@ -79,7 +79,8 @@ export function groupRooms(rooms: readonly Room[], filter: RoomFilter, sort: Sor
   for (const group of groups.values()) group.rooms.sort(compare);
   const byPlace = (a: RoomGroup, b: RoomGroup) => compareOptional(a.floor, b.floor) || compareOptional(a.unit, b.unit);
   // In sort order the groups follow their first room too: the facility's order, not the collator's (東 after 西).
-  const first = (group: RoomGroup) => group.rooms.reduce((min, room) => (typeof room.sortOrder === 'number' && room.sortOrder < min ? room.sortOrder : min), Number.POSITIVE_INFINITY);
+  const first = (group: RoomGroup) =>
+    group.rooms.reduce((min, room) => (typeof room.sortOrder === 'number' && room.sortOrder < min ? room.sortOrder : min), Number.POSITIVE_INFINITY);
   return [...groups.values()].sort(sort === 'sortOrder' ? (a, b) => first(a) - first(b) || byPlace(a, b) : byPlace);
 }
 

@@ -22,7 +22,10 @@ export function periodDays(lastDay: string, n: number): string[] {
   return Array.from({ length: n }, (_, i) => addDays(lastDay, i - n + 1));
 }
 
-type MetricFields = Pick<SleepDayRecord, 'totalSleepMin' | 'sleepEfficiency' | 'sleepLatencyMin' | 'wasoMin' | 'outOfBedCount' | 'respirationRate' | 'heartRate' | 'apneaIndex'>;
+type MetricFields = Pick<
+  SleepDayRecord,
+  'totalSleepMin' | 'sleepEfficiency' | 'sleepLatencyMin' | 'wasoMin' | 'outOfBedCount' | 'respirationRate' | 'heartRate' | 'apneaIndex'
+>;
 
 /** A record's value of a metric (rates: the night's average), null when it has none. */
 export function metricValue(record: MetricFields, key: SleepReferenceKey): number | null {

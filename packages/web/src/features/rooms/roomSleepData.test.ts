@@ -9,12 +9,17 @@ import {
   hasStages,
   linePath,
   minuteAt,
+  clampWindow,
+  isWhole,
+  pauseCount,
   pauseMarks,
   sleepDayOf,
   sleepDayRange,
   stageBands,
   stateBands,
   timeAxis,
+  windowTicks,
+  zoomWindow,
   type SleepEpoch,
 } from './roomSleepData.ts';
 
@@ -28,7 +33,9 @@ describe('sleep day shaping', () => {
     expect(epochOriginMs({ bedTime: '2026-11-21T03:03:00.000Z', epochs: fromBoundary })).toBe(Date.parse('2026-11-21T03:00:00Z'));
     expect(epochOriginMs({ bedTime: null, epochs: fromBed })).toBeNull();
     // The record's own epochStart wins.
-    expect(epochOriginMs({ epochStart: '2026-11-21T03:00:00.000Z', bedTime: '2026-11-21T12:00:00.000Z', epochs: fromBoundary })).toBe(Date.parse('2026-11-21T03:00:00Z'));
+    expect(epochOriginMs({ epochStart: '2026-11-21T03:00:00.000Z', bedTime: '2026-11-21T12:00:00.000Z', epochs: fromBoundary })).toBe(
+      Date.parse('2026-11-21T03:00:00Z'),
+    );
   });
 
   it('turns epochs into state bands and, when stages exist, hypnogram bands', () => {
@@ -48,7 +55,13 @@ describe('sleep day shaping', () => {
   it('draws series with gaps where a minute has no value', () => {
     const series = epochSeries([epoch('light', 60), epoch('outOfBed'), epoch('light', 62), epoch('light', 64)], 'heartRate');
     expect(series).toEqual([60, null, 62, 64]);
-    expect(linePath(series, (i) => i * 10, (v) => v)).toBe('M0.0 60.0 M20.0 62.0 L30.0 64.0');
+    expect(
+      linePath(
+        series,
+        (i) => i * 10,
+        (v) => v,
+      ),
+    ).toBe('M0.0 60.0 M20.0 62.0 L30.0 64.0');
   });
 
   it('uses the sleep-day boundary in the domain time zone', () => {
@@ -74,26 +87,51 @@ describe('sleep day shaping', () => {
     expect(epochAt(epochs, origin, origin - 60_000)).toBeNull();
   });
 
-  it('marks breathing pauses inside the window only', () => {
-    const marks = pauseMarks(
-      [
-        { startedAt: '2026-11-21T15:00:10Z', endedAt: '2026-11-21T15:00:40Z' },
-        { startedAt: '2026-11-20T15:00:10Z', endedAt: '2026-11-20T15:00:40Z' },
-        { startedAt: '2026-11-21T14:00:00Z', endedAt: null },
-      ],
-      { startMs: Date.parse('2026-11-21T12:00:00Z'), endMs: Date.parse('2026-11-21T23:00:00Z') },
-    );
+  it('marks the minutes whose epochs count breathing pauses, as many as the record counts', () => {
+    const origin = Date.parse('2026-11-21T12:00:00Z');
+    const epochs = [epoch('light'), { ...epoch('light'), pauses: 2 }, epoch('deep'), { ...epoch('deep'), pauses: 1 }, { ...epoch('awake'), pauses: 0 }];
+    const marks = pauseMarks(epochs, origin);
     expect(marks).toEqual([
-      { startMs: Date.parse('2026-11-21T14:00:00Z'), endMs: Date.parse('2026-11-21T14:01:00Z') },
-      { startMs: Date.parse('2026-11-21T15:00:10Z'), endMs: Date.parse('2026-11-21T15:00:40Z') },
+      { startMs: origin + 60_000, endMs: origin + 120_000, count: 2 },
+      { startMs: origin + 180_000, endMs: origin + 240_000, count: 1 },
     ]);
+    expect(pauseCount(marks)).toBe(3);
+    expect(pauseMarks([epoch('light')], origin)).toEqual([]);
+  });
+
+  it('zooms about an instant that stays put, never past the night nor below ten minutes, and resets to the whole', () => {
+    const full = { startMs: Date.parse('2026-11-21T12:00:00Z'), endMs: Date.parse('2026-11-21T22:00:00Z') };
+    const at = Date.parse('2026-11-21T14:00:00Z');
+    const zoomed = zoomWindow(full, full, at, 0.5);
+    expect(zoomed).toEqual({ startMs: Date.parse('2026-11-21T13:00:00Z'), endMs: Date.parse('2026-11-21T18:00:00Z') });
+    // At the edge the window moves instead of leaving the night.
+    expect(zoomWindow(full, zoomed, full.startMs, 4)).toEqual(full);
+    expect(isWhole(full, zoomWindow(full, zoomed, at, 10))).toBe(true);
+    const narrow = clampWindow(full, at, at + 60_000);
+    expect(narrow.endMs - narrow.startMs).toBe(10 * 60_000);
+    expect(narrow.startMs).toBe(at + 30_000 - 5 * 60_000);
+    // A drag from right to left selects the same stretch.
+    expect(clampWindow(full, at + 3_600_000, at)).toEqual({ startMs: at, endMs: at + 3_600_000 });
+    expect(clampWindow(full, full.endMs - 60_000, full.endMs + 3_600_000).endMs).toBe(full.endMs);
+  });
+
+  it('draws hour lines on a long window and finer ones when zoomed in', () => {
+    const start = Date.parse('2026-11-21T12:00:00Z');
+    expect(windowTicks({ startMs: start, endMs: start + 10 * 3_600_000 })).toHaveLength(11);
+    const fine = windowTicks({ startMs: start + 7 * 60_000, endMs: start + 47 * 60_000 });
+    expect(fine.map((tick) => (tick - start) / 60_000)).toEqual([10, 15, 20, 25, 30, 35, 40, 45]);
   });
 
   it('lays out a month from Sunday and marks the days with data', () => {
     const weeks = calendarWeeks('2026-11', new Set(['2026-11-03', '2026-11-30']));
     // 1 November 2026 is a Sunday.
     expect(weeks[0]?.[0]).toEqual({ day: '2026-11-01', date: 1, hasData: false });
-    expect(weeks.flat().filter((cell) => cell?.hasData).map((cell) => cell?.day)).toEqual(['2026-11-03', '2026-11-30']);
+    expect(
+      weeks
+        .flat()
+        .filter((cell) => cell?.hasData)
+        .map((cell) => cell?.day),
+    ).toEqual(['2026-11-03', '2026-11-30']);
     expect(weeks.every((week) => week.length === 7)).toBe(true);
     expect(calendarWeeks('2026-12', new Set())[0]?.slice(0, 2)).toEqual([null, null]);
     expect(addMonths('2026-12', 1)).toBe('2027-01');

@@ -83,7 +83,7 @@ export interface Band<K extends string> {
 
 function runs<K extends string>(epochs: readonly SleepEpoch[], originMs: number, kindOf: (state: EpochState) => K): Band<K>[] {
   const bands: Band<K>[] = [];
-  for (let i = 0; i < epochs.length; ) {
+  for (let i = 0; i < epochs.length;) {
     const kind = kindOf((epochs[i] as SleepEpoch).state);
     let j = i + 1;
     while (j < epochs.length && kindOf((epochs[j] as SleepEpoch).state) === kind) j++;
@@ -194,8 +194,54 @@ export function timeAxis(originMs: number | null, epochCount: number, day: { sta
   return { startMs, endMs, ticks };
 }
 
+/** A stretch of the time axis being looked at (the whole axis, or a zoomed part of it). */
+export interface TimeWindow {
+  startMs: number;
+  endMs: number;
+}
+
+/** The narrowest the charts zoom to: a few minutes still show the per-minute values apart. */
+export const MIN_ZOOM_MS = 10 * MINUTE_MS;
+
+/**
+ * `[startMs, endMs)` made a window inside `full`: at least MIN_ZOOM_MS wide (or the whole of `full`
+ * when that is narrower), moved rather than cut where it runs past an end.
+ */
+export function clampWindow(full: TimeWindow, startMs: number, endMs: number): TimeWindow {
+  const fullSpan = full.endMs - full.startMs;
+  const span = Math.min(fullSpan, Math.max(MIN_ZOOM_MS, Math.abs(endMs - startMs)));
+  let start = Math.min(startMs, endMs);
+  if (Math.max(startMs, endMs) - start < span) start = (startMs + endMs) / 2 - span / 2;
+  start = Math.min(Math.max(start, full.startMs), full.endMs - span);
+  return { startMs: start, endMs: start + span };
+}
+
+/** `current` scaled by `factor` (below 1 zooms in) about the instant `atMs`, which stays where it is. */
+export function zoomWindow(full: TimeWindow, current: TimeWindow, atMs: number, factor: number): TimeWindow {
+  const start = atMs - (atMs - current.startMs) * factor;
+  const end = atMs + (current.endMs - atMs) * factor;
+  return clampWindow(full, start, end);
+}
+
+/** Whether a window is the whole of `full` (nothing to reset). */
+export function isWhole(full: TimeWindow, window: TimeWindow): boolean {
+  return window.startMs <= full.startMs && window.endMs >= full.endMs;
+}
+
+const TICK_STEPS_MIN = [5, 10, 15, 30, 60, 120, 180];
+
+/** Grid lines of a window: whole hours, or every 5–30 minutes when zoomed in; at most about a dozen. */
+export function windowTicks(window: TimeWindow): number[] {
+  const spanMin = (window.endMs - window.startMs) / MINUTE_MS;
+  const stepMin = TICK_STEPS_MIN.find((step) => spanMin / step <= 12) ?? 240;
+  const step = stepMin * MINUTE_MS;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(window.startMs / step) * step; t <= window.endMs; t += step) ticks.push(t);
+  return ticks;
+}
+
 /** The start of the minute at a fraction (0–1) of the axis. */
-export function minuteAt(axis: TimeAxis, fraction: number): number {
+export function minuteAt(axis: TimeWindow, fraction: number): number {
   const at = axis.startMs + Math.min(1, Math.max(0, fraction)) * (axis.endMs - axis.startMs);
   return Math.min(axis.endMs - MINUTE_MS, Math.floor(at / MINUTE_MS) * MINUTE_MS);
 }
@@ -207,18 +253,30 @@ export function epochAt(epochs: readonly SleepEpoch[], originMs: number | null, 
   return epochs[index] ?? null;
 }
 
-/** Breathing pauses (no-breathing alerts) that overlap the window, as marks on the timeline. */
-export function pauseMarks(alerts: readonly { startedAt: string; endedAt?: string | null }[], window: { startMs: number; endMs: number }): { startMs: number; endMs: number }[] {
-  const marks: { startMs: number; endMs: number }[] = [];
-  for (const alert of alerts) {
-    const startMs = Date.parse(alert.startedAt);
-    const ended = alert.endedAt ? Date.parse(alert.endedAt) : Number.NaN;
-    // Pauses are seconds long: an open or unreadable end is drawn as one minute.
-    const endMs = Number.isNaN(ended) ? startMs + MINUTE_MS : ended;
-    if (Number.isNaN(startMs) || endMs <= window.startMs || startMs >= window.endMs) continue;
-    marks.push({ startMs, endMs });
-  }
-  return marks.sort((a, b) => a.startMs - b.startMs);
+export interface PauseMark {
+  startMs: number;
+  endMs: number;
+  /** Pauses that began in the minute. */
+  count: number;
+}
+
+/**
+ * Breathing pauses as marks on the timeline: the minutes whose epoch counts pauses (`pauses`), the
+ * same per-minute counts whose sum is the record's `apneaEvents`, the number the metrics show. The
+ * station's no-breathing alerts are not used: they need a longer pause and may be switched off.
+ */
+export function pauseMarks(epochs: readonly SleepEpoch[], originMs: number): PauseMark[] {
+  const marks: PauseMark[] = [];
+  epochs.forEach((epoch, index) => {
+    const count = epoch.pauses ?? 0;
+    if (count > 0) marks.push({ startMs: originMs + index * MINUTE_MS, endMs: originMs + (index + 1) * MINUTE_MS, count });
+  });
+  return marks;
+}
+
+/** How many pauses the marks hold. */
+export function pauseCount(marks: readonly PauseMark[]): number {
+  return marks.reduce((sum, mark) => sum + mark.count, 0);
 }
 
 export interface CalendarCell {

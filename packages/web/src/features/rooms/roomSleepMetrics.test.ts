@@ -6,9 +6,35 @@ const base: SleepDayRecord = { documentReferenceId: '2026-11-21', documentPath: 
 
 describe('sleep metrics block', () => {
   it('shows every metric in order, with its kind of value, and a dash for what the record lacks', () => {
-    const metrics = roomSleepMetrics({ ...base, bedTime: '2026-11-21T21:10:00+09:00', totalSleepMin: 412, sleepEfficiency: 88.4, heartRate: { avg: 61.2, min: 52, max: 75 }, apneaEvents: 3, apneaIndex: 0.4, outOfBedCount: 0 });
+    const metrics = roomSleepMetrics({
+      ...base,
+      bedTime: '2026-11-21T21:10:00+09:00',
+      totalSleepMin: 412,
+      sleepEfficiency: 88.4,
+      heartRate: { avg: 61.2, min: 52, max: 75 },
+      apneaEvents: 3,
+      apneaIndex: 0.4,
+      outOfBedCount: 0,
+    });
     const byKey = Object.fromEntries(metrics.map((metric) => [metric.key, metric.text]));
-    expect(metrics.map((metric) => metric.key)).toEqual(['bedTime', 'sleepOnset', 'finalWake', 'outOfBedTime', 'timeInBed', 'totalSleep', 'efficiency', 'latency', 'waso', 'awakenings', 'outOfBedCount', 'outOfBedMin', 'respirationRate', 'heartRate', 'apnea', 'movement']);
+    expect(metrics.map((metric) => metric.key)).toEqual([
+      'bedTime',
+      'sleepOnset',
+      'finalWake',
+      'outOfBedTime',
+      'timeInBed',
+      'totalSleep',
+      'efficiency',
+      'latency',
+      'waso',
+      'awakenings',
+      'outOfBedCount',
+      'outOfBedMin',
+      'respirationRate',
+      'heartRate',
+      'apnea',
+      'movement',
+    ]);
     expect(byKey.bedTime).toEqual({ kind: 'time', iso: '2026-11-21T21:10:00+09:00' });
     expect(byKey.sleepOnset).toEqual({ kind: 'none' });
     expect(byKey.totalSleep).toEqual({ kind: 'duration', minutes: 412 });

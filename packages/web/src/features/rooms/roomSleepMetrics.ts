@@ -13,13 +13,31 @@ export type MetricText =
   | { kind: 'rate'; unit: 'perMinute' | 'bpm'; avg: number; min: number | null; max: number | null }
   | { kind: 'apnea'; count: number; index: number | null };
 
-export const METRIC_KEYS = ['bedTime', 'sleepOnset', 'finalWake', 'outOfBedTime', 'timeInBed', 'totalSleep', 'efficiency', 'latency', 'waso', 'awakenings', 'outOfBedCount', 'outOfBedMin', 'respirationRate', 'heartRate', 'apnea', 'movement'] as const;
+export const METRIC_KEYS = [
+  'bedTime',
+  'sleepOnset',
+  'finalWake',
+  'outOfBedTime',
+  'timeInBed',
+  'totalSleep',
+  'efficiency',
+  'latency',
+  'waso',
+  'awakenings',
+  'outOfBedCount',
+  'outOfBedMin',
+  'respirationRate',
+  'heartRate',
+  'apnea',
+  'movement',
+] as const;
 export type MetricKey = (typeof METRIC_KEYS)[number];
 
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const time = (value: string | null | undefined): MetricText => (value ? { kind: 'time', iso: value } : { kind: 'none' });
 const duration = (value: number | null | undefined): MetricText => (isNumber(value) ? { kind: 'duration', minutes: value } : { kind: 'none' });
-const unit = (u: 'percent' | 'count' | 'plain', value: number | null | undefined): MetricText => (isNumber(value) ? { kind: 'unit', unit: u, value } : { kind: 'none' });
+const unit = (u: 'percent' | 'count' | 'plain', value: number | null | undefined): MetricText =>
+  isNumber(value) ? { kind: 'unit', unit: u, value } : { kind: 'none' };
 function rate(u: 'perMinute' | 'bpm', stat: SleepDayRecord['respirationRate']): MetricText {
   if (!stat || !isNumber(stat.avg)) return { kind: 'none' };
   return { kind: 'rate', unit: u, avg: stat.avg, min: isNumber(stat.min) ? stat.min : null, max: isNumber(stat.max) ? stat.max : null };
@@ -41,14 +59,13 @@ export function roomSleepMetrics(record: SleepDayRecord): { key: MetricKey; text
     outOfBedMin: duration(record.outOfBedMin),
     respirationRate: rate('perMinute', record.respirationRate),
     heartRate: rate('bpm', record.heartRate),
-    apnea: isNumber(record.apneaEvents) ? { kind: 'apnea', count: record.apneaEvents, index: isNumber(record.apneaIndex) ? record.apneaIndex : null } : { kind: 'none' },
+    apnea: isNumber(record.apneaEvents)
+      ? { kind: 'apnea', count: record.apneaEvents, index: isNumber(record.apneaIndex) ? record.apneaIndex : null }
+      : { kind: 'none' },
     movement: unit('plain', record.movementIndex),
   };
   return METRIC_KEYS.map((key) => ({ key, text: texts[key] }));
 }
 
 /** Whole hours and minutes of a duration in minutes, rounded to the minute first (so never "6時間60分"). */
-export function hoursMinutes(minutes: number): { h: number; m: number } {
-  const total = Math.round(minutes);
-  return { h: Math.floor(total / 60), m: total % 60 };
-}
+export { hoursMinutes } from '../../lib/dates.ts';

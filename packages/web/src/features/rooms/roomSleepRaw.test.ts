@@ -22,7 +22,16 @@ const frame = (channel: SmfSampleFrame['channel'], startMs: number, values: numb
 describe('raw minute signals', () => {
   it('keeps the frames of the channel, opening multi frames, in time order', () => {
     const ecg = frame('ecg', 2000, [1]);
-    const multi: SmfFrame = { version: 1, sequence: 0, startTimeUs: 0, byteOffset: 0, byteLength: 0, crc: 0, channel: 'multi', frames: [frame('ecg', 1000, [2]), frame('respiAxl', 1000, [0, 0, 0], 3)] };
+    const multi: SmfFrame = {
+      version: 1,
+      sequence: 0,
+      startTimeUs: 0,
+      byteOffset: 0,
+      byteLength: 0,
+      crc: 0,
+      channel: 'multi',
+      frames: [frame('ecg', 1000, [2]), frame('respiAxl', 1000, [0, 0, 0], 3)],
+    };
     expect(sampleFrames([ecg, multi], 'ecg').map((f) => f.startTimeUs)).toEqual([1_000_000, 2_000_000]);
   });
 

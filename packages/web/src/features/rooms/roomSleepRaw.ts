@@ -6,6 +6,8 @@
  */
 import type { SmfFrame, SmfSampleChannel, SmfSampleFrame } from '@nemuri/parser/smf';
 import { loadDeviceParser } from '../../lib/deviceParser.ts';
+import { ApiError } from '../../lib/http/apiError.ts';
+import { fetchStoredSignals } from '../../lib/storedSignals.ts';
 
 export const RAW_CHANNELS = ['respiAxl', 'ecg'] as const satisfies readonly SmfSampleChannel[];
 export type RawChannel = (typeof RAW_CHANNELS)[number];
@@ -14,14 +16,14 @@ export type ChannelSignals = { status: 'frames'; frames: SmfSampleFrame[] } | { 
 
 /** The frames of a channel that start in [fromMs, toMs), in time order; the answer's status otherwise. */
 export async function readStoredSignals(serial: string, channel: RawChannel, fromMs: number, toMs: number, signal?: AbortSignal): Promise<ChannelSignals> {
-  const query = new URLSearchParams({ channel, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() });
-  const init: RequestInit = { credentials: 'same-origin' };
-  if (signal) init.signal = signal;
-  const response = await fetch(`/api/devices/${encodeURIComponent(serial)}/signals?${query.toString()}`, init);
-  // A device out of the user's scope (403) and one the user's level may not read (404) both mean "not yours".
-  if (response.status === 403 || response.status === 404 || response.status === 401) return { status: 'forbidden' };
-  if (!response.ok) return { status: 'failed' };
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  let bytes: Uint8Array;
+  try {
+    bytes = await fetchStoredSignals(serial, channel, new Date(fromMs), new Date(toMs), signal);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    // A device out of the user's scope (403) and one the user's level may not read (404) both mean "not yours".
+    return { status: error.status === 403 || error.status === 404 || error.status === 401 ? 'forbidden' : 'failed' };
+  }
   if (bytes.length === 0) return { status: 'none' };
   const parser = await loadDeviceParser();
   const frames = sampleFrames(parser.decodeSmfStream(bytes), channel);

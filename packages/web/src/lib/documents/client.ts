@@ -12,40 +12,33 @@
  * a lost connection reopens with growing delays and subscribes again: the server then sends every
  * subscription's current snapshot, so nothing missed while away stays missed.
  */
-import { jsonRequest, type FetchLike } from '../jsonRequest.ts';
+import { ApiError } from '../http/apiError.ts';
+import { createHttpClient, type FetchLike, type HttpClient, type HttpMethod } from '../http/httpClient.ts';
+import { LiveSocket, type SocketLike } from '../live/liveSocket.ts';
+import type { ReconnectPolicy } from '../live/reconnect.ts';
 import { DocumentError, type DocumentErrorCode, type DocumentIssue } from '@nemuri/shared/documents/errors';
 import { LIVE_PATH, type LiveTarget, type ServerMessage } from '@nemuri/shared/documents/live';
-import { POLICY_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE } from '@nemuri/shared/liveSockets';
 import type { Query } from '@nemuri/shared/documents/query';
 import { runTransaction as runWithRetries, type Transaction } from '@nemuri/shared/documents/transaction';
 import { DELETE_FIELD, isPlainObject, type Data } from '@nemuri/shared/documents/update';
 import type { AnyRecord, Chosen, QueryInput, RecordAt, RecordOfQuery } from './records.ts';
 
 /** The part of `fetch` the client uses. */
-export type { FetchLike } from '../jsonRequest.ts';
+export type { FetchLike } from '../http/httpClient.ts';
 
-/** The part of a WebSocket (the browser's, or the `ws` package's) the client uses. */
-export interface SocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: unknown) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-}
-
-const OPEN = 1;
+/** The part of a WebSocket the client uses. */
+export type { SocketLike } from '../live/liveSocket.ts';
 
 export interface DocumentsClientOptions {
   /** Where the server is: '' for the page's own origin, or e.g. `http://127.0.0.1:3000`. */
   baseUrl: string;
   /** The WebSocket URL of `/api/live` (default: baseUrl with ws: or wss:). */
   liveUrl?: string;
-  fetch: FetchLike;
+  /** The page's fetch unless given (the server's tests add a cookie). */
+  fetch?: FetchLike;
   openSocket(url: string): SocketLike;
-  /** Delays before reconnecting: the first, doubled per failure up to the last (ms). */
-  reconnectDelayMs?: { first: number; max: number };
+  /** The waits before reconnecting: LIVE_RECONNECT (lib/live/reconnect.ts, shared by every live socket) unless given (tests). */
+  reconnect?: Partial<ReconnectPolicy>;
   /** How long the socket stays open after its last subscription ended (ms). */
   idleCloseMs?: number;
   /**
@@ -81,33 +74,39 @@ function errorOf(status: number, body: unknown): DocumentError {
 }
 
 export class DocumentsClient {
-  readonly #options: DocumentsClientOptions;
+  readonly #http: HttpClient;
   readonly live: LiveChannel;
 
   constructor(options: DocumentsClientOptions) {
-    this.#options = options;
+    this.#http = createHttpClient({ baseUrl: options.baseUrl, ...(options.fetch === undefined ? {} : { fetch: options.fetch }) });
     const liveUrl = options.liveUrl ?? `${options.baseUrl.replace(/^http/, 'ws')}${LIVE_PATH}`;
     this.live = new LiveChannel(liveUrl, options);
   }
 
-  async #call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-    const reply = await jsonRequest(method, `${this.#options.baseUrl}${path}`, body, this.#options.fetch);
-    // An empty or non-JSON answer is no body at all to the engine's error mapping.
-    return { status: reply.status, body: reply.body ?? undefined };
-  }
-
-  async #ok(method: string, path: string, body?: unknown): Promise<Data> {
-    const reply = await this.#call(method, path, body);
-    if (reply.status < 200 || reply.status > 299) throw errorOf(reply.status, reply.body);
-    return isPlainObject(reply.body) ? reply.body : {};
+  /**
+   * One call through the page's HTTP client; a refusal becomes the engine's DocumentError. No
+   * answer at all stays the client's network ApiError: that is not the engine's refusal.
+   */
+  async #ok(method: HttpMethod, path: string, body?: unknown, { idempotent = false }: { idempotent?: boolean } = {}): Promise<Data> {
+    let answer: unknown;
+    try {
+      answer = await this.#http.json<unknown>(method, path, { body, idempotent });
+    } catch (error) {
+      throw error instanceof ApiError && !error.isNetworkFailure ? errorOf(error.status, error.body) : error;
+    }
+    return isPlainObject(answer) ? answer : {};
   }
 
   /** The record with its version (for transactions); null when there is none. */
   async getWithVersion<T = AnyRecord>(path: string): Promise<{ document: T; version: number } | null> {
-    const reply = await this.#call('GET', `/api/documents/${encodePath(path)}`);
-    if (reply.status === 404 && isPlainObject(reply.body) && reply.body.code === 'not-found') return null;
-    if (reply.status !== 200 || !isPlainObject(reply.body)) throw errorOf(reply.status, reply.body);
-    return { document: reply.body.document as T, version: Number(reply.body.version) };
+    let answer: Data;
+    try {
+      answer = await this.#ok('GET', `/api/documents/${encodePath(path)}`);
+    } catch (error) {
+      if (error instanceof DocumentError && error.code === 'not-found') return null;
+      throw error;
+    }
+    return { document: answer.document as T, version: Number(answer.version) };
   }
 
   /** The record at the path; null when there is none. */
@@ -117,11 +116,11 @@ export class DocumentsClient {
 
   /** At most the query's limit (default 50) of the records it matches, in the caller's scope. */
   async query<T = never, const Q extends QueryInput = QueryInput>(query: Q): Promise<Chosen<T, RecordOfQuery<Q>>[]> {
-    return (await this.#ok('POST', '/api/documents/query', { query })).documents as Chosen<T, RecordOfQuery<Q>>[];
+    return (await this.#ok('POST', '/api/documents/query', { query }, { idempotent: true })).documents as Chosen<T, RecordOfQuery<Q>>[];
   }
 
   async count(query: QueryInput): Promise<number> {
-    return (await this.#ok('POST', '/api/documents/count', { query })).count as number;
+    return (await this.#ok('POST', '/api/documents/count', { query }, { idempotent: true })).count as number;
   }
 
   /** Creates or replaces the record; with `merge`, merges into it. Returns the record written. */
@@ -134,7 +133,9 @@ export class DocumentsClient {
    * record is not-found; an empty record id is refused by the server quietly (null).
    */
   async update<T = never, P extends string = string>(path: P, fields: Data): Promise<Chosen<T, RecordAt<P>> | null> {
-    return ((await this.#ok('PATCH', `/api/documents/${encodePath(path)}`, { data: encodeWrite(fields) })).document as Chosen<T, RecordAt<P>> | undefined) ?? null;
+    return (
+      ((await this.#ok('PATCH', `/api/documents/${encodePath(path)}`, { data: encodeWrite(fields) })).document as Chosen<T, RecordAt<P>> | undefined) ?? null
+    );
   }
 
   /** Deletes the record (nothing to do when there is none). */
@@ -143,8 +144,18 @@ export class DocumentsClient {
   }
 
   /** The first record of the collection (or group) whose field equals the value; null if none. */
-  async lookup<T = never, const C extends string = string>(collection: C, field: string, value: unknown, { collectionGroup = false }: { collectionGroup?: boolean } = {}): Promise<Chosen<T, RecordAt<C>> | null> {
-    return ((await this.#ok('POST', '/api/documents/lookup', { collection, field, value, collectionGroup })).document as Chosen<T, RecordAt<C>> | null) ?? null;
+  async lookup<T = never, const C extends string = string>(
+    collection: C,
+    field: string,
+    value: unknown,
+    { collectionGroup = false }: { collectionGroup?: boolean } = {},
+  ): Promise<Chosen<T, RecordAt<C>> | null> {
+    return (
+      ((await this.#ok('POST', '/api/documents/lookup', { collection, field, value, collectionGroup }, { idempotent: true })).document as Chosen<
+        T,
+        RecordAt<C>
+      > | null) ?? null
+    );
   }
 
   /**
@@ -160,7 +171,10 @@ export class DocumentsClient {
           return found === null ? { document: null, version: 0 } : found;
         },
         commit: async (request) => {
-          await this.#ok('POST', '/api/documents/commit', { ...request, writes: request.writes.map((write) => (write.op === 'delete' ? write : { ...write, data: encodeWrite(write.data) })) });
+          await this.#ok('POST', '/api/documents/commit', {
+            ...request,
+            writes: request.writes.map((write) => (write.op === 'delete' ? write : { ...write, data: encodeWrite(write.data) })),
+          });
         },
       },
       fn,
@@ -170,12 +184,20 @@ export class DocumentsClient {
 
   /** The record now and after every change (null while there is none). */
   subscribeDocument<T = never, P extends string = string>(path: P, listener: Listener<Chosen<T, RecordAt<P>> | null>): Unsubscribe {
-    return this.live.subscribe({ document: path }, (message) => listener.next(('document' in message ? message.document : null) as Chosen<T, RecordAt<P>> | null), listener.error);
+    return this.live.subscribe(
+      { document: path },
+      (message) => listener.next(('document' in message ? message.document : null) as Chosen<T, RecordAt<P>> | null),
+      listener.error,
+    );
   }
 
   /** The query's records now and after every change of the result. */
   subscribeQuery<T = never, const Q extends QueryInput = QueryInput>(query: Q, listener: Listener<Chosen<T, RecordOfQuery<Q>>[]>): Unsubscribe {
-    return this.live.subscribe({ query: query as Query }, (message) => listener.next(('documents' in message ? message.documents : []) as Chosen<T, RecordOfQuery<Q>>[]), listener.error);
+    return this.live.subscribe(
+      { query: query as Query },
+      (message) => listener.next(('documents' in message ? message.documents : []) as Chosen<T, RecordOfQuery<Q>>[]),
+      listener.error,
+    );
   }
 
   /** How many records the query matches, now and after every change. */
@@ -192,42 +214,44 @@ interface LiveSubscription {
   onError: ((error: DocumentError) => void) | undefined;
 }
 
-/** The one WebSocket of a client, shared by all its subscriptions. */
+/** The one WebSocket of a client, shared by all its subscriptions (the page's socket rules: lib/live/liveSocket.ts). */
 export class LiveChannel {
-  readonly #url: string;
-  readonly #openSocket: (url: string) => SocketLike;
-  readonly #delays: { first: number; max: number };
-  readonly #onSessionChanged: (() => void) | undefined;
+  readonly #socket: LiveSocket;
   readonly #idleCloseMs: number;
   readonly #subscriptions = new Map<number, LiveSubscription>();
   #nextId = 1;
-  #socket: SocketLike | null = null;
-  #failures = 0;
-  #retry: ReturnType<typeof setTimeout> | undefined;
   #idle: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(url: string, options: Pick<DocumentsClientOptions, 'openSocket' | 'reconnectDelayMs' | 'idleCloseMs' | 'onSessionChanged'>) {
-    this.#url = url;
-    this.#openSocket = options.openSocket;
-    this.#delays = options.reconnectDelayMs ?? { first: 500, max: 30_000 };
-    this.#onSessionChanged = options.onSessionChanged;
+  constructor(url: string, options: Pick<DocumentsClientOptions, 'openSocket' | 'reconnect' | 'idleCloseMs' | 'onSessionChanged'>) {
+    this.#socket = new LiveSocket({
+      url,
+      openSocket: options.openSocket,
+      ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
+      wanted: () => this.#subscriptions.size > 0,
+      onOpen: () => {
+        for (const [id, subscription] of this.#subscriptions) this.#socket.send({ type: 'subscribe', id, target: subscription.target });
+      },
+      onMessage: (data) => this.#receive(data),
+      ...(options.onSessionChanged === undefined ? {} : { onSessionChanged: options.onSessionChanged }),
+    });
     this.#idleCloseMs = options.idleCloseMs ?? 10_000;
   }
 
   /** Whether the socket is open now (for tests and a connection indicator). */
   get connected(): boolean {
-    return this.#socket?.readyState === OPEN;
+    return this.#socket.connected;
   }
 
   subscribe(target: LiveTarget, onSnapshot: (message: Snapshot) => void, onError?: (error: DocumentError) => void): Unsubscribe {
     const id = this.#nextId++;
     this.#subscriptions.set(id, { target, onSnapshot, onError });
     clearTimeout(this.#idle);
-    if (this.#socket === null) this.#connect();
-    else this.#send({ type: 'subscribe', id, target });
+    // Sent now when open; otherwise with every subscription once the socket opens.
+    this.#socket.send({ type: 'subscribe', id, target });
+    this.#socket.connect();
     return () => {
       if (!this.#subscriptions.delete(id)) return;
-      this.#send({ type: 'unsubscribe', id });
+      this.#socket.send({ type: 'unsubscribe', id });
       if (this.#subscriptions.size === 0) {
         clearTimeout(this.#idle);
         this.#idle = setTimeout(() => this.#closeIdle(), this.#idleCloseMs);
@@ -240,81 +264,18 @@ export class LiveChannel {
    * the session it opened with.
    */
   reconnect(): void {
-    const socket = this.#socket;
-    this.#socket = null;
-    this.#detach(socket);
-    socket?.close();
-    clearTimeout(this.#retry);
-    this.#failures = 0;
-    if (this.#subscriptions.size > 0) this.#connect();
+    this.#socket.reopen();
   }
 
   /** Closes the socket and forgets every subscription. */
   close(): void {
     this.#subscriptions.clear();
-    clearTimeout(this.#retry);
     clearTimeout(this.#idle);
-    const socket = this.#socket;
-    this.#socket = null;
-    this.#detach(socket);
-    socket?.close();
+    this.#socket.dispose();
   }
 
   #closeIdle(): void {
-    if (this.#subscriptions.size > 0) return;
-    const socket = this.#socket;
-    this.#socket = null;
-    this.#detach(socket);
-    socket?.close();
-  }
-
-  #detach(socket: SocketLike | null): void {
-    if (socket === null) return;
-    socket.onopen = null;
-    socket.onmessage = null;
-    socket.onclose = null;
-    socket.onerror = null;
-  }
-
-  #send(message: unknown): void {
-    if (this.#socket?.readyState === OPEN) this.#socket.send(JSON.stringify(message));
-  }
-
-  #connect(): void {
-    clearTimeout(this.#retry);
-    let socket: SocketLike;
-    try {
-      socket = this.#openSocket(this.#url);
-    } catch {
-      this.#scheduleReconnect();
-      return;
-    }
-    this.#socket = socket;
-    socket.onopen = () => {
-      this.#failures = 0;
-      for (const [id, subscription] of this.#subscriptions) this.#send({ type: 'subscribe', id, target: subscription.target });
-    };
-    socket.onmessage = (event) => this.#receive(event.data);
-    // A failed socket also closes; reconnecting is done there.
-    socket.onerror = () => undefined;
-    socket.onclose = (event) => {
-      if (this.#socket !== socket) return;
-      this.#socket = null;
-      const code = typeof event === 'object' && event !== null && 'code' in event && typeof event.code === 'number' ? event.code : null;
-      // Re-scoped, not failed: back at once with the rights the session has now. A limit does
-      // not lift in a moment: wait the longest delay.
-      if (code === SESSION_CHANGED_CLOSE_CODE) this.#failures = 0;
-      else if (code === POLICY_CLOSE_CODE) this.#failures = Math.max(this.#failures + 1, Math.ceil(Math.log2(this.#delays.max / this.#delays.first)) + 1);
-      else this.#failures++;
-      if (code === SESSION_CHANGED_CLOSE_CODE) this.#onSessionChanged?.();
-      if (this.#subscriptions.size > 0) this.#scheduleReconnect();
-    };
-  }
-
-  #scheduleReconnect(): void {
-    const delay = Math.min(this.#delays.first * 2 ** Math.max(0, this.#failures - 1), this.#delays.max);
-    // Jitter: after a server restart, not every page at the same instant.
-    this.#retry = setTimeout(() => this.#connect(), delay * (0.75 + Math.random() / 2));
+    if (this.#subscriptions.size === 0) this.#socket.close();
   }
 
   #receive(data: unknown): void {

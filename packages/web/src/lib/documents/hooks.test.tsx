@@ -63,7 +63,14 @@ function setUp(): { sockets: StandInSocket[]; wrapper: (props: { children: React
   return { sockets, wrapper: ({ children }) => <DocumentsProvider client={client}>{children}</DocumentsProvider> };
 }
 
-const room = (id: string, name: string) => ({ domainId: 'd', name, documentReferenceId: id, documentPath: `rooms/${id}`, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' });
+const room = (id: string, name: string) => ({
+  domainId: 'd',
+  name,
+  documentReferenceId: id,
+  documentPath: `rooms/${id}`,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
 
 describe('live document hooks', () => {
   it('useDocument is loading, then follows each snapshot, and unsubscribes on unmount', () => {
@@ -84,7 +91,10 @@ describe('live document hooks', () => {
 
   it('useQuery subscribes again when the query changes, not when it is only written again', () => {
     const { sockets, wrapper } = setUp();
-    const { result, rerender } = renderHook(({ domainId }: { domainId: string }) => useQuery({ collection: 'rooms', where: [['domainId', '==', domainId]] }), { wrapper, initialProps: { domainId: 'a' } });
+    const { result, rerender } = renderHook(({ domainId }: { domainId: string }) => useQuery({ collection: 'rooms', where: [['domainId', '==', domainId]] }), {
+      wrapper,
+      initialProps: { domainId: 'a' },
+    });
     const socket = sockets[0] as StandInSocket;
     act(() => socket.open());
     const first = socket.idOf({ query: { collection: 'rooms', where: [['domainId', '==', 'a']] } });

@@ -77,7 +77,8 @@ function useLive(kind: Kind, key: string | null): { value: unknown; loading: boo
   }, [client, kind, key]);
   if (key === null) return { value: undefined, loading: false, error: null };
   // What was received for earlier arguments is not this subscription's.
-  if (received === null || received.client !== client || received.kind !== kind || received.key !== key) return { value: undefined, loading: true, error: null };
+  if (received === null || received.client !== client || received.kind !== kind || received.key !== key)
+    return { value: undefined, loading: true, error: null };
   return { value: received.value, loading: false, error: received.error };
 }
 

@@ -45,7 +45,11 @@ type CollectionIds<Parts extends string[]> = Parts extends [infer Id extends str
 export type CollectionNameOf<Path extends string> = string extends Path ? never : CollectionIds<Segments<Path>>;
 
 /** The record at a document path (or in a collection path); `Data` when the path is not a literal. */
-export type RecordAt<Path extends string> = string extends Path ? AnyRecord : CollectionNameOf<Path> extends infer Name extends CollectionName ? RecordOf<Name> : AnyRecord;
+export type RecordAt<Path extends string> = string extends Path
+  ? AnyRecord
+  : CollectionNameOf<Path> extends infer Name extends CollectionName
+    ? RecordOf<Name>
+    : AnyRecord;
 
 /**
  * A query as callers may write it: `Query`, or the same read-only (a query kept in a constant

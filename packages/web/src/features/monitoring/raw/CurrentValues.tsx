@@ -28,7 +28,11 @@ export function CurrentValues({ rows, traces, cursorUs }: CurrentValuesProps) {
       {rows.map((row) => {
         const trace = traces.traces.get(row.channel);
         const value = trace === undefined || cursor === null || trace.empty ? Number.NaN : trace.at(Math.floor(trace.indexOf(cursor)), row.component);
-        const shown = Number.isFinite(value) ? (row.channel === 'button' ? t(value >= 0.5 ? 'rawView.pressed' : 'rawView.released') : value.toFixed(row.digits)) : '—';
+        const shown = Number.isFinite(value)
+          ? row.channel === 'button'
+            ? t(value >= 0.5 ? 'rawView.pressed' : 'rawView.released')
+            : value.toFixed(row.digits)
+          : '—';
         return (
           <Paper key={`${row.channel}-${row.component}`} withBorder radius="md" px="sm" py={6} miw={120} data-testid={`value-${row.channel}-${row.component}`}>
             <Stack gap={0}>

@@ -4,9 +4,9 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/dates.ts';
-import { useQuery } from '../../../lib/documents/hooks.ts';
 import { iconSize } from '../../../lib/icons.ts';
 import { RAW_VIEW_KEYS, viewPath, type RawViewKey } from './rawViews.ts';
+import { useDevices, useDeviceTypes, useRooms } from '../api/monitoringQueries.ts';
 
 const collator = new Intl.Collator('ja', { numeric: true });
 /** A device that has sent nothing for this long is shown as offline. */
@@ -20,9 +20,9 @@ interface DevicePickerProps {
 /** `/monitoring-device/`: the devices in scope, each with the live views its type offers. */
 export function DevicePicker({ view }: DevicePickerProps) {
   const { t } = useTranslation();
-  const devices = useQuery({ collection: 'devices', limit: 500 });
-  const types = useQuery({ collection: 'deviceTypes', limit: 100 });
-  const rooms = useQuery({ collection: 'rooms', limit: 500 });
+  const devices = useDevices();
+  const types = useDeviceTypes();
+  const rooms = useRooms();
   const [search, setSearch] = useState('');
   // Online means "sent something within the last minute": re-judged every 15 s.
   const [now, setNow] = useState(() => Date.now());
@@ -38,7 +38,10 @@ export function DevicePicker({ view }: DevicePickerProps) {
     return devices.data
       .filter((device) => device.status !== 'retired')
       .map((device) => ({ device, type: typeById.get(device.deviceTypeId), room: device.roomId ? roomById.get(device.roomId) : undefined }))
-      .filter(({ device, type, room }) => needle === '' || [device.documentReferenceId, type?.name, room?.name].some((text) => typeof text === 'string' && text.toLowerCase().includes(needle)))
+      .filter(
+        ({ device, type, room }) =>
+          needle === '' || [device.documentReferenceId, type?.name, room?.name].some((text) => typeof text === 'string' && text.toLowerCase().includes(needle)),
+      )
       .sort((a, b) => collator.compare(a.device.documentReferenceId, b.device.documentReferenceId));
   }, [devices.data, typeById, roomById, search]);
 
@@ -52,7 +55,14 @@ export function DevicePicker({ view }: DevicePickerProps) {
   return (
     <>
       <Text c="dimmed">{view === null ? t('rawView.pickHint') : t('rawView.pickForView', { view: t(`rawView.views.${view}`) })}</Text>
-      <TextInput leftSection={<IconSearch size={iconSize('xs')} />} placeholder={t('rawView.searchDevices')} aria-label={t('rawView.searchDevices')} value={search} onChange={(event) => setSearch(event.currentTarget.value)} maw={360} />
+      <TextInput
+        leftSection={<IconSearch size={iconSize('xs')} />}
+        placeholder={t('rawView.searchDevices')}
+        aria-label={t('rawView.searchDevices')}
+        value={search}
+        onChange={(event) => setSearch(event.currentTarget.value)}
+        maw={360}
+      />
       {devices.loading ? (
         <Group justify="center" p="xl">
           <Loader aria-label={t('rawView.loadingDevices')} />

@@ -116,7 +116,15 @@ export default function EitImage({ traces, cursorUs }: EitImageProps) {
   return (
     <Group align="flex-start" gap="lg" wrap="wrap">
       <Box pos="relative" w={SIZE} h={SIZE} style={{ background: '#05080c', borderRadius: SIZE / 2 }}>
-        <canvas ref={canvasRef} width={SIZE} height={SIZE} role="img" aria-label={t('rawView.eit.imageLabel')} data-testid="eit-image" style={{ display: 'block', width: SIZE, height: SIZE }} />
+        <canvas
+          ref={canvasRef}
+          width={SIZE}
+          height={SIZE}
+          role="img"
+          aria-label={t('rawView.eit.imageLabel')}
+          data-testid="eit-image"
+          style={{ display: 'block', width: SIZE, height: SIZE }}
+        />
         <Text size="xs" c="gray.5" pos="absolute" top={4} left="50%" style={{ transform: 'translateX(-50%)' }}>
           {t('rawView.eit.anterior')}
         </Text>

@@ -5,13 +5,13 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatTime, formatTimeWithSeconds } from '../../../lib/dates.ts';
 import { iconSize } from '../../../lib/icons.ts';
-import { useDeviceSignals } from '../../../lib/liveSignals.ts';
+import { useDeviceSignals } from '../../../lib/live/liveSignals.ts';
 import { CurrentValues } from './CurrentValues.tsx';
 import type { TraceRow } from './drawSweep.ts';
 import { LiveTraceSet } from './liveTraceSet.ts';
 import { AMPLITUDE_CHOICES, CHANNEL_ROWS, DEFAULT_WINDOW_SECONDS, VIEW_CHANNELS, WINDOW_CHOICES, type AmplitudeChoice, type RawViewKey } from './rawViews.ts';
 import { SweepCanvas } from './SweepCanvas.tsx';
-import { useStoredSignals } from './useStoredSignals.ts';
+import { useStoredSignals } from '../api/useStoredSignals.ts';
 
 // The reconstruction matrix is only needed on the EIT page: its own chunk.
 const EitImage = lazy(() => import('./EitImage.tsx'));
@@ -36,7 +36,10 @@ export function RawDeviceView({ serial, view, deviceChannels, windowFromMaster }
   const { t } = useTranslation();
   const choices = WINDOW_CHOICES[view];
   const longest = Math.max(...choices);
-  const channels = useMemo(() => VIEW_CHANNELS[view].filter((channel) => deviceChannels === null || view !== 'raw-multi' || deviceChannels.includes(channel)), [view, deviceChannels]);
+  const channels = useMemo(
+    () => VIEW_CHANNELS[view].filter((channel) => deviceChannels === null || view !== 'raw-multi' || deviceChannels.includes(channel)),
+    [view, deviceChannels],
+  );
   const [traces] = useState(() => new LiveTraceSet(VIEW_CHANNELS[view], longest));
   const [windowSeconds, setWindowSeconds] = useState(() => {
     const wanted = windowFromMaster ?? DEFAULT_WINDOW_SECONDS[view];
@@ -107,7 +110,10 @@ export function RawDeviceView({ serial, view, deviceChannels, windowFromMaster }
             size="xs"
             w={120}
             aria-label={t('rawView.window')}
-            data={choices.map((seconds) => ({ value: String(seconds), label: seconds >= 60 ? t('rawView.minutes', { count: seconds / 60 }) : t('rawView.seconds', { count: seconds }) }))}
+            data={choices.map((seconds) => ({
+              value: String(seconds),
+              label: seconds >= 60 ? t('rawView.minutes', { count: seconds / 60 }) : t('rawView.seconds', { count: seconds }),
+            }))}
             value={String(windowSeconds)}
             onChange={(value) => value && setWindowSeconds(Number(value))}
             allowDeselect={false}
@@ -121,7 +127,12 @@ export function RawDeviceView({ serial, view, deviceChannels, windowFromMaster }
             onChange={(value) => value && setAmplitude(value as AmplitudeChoice)}
             allowDeselect={false}
           />
-          <Button size="xs" variant={frozenAtUs === null ? 'default' : 'filled'} leftSection={frozenAtUs === null ? <IconPlayerPause size={iconSize('xs')} /> : <IconPlayerPlay size={iconSize('xs')} />} onClick={togglePause}>
+          <Button
+            size="xs"
+            variant={frozenAtUs === null ? 'default' : 'filled'}
+            leftSection={frozenAtUs === null ? <IconPlayerPause size={iconSize('xs')} /> : <IconPlayerPlay size={iconSize('xs')} />}
+            onClick={togglePause}
+          >
             {frozenAtUs === null ? t('rawView.pause') : t('rawView.resume')}
           </Button>
         </Group>
@@ -149,7 +160,17 @@ export function RawDeviceView({ serial, view, deviceChannels, windowFromMaster }
         </Suspense>
       ) : null}
 
-      <SweepCanvas rows={rows} clock={traces.clock} windowSeconds={windowSeconds} amplitude={amplitude === 'auto' ? 'auto' : Number(amplitude)} frozenAtUs={frozenAtUs} rowHeight={rowHeightFor(view, rows.length)} label={rowLabels.join('・')} rowLabels={rowLabels.length > 1 ? rowLabels : null} onCursor={onCursor} />
+      <SweepCanvas
+        rows={rows}
+        clock={traces.clock}
+        windowSeconds={windowSeconds}
+        amplitude={amplitude === 'auto' ? 'auto' : Number(amplitude)}
+        frozenAtUs={frozenAtUs}
+        rowHeight={rowHeightFor(view, rows.length)}
+        label={rowLabels.join('・')}
+        rowLabels={rowLabels.length > 1 ? rowLabels : null}
+        onCursor={onCursor}
+      />
       <CurrentValues rows={specs} traces={traces} cursorUs={cursorUs} />
       {view === 'raw-button' ? <ButtonPresses traces={traces} /> : null}
     </Stack>

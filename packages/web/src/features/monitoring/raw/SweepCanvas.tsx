@@ -36,7 +36,8 @@ export function SweepCanvas({ rows, clock, windowSeconds, amplitude, frozenAtUs,
     const canvas = canvasRef.current;
     const context = canvas?.getContext('2d');
     if (!canvas || !context) return;
-    const colors = scheme === 'dark' ? { grid: 'rgba(255,255,255,0.09)', cursor: 'rgba(255,255,255,0.35)' } : { grid: 'rgba(0,0,0,0.08)', cursor: 'rgba(0,0,0,0.3)' };
+    const colors =
+      scheme === 'dark' ? { grid: 'rgba(255,255,255,0.09)', cursor: 'rgba(255,255,255,0.35)' } : { grid: 'rgba(0,0,0,0.08)', cursor: 'rgba(0,0,0,0.3)' };
     let frame = 0;
     const renderer = new SweepRenderer(context, colors);
     const resize = () => {
@@ -68,10 +69,30 @@ export function SweepCanvas({ rows, clock, windowSeconds, amplitude, frozenAtUs,
   }, [clock, height, scheme]);
 
   return (
-    <Box pos="relative" style={{ borderRadius: 'var(--mantine-radius-md)', background: scheme === 'dark' ? '#0b0f14' : '#fbfcfd', border: '1px solid var(--mantine-color-default-border)' }}>
+    <Box
+      pos="relative"
+      style={{
+        borderRadius: 'var(--mantine-radius-md)',
+        background: scheme === 'dark' ? '#0b0f14' : '#fbfcfd',
+        border: '1px solid var(--mantine-color-default-border)',
+      }}
+    >
       <canvas ref={canvasRef} role="img" aria-label={label} data-testid="sweep-canvas" style={{ display: 'block', width: '100%', height }} />
       {rowLabels?.map((text, r) => (
-        <Text key={text} size="xs" pos="absolute" left={6} top={r * rowHeight + 2} px={4} style={{ color: rows[r]?.color, background: scheme === 'dark' ? 'rgba(11,15,20,0.75)' : 'rgba(251,252,253,0.8)', borderRadius: 4, pointerEvents: 'none' }}>
+        <Text
+          key={text}
+          size="xs"
+          pos="absolute"
+          left={6}
+          top={r * rowHeight + 2}
+          px={4}
+          style={{
+            color: rows[r]?.color,
+            background: scheme === 'dark' ? 'rgba(11,15,20,0.75)' : 'rgba(251,252,253,0.8)',
+            borderRadius: 4,
+            pointerEvents: 'none',
+          }}
+        >
           {text}
         </Text>
       ))}

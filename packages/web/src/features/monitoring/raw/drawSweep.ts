@@ -135,7 +135,7 @@ export class SweepRenderer {
       const to = sweepX(view.cursorUs / 1e6, window, this.#width) + GAP_SHARE * this.#width;
       // The band the cursor passed, plus the gap ahead of it; split where it wraps at the right edge.
       const end = to >= from ? to : to + this.#width;
-      for (let start = from; start < end; ) {
+      for (let start = from; start < end;) {
         const base = Math.floor(start / this.#width) * this.#width;
         const stop = Math.min(end, base + this.#width);
         this.#drawBand(start - base, stop - base, rows, view, last as number);

@@ -4,7 +4,7 @@
  * It is the connection's sink: frames are copied into the traces as they arrive, nothing else.
  */
 import type { SmfSampleChannel, SmfSampleFrame } from '@nemuri/parser/smf';
-import type { SignalSink } from '../../../lib/liveSignals.ts';
+import type { SignalSink } from '../../../lib/live/liveSignals.ts';
 import { PlaybackClock } from './playbackClock.ts';
 import { CHANNEL_ROWS, MAX_RATE } from './rawViews.ts';
 import { SignalTrace } from './signalTrace.ts';

@@ -1,30 +1,12 @@
 /**
- * The raw views: which route shows which channels, and how each channel is drawn. The maker's
- * `views/{routeKey}` master records may override a view's name and window (`layout.secondsShown`);
- * these are the defaults the product ships with.
+ * How each channel of a raw view is drawn. Which views exist, their channels and windows are defined
+ * once in `@nemuri/shared/rawViews`; the maker's `views/{routeKey}` master records may override a
+ * view's name and window (`layout.secondsShown`).
  */
 import type { SmfSampleChannel } from '@nemuri/parser/smf';
+import { RAW_VIEWS, type RawViewKey } from '@nemuri/shared/rawViews';
 
-export const RAW_VIEW_KEYS = ['raw-ecg', 'raw-respi-axl', 'raw-impe', 'raw-respihr', 'raw-button', 'raw-temparature', 'raw-multi', 'raw-eit'] as const;
-export type RawViewKey = (typeof RAW_VIEW_KEYS)[number];
-
-/** The view each route shows (route names of `@nemuri/shared/routeAccess`). */
-export const VIEW_OF_ROUTE: Readonly<Record<string, RawViewKey>> = {
-  monitoringDeviceRawEit: 'raw-eit',
-  monitoringDeviceRawRespiAxl: 'raw-respi-axl',
-  monitoringDeviceRawMulti: 'raw-multi',
-  monitoringDeviceRawEcg: 'raw-ecg',
-  monitoringDeviceRawImpe: 'raw-impe',
-  monitoringDeviceRawRespiHr: 'raw-respihr',
-  monitoringDeviceRawButton: 'raw-button',
-  monitoringDeviceRawTemparature: 'raw-temparature',
-  monitoringRoomRawRespiAxl: 'raw-respi-axl',
-  monitoringRoomRawButton: 'raw-button',
-  monitoringRoomRawMulti: 'raw-multi',
-};
-
-/** The views a room's page offers (`/monitoring-room/…`). */
-export const ROOM_VIEW_KEYS: readonly RawViewKey[] = ['raw-respi-axl', 'raw-button', 'raw-multi'];
+export { RAW_VIEW_KEYS, ROOM_VIEW_KEYS, VIEW_OF_ROUTE, type RawViewKey } from '@nemuri/shared/rawViews';
 
 /** One drawn row: a component of a channel. `labelKey` is under `rawView.rows`. */
 export interface RowSpec {
@@ -60,40 +42,19 @@ export const CHANNEL_ROWS: Readonly<Record<SmfSampleChannel, readonly RowSpec[]>
   eit: [{ channel: 'eit', component: 0, labelKey: 'globalImpedance', unit: '', color: '#12b886', range: null, digits: 2 }],
 };
 
+const entries = Object.entries(RAW_VIEWS) as [RawViewKey, (typeof RAW_VIEWS)[RawViewKey]][];
 /** The channels each view draws, in row order; `raw-multi` draws those of them the device sends. */
-export const VIEW_CHANNELS: Readonly<Record<RawViewKey, readonly SmfSampleChannel[]>> = {
-  'raw-ecg': ['ecg'],
-  'raw-respi-axl': ['respiAxl'],
-  'raw-impe': ['impe'],
-  'raw-respihr': ['respiHr'],
-  'raw-button': ['button'],
-  'raw-temparature': ['temperature'],
-  'raw-multi': ['ecg', 'respiAxl', 'impe', 'eit', 'respiHr', 'temperature', 'button'],
-  'raw-eit': ['eit'],
-};
-
+export const VIEW_CHANNELS: Readonly<Record<RawViewKey, readonly SmfSampleChannel[]>> = Object.fromEntries(
+  entries.map(([key, view]) => [key, view.channels]),
+) as Record<RawViewKey, readonly SmfSampleChannel[]>;
 /** Default window of each view (seconds), and the choices offered. */
-export const DEFAULT_WINDOW_SECONDS: Readonly<Record<RawViewKey, number>> = {
-  'raw-ecg': 10,
-  'raw-respi-axl': 30,
-  'raw-impe': 30,
-  'raw-respihr': 600,
-  'raw-button': 600,
-  'raw-temparature': 3600,
-  'raw-multi': 30,
-  'raw-eit': 30,
-};
+export const DEFAULT_WINDOW_SECONDS: Readonly<Record<RawViewKey, number>> = Object.fromEntries(
+  entries.map(([key, view]) => [key, view.defaultWindowSec]),
+) as Record<RawViewKey, number>;
 /** The windows each view offers; its traces are sized for the longest. */
-export const WINDOW_CHOICES: Readonly<Record<RawViewKey, readonly number[]>> = {
-  'raw-ecg': [5, 10, 30],
-  'raw-respi-axl': [10, 30, 60],
-  'raw-impe': [10, 30, 60],
-  'raw-respihr': [60, 300, 600, 3600],
-  'raw-button': [60, 600, 3600],
-  'raw-temparature': [300, 600, 3600],
-  'raw-multi': [10, 30, 60],
-  'raw-eit': [10, 30, 60],
-};
+export const WINDOW_CHOICES: Readonly<Record<RawViewKey, readonly number[]>> = Object.fromEntries(
+  entries.map(([key, view]) => [key, view.windowChoices]),
+) as Record<RawViewKey, readonly number[]>;
 export const AMPLITUDE_CHOICES = ['auto', '0.5', '1', '2', '4'] as const;
 export type AmplitudeChoice = (typeof AMPLITUDE_CHOICES)[number];
 

@@ -1,0 +1,111 @@
+/**
+ * First page on a throttled tablet (part of `npm run bench`): the sign-in page, signed out, no
+ * service worker and an empty cache, in Chromium at 1024×768 with the CPU slowed 4× and DevTools'
+ * "Fast 3G" network (562.5 ms latency, 180 kB/s down, 84 kB/s up), against the real server.
+ * Interactive = the e-mail field is visible and enabled (the app has drawn its form and answers
+ * input). Prints the median of RUNS cold loads, and the bytes transferred (compressed).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { ROOT } from '../../scripts/webBuild.mjs';
+
+const RUNS = 5;
+const INITIAL_JS_GOAL_KB = 200;
+const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1024 * 1024 * 0.9) / 8, uploadThroughput: (750 * 1024 * 0.9) / 8 };
+const CPU_SLOWDOWN = 4;
+const GOAL_MS = 3_000;
+
+// The product as it ships: `npm start` (builds what is stale, then runs the built server).
+const dataDir = mkdtempSync(join(tmpdir(), 'nemuri-first-page-'));
+const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  cwd: ROOT,
+  env: { ...process.env, HOST: '127.0.0.1', PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir, DATABASE_URL: '', DEMO: '0', LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+const server = {
+  url: await new Promise<string>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`no ready line within 300 s:\n${output}`)), 300_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      const match = /ready at (http:\/\/\S+)/.exec(output);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1].replace('localhost', '127.0.0.1'));
+      }
+    });
+    void exited.then(() => reject(new Error(`npm start ended before it was ready:\n${output}`)));
+  }),
+  async stop(): Promise<void> {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  },
+};
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+try {
+  const interactive: number[] = [];
+  const domReady: number[] = [];
+  let transferred = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, serviceWorkers: 'block', locale: 'ja-JP', hasTouch: true });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', FAST_3G);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    let bytes = 0;
+    cdp.on('Network.loadingFinished', (event: { encodedDataLength: number }) => (bytes += event.encodedDataLength));
+    const started = Date.now();
+    await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
+    await page.locator('input[type="email"]').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const ready = Date.now() - started;
+    if (!(await page.locator('input[type="email"]').first().isEnabled())) throw new Error('the e-mail field is not enabled');
+    const dcl = await page.evaluate(() => {
+      const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+      return navigation?.domContentLoadedEventEnd ?? Number.NaN;
+    });
+    interactive.push(ready);
+    domReady.push(dcl);
+    transferred = bytes;
+    await context.close();
+  }
+  // What index.html loads before any lazy chunk (its module script and modulepreloads), gzip.
+  const dist = join(ROOT, 'packages/web/dist');
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const initialScripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1] ?? '');
+  const initialGzipKb = initialScripts.reduce((sum, asset) => sum + gzipSync(readFileSync(join(dist, asset)), { level: 9 }).length, 0) / 1024;
+  console.log(
+    `initial JavaScript of the first page: ${initialGzipKb.toFixed(1)} kB gzip in ${initialScripts.length} files; ` +
+      `${initialGzipKb <= INITIAL_JS_GOAL_KB ? 'within' : 'OVER'} the ${INITIAL_JS_GOAL_KB} kB goal`,
+  );
+  const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+  const verdict = median(interactive) <= GOAL_MS ? 'within' : 'OVER';
+  console.log(
+    `first page (/login) on a throttled tablet (CPU ×${CPU_SLOWDOWN}, Fast 3G, 1024×768, cold): interactive ${seconds(median(interactive))} median of ${RUNS} ` +
+      `(${interactive.map(seconds).join(', ')}), DOMContentLoaded ${seconds(median(domReady))}, ${(transferred / 1024).toFixed(1)} kB transferred; ${verdict} the ${seconds(GOAL_MS)} goal`,
+  );
+} finally {
+  await browser.close();
+  await server.stop();
+}

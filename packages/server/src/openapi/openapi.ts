@@ -1,0 +1,234 @@
+/**
+ * The API's machine-readable description, OpenAPI 3.1 (`GET /api/openapi.json`), and a reference page
+ * rendered from it on the server (`GET /api/reference`: no script, no CDN).
+ *
+ * One source: every route comes from Fastify itself (an onRoute hook registered before any plugin,
+ * so no route can be missing), its JSON schemas from the route's own `schema`, and its zod schemas
+ * (body, query) from routeSchemas.ts: the same objects the handlers parse with.
+ */
+import type { FastifyInstance, FastifyPluginAsync, HTTPMethods, RouteOptions } from 'fastify';
+import { APP_VERSION } from '@nemuri/shared/version';
+import type { ZodTypeAny } from 'zod/v3';
+import { zodToJsonSchema } from 'zod-to-json-schema';
+import { ROUTE_DOCS, type RouteDoc } from './routeSchemas.ts';
+
+export const OPENAPI_PATH = '/api/openapi.json';
+export const REFERENCE_PATH = '/api/reference';
+
+/** A route as registered: its methods (HEAD twins left out) and URL in Fastify's syntax. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  schema: RouteOptions['schema'];
+  websocket: boolean;
+}
+
+/** Paths for programs: the API, health and metrics. The web app's pages and files are not in it. */
+export function isDocumentedUrl(url: string): boolean {
+  return url.startsWith('/api/') || url === '/metrics';
+}
+
+/** Records every route registered after this call (all of them when called first). */
+export function collectRoutes(app: FastifyInstance): RegisteredRoute[] {
+  const routes: RegisteredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!isDocumentedUrl(route.url)) return;
+    const methods: HTTPMethods[] = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      // Fastify adds a HEAD twin to every GET; it answers as the GET does.
+      if (method === 'HEAD' && methods.length === 1 && routes.some((known) => known.url === route.url && known.method === 'GET')) continue;
+      routes.push({ method, url: route.url, schema: route.schema, websocket: (route as { websocket?: boolean }).websocket === true });
+    }
+  });
+  return routes;
+}
+
+/** `/api/rooms/:roomId/x` → `/api/rooms/{roomId}/x`; a wildcard becomes `{path}`. */
+export function openApiPathOf(url: string): { path: string; params: string[] } {
+  const params: string[] = [];
+  const path = url
+    .split('/')
+    .map((segment) => {
+      if (segment.startsWith(':')) {
+        const name = segment.slice(1).replace(/\(.*$/, '');
+        params.push(name);
+        return `{${name}}`;
+      }
+      if (segment === '*') {
+        params.push('path');
+        return '{path}';
+      }
+      return segment;
+    })
+    .join('/');
+  return { path, params };
+}
+
+type JsonSchema = Record<string, unknown>;
+
+function fromZod(schema: ZodTypeAny): JsonSchema {
+  // Inlined (no $ref to #/definitions, which an OpenAPI document would not resolve).
+  const json = zodToJsonSchema(schema, { $refStrategy: 'none', target: 'jsonSchema2019-09' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+function isJsonSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function queryParameters(schema: JsonSchema): object[] {
+  const properties = isJsonSchema(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.includes(name), schema: property }));
+}
+
+const TAG_NAMES: Record<string, string> = {
+  documents: 'Documents',
+  monitoring: 'Monitoring',
+  integrations: 'Integrations',
+  health: 'Health',
+  auth: 'Sign-in (Better Auth)',
+};
+
+function tagOf(url: string): string {
+  if (url === '/metrics') return 'Metrics';
+  const first = url.split('/')[2] ?? 'api';
+  return TAG_NAMES[first] ?? first.charAt(0).toUpperCase() + first.slice(1);
+}
+
+function operationOf(route: RegisteredRoute, doc: RouteDoc | undefined): Record<string, unknown> {
+  const { params } = openApiPathOf(route.url);
+  const schema = isJsonSchema(route.schema) ? route.schema : {};
+  const parameters: object[] = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const query = doc?.query !== undefined ? fromZod(doc.query) : isJsonSchema(schema.querystring) ? schema.querystring : undefined;
+  if (query !== undefined) parameters.push(...queryParameters(query));
+  const body = doc?.body !== undefined ? fromZod(doc.body) : isJsonSchema(schema.body) ? schema.body : undefined;
+  const responses: Record<string, unknown> = {};
+  if (isJsonSchema(schema.response)) {
+    for (const [status, response] of Object.entries(schema.response)) {
+      responses[status] = { description: `${status}`, content: { 'application/json': { schema: response } } };
+    }
+  }
+  if (Object.keys(responses).length === 0) {
+    responses.default = { description: 'JSON; errors are `{ code, message }` with the HTTP status (docs/api.md)' };
+  }
+  const summary = doc?.summary ?? (route.websocket ? `${route.url} (WebSocket)` : `${route.method} ${route.url}`);
+  return {
+    operationId: `${route.method.toLowerCase()}${openApiPathOf(route.url)
+      .path.replace(/[{}]/g, '')
+      .split(/[/\-._]/)
+      .filter(Boolean)
+      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+      .join('')}`,
+    summary,
+    tags: [tagOf(route.url)],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(body !== undefined ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+    responses,
+    ...(route.url === '/metrics' ? { security: [{ metricsToken: [] }, { session: [] }] } : {}),
+  };
+}
+
+/** The OpenAPI 3.1 document of these routes. */
+export function openApiDocument(routes: readonly RegisteredRoute[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of [...routes].sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method))) {
+    const { path } = openApiPathOf(route.url);
+    const method = route.method.toLowerCase();
+    if (!['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(method)) continue;
+    paths[path] ??= {};
+    paths[path][method] = operationOf(route, ROUTE_DOCS[`${route.method} ${route.url}`]);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Nemuri Monitor API',
+      version: APP_VERSION,
+      description:
+        'Sleep and biometric monitoring for care facilities. Signed-in browsers use the session cookie; integrations use an API key (`Authorization: Bearer nmk_…`, created on /domain-config) within its scopes. Errors answer `{ code, message }`. See docs/api.md.',
+    },
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'better-auth.session_token', description: 'The session cookie set by sign-in (/api/auth/…)' },
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An integration API key (nmk_…) with scopes rooms.read, alerts.read, alerts.acknowledge' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics only' },
+      },
+    },
+    security: [{ session: [] }, { apiKey: [] }],
+    paths,
+  };
+}
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** The reference page: every operation with its parameters and body schema, on one page. */
+export function referencePage(document: Record<string, unknown>): string {
+  const paths = document.paths as Record<
+    string,
+    Record<
+      string,
+      {
+        summary: string;
+        tags: string[];
+        parameters?: { name: string; in: string; required: boolean }[];
+        requestBody?: { content: { 'application/json': { schema: unknown } } };
+      }
+    >
+  >;
+  const byTag = new Map<string, string[]>();
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const parameters = (operation.parameters ?? [])
+        .map((parameter) => `<li><code>${escapeHtml(parameter.name)}</code> (${parameter.in}${parameter.required ? ', 必須' : ''})</li>`)
+        .join('');
+      const body =
+        operation.requestBody === undefined
+          ? ''
+          : `<details><summary>リクエスト本文 (JSON Schema)</summary><pre>${escapeHtml(JSON.stringify(operation.requestBody.content['application/json'].schema, null, 2))}</pre></details>`;
+      const entry = `<section><h3><span class="m m-${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3><p>${escapeHtml(operation.summary)}</p>${parameters === '' ? '' : `<ul>${parameters}</ul>`}${body}</section>`;
+      const tag = operation.tags[0] ?? 'API';
+      byTag.set(tag, [...(byTag.get(tag) ?? []), entry]);
+    }
+  }
+  const info = document.info as { title: string; version: string; description: string };
+  const toc = [...byTag.keys()].map((tag) => `<li><a href="#${encodeURIComponent(tag)}">${escapeHtml(tag)}</a></li>`).join('');
+  const sections = [...byTag.entries()].map(([tag, entries]) => `<h2 id="${encodeURIComponent(tag)}">${escapeHtml(tag)}</h2>${entries.join('')}`).join('');
+  return `<!doctype html>
+<html lang="ja"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(info.title)} ${escapeHtml(info.version)} — API リファレンス</title>
+<style>
+:root { color-scheme: light dark; font-family: system-ui, sans-serif; }
+body { max-width: 60rem; margin: 0 auto; padding: 1rem; line-height: 1.5; }
+code, pre { font-family: ui-monospace, monospace; } pre { overflow-x: auto; padding: .5rem; background: rgba(127,127,127,.12); }
+section { border-top: 1px solid rgba(127,127,127,.3); padding: .25rem 0; } h3 { font-size: 1rem; margin: .5rem 0 .25rem; word-break: break-all; }
+.m { display: inline-block; min-width: 4.5em; text-align: center; border-radius: 4px; color: #fff; background: #555; font-size: .8rem; padding: 0 .3em; }
+.m-get { background: #1971c2; } .m-post { background: #2f9e44; } .m-put, .m-patch { background: #e67700; } .m-delete { background: #c92a2a; }
+</style></head><body>
+<h1>${escapeHtml(info.title)} <small>${escapeHtml(info.version)}</small></h1>
+<p>${escapeHtml(info.description)}</p>
+<p>機械可読な定義: <a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> (OpenAPI 3.1)</p>
+<ul>${toc}</ul>
+${sections}
+</body></html>
+`;
+}
+
+export interface OpenApiPluginOptions {
+  routes: readonly RegisteredRoute[];
+}
+
+/** Serves the document and the page; built at the first request, once every route is registered. */
+export const openApiPlugin: FastifyPluginAsync<OpenApiPluginOptions> = async (app, { routes }) => {
+  let document: Record<string, unknown> | undefined;
+  let page: string | undefined;
+  const documentNow = (): Record<string, unknown> => (document ??= openApiDocument(routes));
+  app.get(OPENAPI_PATH, async (_request, reply) => reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(documentNow()));
+  app.get(REFERENCE_PATH, async (_request, reply) =>
+    reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send((page ??= referencePage(documentNow()))),
+  );
+};
