@@ -11,5 +11,8 @@ describe('every route for agencies, developers and the system admin', () => {
     async (email) => {
       await checkEveryRoute(shared.browser, baseURL, email);
     },
+    // Each account opens every route of the table (about 70 screens, each its own chunk): 7–10 s on a
+    // quiet machine, over a minute on a loaded 2-core CI runner.
+    180_000,
   );
 });

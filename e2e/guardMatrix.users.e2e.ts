@@ -11,5 +11,7 @@ describe('every route for facility users and signed-out visitors', () => {
     async (email) => {
       await checkEveryRoute(shared.browser, baseURL, email);
     },
+    // Every route of the table per account: seconds on a quiet machine, over a minute on a loaded CI runner.
+    180_000,
   );
 });

@@ -143,7 +143,7 @@ describe('alerts on the phone', () => {
     await signInByApi(context, baseURL, 'staff@example.com');
     const page = await context.newPage();
     await page.goto('/account-info');
-    const section = page.getByRole('region', { name: '通知' });
+    const section = page.getByRole('region', { name: '通知', exact: true });
     await section.waitFor();
     await section.getByRole('switch', { name: 'この端末などへのプッシュ通知' }).check({ force: true });
     await section.getByRole('button', { name: '保存' }).click();

@@ -41,7 +41,8 @@ describe('home room lists', () => {
     await page.goto('/card');
     const cards = page.getByTestId('room-card');
     // Other browser tests add rooms to the demo facility on the same server: the demo's own 16 are what this test knows.
-    await expect.poll(() => page.locator('[data-testid="room-card"][data-room^="demo-"]').count(), { timeout: 15_000 }).toBe(16);
+    const demoCards = page.locator('[data-testid="room-card"][data-room^="demo-"]');
+    await expect.poll(() => demoCards.count(), { timeout: 15_000 }).toBe(16);
     await page.getByTestId('room-card').filter({ hasText: '101号室' }).getByText('佐々木 トシ').waitFor();
 
     // A device that starts sending: its room leaves "通信なし" within seconds.
@@ -61,7 +62,7 @@ describe('home room lists', () => {
       .filter({ hasText: /^小カード$/ })
       .click();
     await page.waitForURL((url) => url.pathname === '/smallcard');
-    await expect.poll(() => cards.count()).toBe(16);
+    await expect.poll(() => demoCards.count()).toBe(16);
 
     await page
       .locator('label')

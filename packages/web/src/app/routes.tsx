@@ -31,10 +31,17 @@ export function buildRoutes(): RouteObject[] {
       errorElement: <RouteErrorScreen />,
       HydrateFallback: PageLoader,
       children: [
-        // The signed-in frame (navigation, account menu, release notice) is code of its own: the
-        // sign-in page never needs it.
-        { lazy: async () => ({ Component: (await import('./layouts/MainLayout.tsx')).MainLayout }), children: MAIN_ROUTES.map(toRouteObject) },
-        { element: <PlainLayout />, children: [...PLAIN_ROUTES.map(toRouteObject), { path: '*', element: <NotFoundScreen /> }] },
+        {
+          // A screen that fails shows its error inside the shell: the offline and update notices
+          // stay up (the root's own errorElement only covers the shell itself).
+          errorElement: <RouteErrorScreen />,
+          children: [
+            // The signed-in frame (navigation, account menu, release notice) is code of its own: the
+            // sign-in page never needs it.
+            { lazy: async () => ({ Component: (await import('./layouts/MainLayout.tsx')).MainLayout }), children: MAIN_ROUTES.map(toRouteObject) },
+            { element: <PlainLayout />, children: [...PLAIN_ROUTES.map(toRouteObject), { path: '*', element: <NotFoundScreen /> }] },
+          ],
+        },
       ],
     },
   ];

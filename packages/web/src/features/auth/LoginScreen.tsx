@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, useState, type FormEvent } from 'react';
+import { OptionalPart } from '../../components/OptionalPart.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { safeRedirectTarget } from '@nemuri/shared/routeAccess';
@@ -101,7 +102,7 @@ export default function LoginScreen() {
           </Stack>
         </Paper>
         {demo ? (
-          <Suspense fallback={null}>
+          <OptionalPart>
             <DemoAccountsPanel
               onPick={(demoEmail, demoPassword) => {
                 setEmail(demoEmail);
@@ -109,7 +110,7 @@ export default function LoginScreen() {
                 setFieldErrors({});
               }}
             />
-          </Suspense>
+          </OptionalPart>
         ) : null}
       </Stack>
     </ScreenPage>

@@ -1,7 +1,8 @@
 import { Alert, Badge, Button, Group, Select, Stack, Text } from '@mantine/core';
 import type { SmfSampleChannel } from '@nemuri/parser/smf';
 import { IconAlertCircle, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { OptionalPart } from '../../../components/OptionalPart.tsx';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatTime, formatTimeWithSeconds } from '../../../lib/dates.ts';
 import { iconSize } from '../../../lib/icons.ts';
@@ -155,9 +156,9 @@ export function RawDeviceView({ serial, view, deviceChannels, windowFromMaster }
       ) : null}
 
       {view === 'raw-eit' ? (
-        <Suspense fallback={<Text c="dimmed">{t('rawView.eit.preparing')}</Text>}>
+        <OptionalPart fallback={<Text c="dimmed">{t('rawView.eit.preparing')}</Text>} failed={<Text c="red">{t('errors.chunkLoad')}</Text>}>
           <EitImage traces={traces} cursorUs={cursorUs} />
-        </Suspense>
+        </OptionalPart>
       ) : null}
 
       <SweepCanvas
