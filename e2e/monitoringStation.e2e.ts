@@ -72,7 +72,7 @@ describe('the nurse station', () => {
           writes: ROOMS.map((room, index) => ({
             op: 'set',
             path: `rooms/${room.id}`,
-            // The devices never send: on a slow run the file outlasts the default 5 minutes before a
+            // The devices never send: on a slow run the file outlasts the domain's 5 minutes before a
             // device-offline alert, which would then be the banner's next alert. This test is about calls.
             data: {
               domainId: facility.domainId,
@@ -80,7 +80,7 @@ describe('the nurse station', () => {
               residentName: room.resident,
               floor: '5F',
               deviceSerial: serial(index),
-              numbers: { deviceOfflineMin: 60 },
+              alertSettings: { disabledTypes: ['deviceOffline'] },
             },
           })),
         },

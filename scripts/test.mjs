@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { buildParser } from '../packages/parser/scripts/build.mjs';
 import { buildWeb, ROOT } from './webBuild.mjs';
 
@@ -40,7 +40,17 @@ function vitest(label, projects) {
     totals.passed += report.numPassedTests;
     totals.failed += report.numFailedTests;
     totals.skipped += report.numPendingTests + report.numTodoTests;
+    printSlowestFiles(report);
   }
+}
+
+/** The files that decide how long a step takes: where to look first when the whole run grows. */
+function printSlowestFiles(report, count = 8) {
+  const files = report.testResults
+    .map((file) => ({ path: relative(ROOT, file.name), seconds: (file.endTime - file.startTime) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, count);
+  console.log(`slowest files: ${files.map((file) => `${file.path} ${file.seconds.toFixed(0)} s`).join(', ')}`);
 }
 
 const only = process.argv[2];
