@@ -422,7 +422,7 @@ describe('agency area', () => {
       'limit=0',
       'limit=201',
       'offset=-1',
-      'offset=1001',
+      'offset=1.5',
       'status=lost',
       'online=maybe',
       'partnerId=a/b',
@@ -448,7 +448,7 @@ describe('agency area', () => {
     expect(oneByOne).toEqual(ids);
     expect((ok(await agencyAdmin.get(`/api/agency/${A}/rooms?partnerId=${B_CORP}`)) as Page).matched).toBe(0);
     expect((await agencyAdmin.get(`/api/agency/${B}/rooms`)).status).toBe(403);
-    for (const query of ['limit=0', 'limit=201', 'offset=1001', 'partnerId=a/b', 'sort=name'])
+    for (const query of ['limit=0', 'limit=201', 'offset=x', 'partnerId=a/b', 'sort=name'])
       expect((await agencyAdmin.get(`/api/agency/${A}/rooms?${query}`)).status, query).toBe(400);
   });
 

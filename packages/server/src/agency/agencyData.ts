@@ -2,16 +2,18 @@
  * What an agency's area shows, read through the document engine with the agency's claims
  * (agencyAccess.ts), so the engine's scope (the agency and its partners' domains) applies to every
  * read: the agency, its partners with their domains, its devices (owned by it or held by a
- * partner's domain), the partners' rooms, its bills and the borrows of its devices.
+ * partner's domain), the partners' rooms, its bills and the borrows of its devices. Every list is
+ * read whole, page after page: a bill or a count made from a capped read would drop lines silently.
  */
 import { DEFAULT_PAYMENT_TERMS, type PaymentTerms } from '@nemuri/shared/billing/billArithmetic';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import type { Data } from '@nemuri/shared/documents/update';
+import { readEveryPage } from '../documents/keysetPage.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import { AgencyError } from './agencyError.ts';
 
-/** The engine's page limit: more than an agency has of each (devices, rooms, borrows, bills). */
+/** The engine's largest page: lists that may be longer are read with `readEveryPage` or keyset-paged. */
 export const LIMIT = 1000;
 
 export function text(value: unknown): string | null {
@@ -89,13 +91,13 @@ function serialOfBorrow(path: unknown): string | null {
 export async function loadAgencyData(store: DocumentStore, claims: Claims, agencyId: string): Promise<AgencyData> {
   const agency = await readAgency(store, claims, agencyId);
   const [partners, domainRecords, deviceRecords, roomRecords, bills, borrowRecords, typeRecords] = await Promise.all([
-    store.query(claims, { collection: `domains/${agencyId}/partners`, limit: LIMIT }),
-    store.query(claims, { collection: 'domains', limit: LIMIT }),
-    store.query(claims, { collection: 'devices', limit: LIMIT }),
-    store.query(claims, { collection: 'rooms', limit: LIMIT }),
-    store.query(claims, { collection: `domains/${agencyId}/bills`, limit: LIMIT }),
-    store.query(claims, { collection: 'borrows', collectionGroup: true, limit: LIMIT }),
-    store.query(claims, { collection: 'deviceTypes', limit: LIMIT }),
+    readEveryPage(store, claims, { collection: `domains/${agencyId}/partners` }),
+    readEveryPage(store, claims, { collection: 'domains' }),
+    readEveryPage(store, claims, { collection: 'devices' }),
+    readEveryPage(store, claims, { collection: 'rooms' }),
+    readEveryPage(store, claims, { collection: `domains/${agencyId}/bills` }),
+    readEveryPage(store, claims, { collection: 'borrows', collectionGroup: true }),
+    readEveryPage(store, claims, { collection: 'deviceTypes' }),
   ]);
   const domains: DomainInfo[] = domainRecords.map((record) => ({
     id: idOf(record),

@@ -11,7 +11,8 @@
 import type { Claims } from '@nemuri/shared/documents/access';
 import type { Data } from '@nemuri/shared/documents/update';
 import type { DocumentStore } from '../documents/store.ts';
-import { idOf, LIMIT, text } from './agencyData.ts';
+import { readEveryPage } from '../documents/keysetPage.ts';
+import { idOf, text } from './agencyData.ts';
 import { AgencyError } from './agencyError.ts';
 
 export interface PartnerInput {
@@ -52,7 +53,7 @@ export async function partnerStaff(store: DocumentStore, claims: Claims, agencyI
   if (partner === null) throw new AgencyError(404, 'not-found', 'partner-not-found', `No partner ${partnerId}`);
   const lists = await Promise.all(
     domainIds.map(async (domainId) =>
-      (await store.query(claims, { collection: `domains/${domainId}/staff`, limit: LIMIT })).map((staff) => ({ ...staff, domainId })),
+      (await readEveryPage(store, claims, { collection: `domains/${domainId}/staff` })).map((staff) => ({ ...staff, domainId })),
     ),
   );
   return lists.flat();

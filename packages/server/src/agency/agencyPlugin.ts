@@ -51,11 +51,11 @@ import {
 import { DEVICE_STATUSES } from '@nemuri/shared/documents/collections';
 import { partnerRequestAnswer, partnerRequestInput } from '@nemuri/shared/partnerRequests';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import { keysetPage, UnknownCursor } from '../documents/keysetPage.ts';
+import { keysetPage, readEveryPage, UnknownCursor } from '../documents/keysetPage.ts';
 import { ApiError, apiErrorOfDocument, parseBody } from '../http/errors.ts';
 import { agencyClaims, callerFor, checkId, type AgencyOperation } from './agencyAccess.ts';
 import { addresseeOf, billForInvoice, deleteDraft, generateBills, issueBill, markBillPaid } from './agencyBills.ts';
-import { idOf, LIMIT, loadAgencyData, readAgency, text } from './agencyData.ts';
+import { idOf, loadAgencyData, readAgency, text } from './agencyData.ts';
 import { AgencyError } from './agencyError.ts';
 import type { Mailer, MailMessage } from '../mail/mail.ts';
 import { partnerStaff, savePartner, saveInvoiceSettings } from './agencyPartners.ts';
@@ -65,7 +65,7 @@ import {
   askPartner,
   cancelRequest,
   customerCaller,
-  customerRequests,
+  customerRequestsPage,
   endPartnership,
   partnerCandidates,
 } from './partnerRequests.ts';
@@ -113,16 +113,16 @@ const devicesQuery = z
     partnerId: recordIdParam.optional(),
     online: z.enum(['online', 'offline']).optional(),
     limit: z.coerce.number().int().min(1).max(AGENCY_DEVICES_MAX_PAGE).default(AGENCY_DEVICES_DEFAULT_PAGE),
-    /** Devices before the page (the agency's devices are at most LIMIT, so pages are bounded). */
-    offset: z.coerce.number().int().min(0).max(LIMIT).default(0),
+    /** Devices before the page (the agency's devices are all read, then filtered and cut). */
+    offset: z.coerce.number().int().min(0).default(0),
   })
   .strict();
 const roomsQuery = z
   .object({
     partnerId: recordIdParam.optional(),
     limit: z.coerce.number().int().min(1).max(AGENCY_DEVICES_MAX_PAGE).default(AGENCY_ROOMS_PAGE),
-    /** Rooms before the page (an agency's area reads at most LIMIT rooms, so pages are bounded). */
-    offset: z.coerce.number().int().min(0).max(LIMIT).default(0),
+    /** Rooms before the page (the agency's rooms are all read, then sorted and cut). */
+    offset: z.coerce.number().int().min(0).default(0),
   })
   .strict();
 /** A keyset page of a list: `cursor` is the last row's id of the previous page. */
@@ -192,7 +192,7 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
           const agency = await readAgency(store, principal, principal.domainId);
           return { agencies: [{ id: principal.domainId, name: text(agency.name) ?? principal.domainId }] };
         }
-        const agencies = await store.query(principal, { collection: 'domains', where: [['kind', '==', 'agency']], limit: LIMIT });
+        const agencies = await readEveryPage(store, principal, { collection: 'domains', where: [['kind', '==', 'agency']] });
         return {
           agencies: agencies.map((agency) => ({ id: idOf(agency), name: text(agency.name) ?? idOf(agency) })).sort((a, b) => a.name.localeCompare(b.name)),
         };
@@ -293,7 +293,8 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
     app.get<{ Params: CustomerParams }>('/api/domains/:domainId/partner-requests', async (request, reply) =>
       answer(reply, async () => {
         customerCaller(request.principal, request.params.domainId);
-        return { requests: await customerRequests(store, request.params.domainId) };
+        const query = parseBody(listQuery, request.query);
+        return customerRequestsPage(store, request.params.domainId, query.limit, query.cursor);
       }),
     );
 
@@ -304,7 +305,7 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
         const agencyId = checkId(request.params.agencyId, 'agency');
         await answerRequest(store, customer, request.params.domainId, agencyId, body.accept, now());
         request.log.info({ agencyId, customerId: request.params.domainId, by: customer.uid, accept: body.accept }, 'partner request answered');
-        return { requests: await customerRequests(store, request.params.domainId) };
+        return customerRequestsPage(store, request.params.domainId, AGENCY_LIST_DEFAULT_PAGE, undefined);
       }),
     );
 
@@ -315,7 +316,7 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
         const agencyId = checkId(request.params.agencyId, 'agency');
         await endPartnership(store, customer, request.params.domainId, agencyId, now());
         request.log.info({ agencyId, customerId: request.params.domainId, by: customer.uid }, 'partnership ended by the customer');
-        return { requests: await customerRequests(store, request.params.domainId) };
+        return customerRequestsPage(store, request.params.domainId, AGENCY_LIST_DEFAULT_PAGE, undefined);
       }),
     );
 

@@ -24,12 +24,12 @@ import {
 } from '@nemuri/shared/partnerRequests';
 import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
 import type { DocumentStore } from '../documents/store.ts';
-import { keysetPage } from '../documents/keysetPage.ts';
+import { keysetPage, readEveryPage, UnknownCursor } from '../documents/keysetPage.ts';
 import { ApiError } from '../http/errors.ts';
 import type { MailMessage } from '../mail/mail.ts';
 import { partnerRequestMail } from '../mail/mailTexts.ts';
 import { eligible, PARTNER_KINDS } from './agencyPartners.ts';
-import { idOf, LIMIT, numberOr, text } from './agencyData.ts';
+import { idOf, numberOr, text } from './agencyData.ts';
 import { AgencyError } from './agencyError.ts';
 
 export const requestPath = (agencyId: string, customerId: string): string => `domains/${agencyId}/partnerRequests/${customerId}`;
@@ -72,9 +72,9 @@ async function askableRoot(store: DocumentStore, agencyId: string, customerId: s
 /** Root domains the agency may ask: eligible, not its partner, not asked and waiting, not served by another agency. */
 export async function partnerCandidates(store: DocumentStore, claims: Claims, agencyId: string): Promise<{ id: string; name: string; kind: string }[]> {
   const [domains, partners, requests, serving] = await Promise.all([
-    store.query(SYSTEM_PRINCIPAL, { collection: 'domains', where: [['kind', 'in', PARTNER_KINDS]], limit: LIMIT }),
-    store.query(claims, { collection: `domains/${agencyId}/partners`, limit: LIMIT }),
-    store.query(claims, { collection: `domains/${agencyId}/partnerRequests`, where: [['status', '==', 'requested']], limit: LIMIT }),
+    readEveryPage(store, SYSTEM_PRINCIPAL, { collection: 'domains', where: [['kind', 'in', PARTNER_KINDS]] }),
+    readEveryPage(store, claims, { collection: `domains/${agencyId}/partners` }),
+    readEveryPage(store, claims, { collection: `domains/${agencyId}/partnerRequests`, where: [['status', '==', 'requested']] }),
     servingAgencies(store, null),
   ]);
   const servedElsewhere = [...serving].filter(([, agencies]) => agencies.some((id) => id !== agencyId)).map(([customerId]) => customerId);
@@ -122,10 +122,9 @@ export interface AskResult {
 
 /** The customer's owners' addresses (active level-5 staff of the root). */
 async function ownerAddresses(store: DocumentStore, customerId: string): Promise<string[]> {
-  const staff = await store.query(SYSTEM_PRINCIPAL, {
+  const staff = await readEveryPage(store, SYSTEM_PRINCIPAL, {
     collection: `domains/${customerId}/staff`,
     where: [['accessLevel', '==', ROLE_LEVELS.ownerAdministrator]],
-    limit: LIMIT,
   });
   return [...new Set(staff.filter((member) => member.disabled !== true).flatMap((member) => (typeof member.email === 'string' ? [member.email] : [])))];
 }
@@ -242,35 +241,69 @@ async function partnerAgencies(store: DocumentStore, customerId: string): Promis
   return new Map(rows.map((row) => [agencyOfPath(row.path), row.data]));
 }
 
-/** Requests to the customer and partnerships in force (also those made before requests existed), waiting ones first. */
-export async function customerRequests(store: DocumentStore, customerId: string): Promise<CustomerPartnerRequestRow[]> {
-  const [requests, partners] = await Promise.all([
-    store.query(SYSTEM_PRINCIPAL, { collection: 'partnerRequests', collectionGroup: true, where: [['customerDomainId', '==', customerId]], limit: LIMIT }),
+/** A partnership in force made before requests existed: it has no request record, so it is shown as one. */
+async function partnershipRow(store: DocumentStore, customerId: string, agencyId: string, partner: Data): Promise<CustomerPartnerRequestRow> {
+  const agency = await store.get(SYSTEM_PRINCIPAL, `domains/${agencyId}`);
+  return {
+    agencyId,
+    agencyName: text(agency?.document.name) ?? agencyId,
+    partner: true,
+    status: 'accepted',
+    partnerName: text(partner.name) ?? customerId,
+    contractStart: text(partner.contractStart),
+    contractEnd: text(partner.contractEnd),
+    monthlyUnitPrice: typeof partner.monthlyUnitPrice === 'number' ? partner.monthlyUnitPrice : null,
+    message: null,
+    requestedAt: '',
+    answeredAt: null,
+  };
+}
+
+export interface CustomerRequestsPage {
+  requests: CustomerPartnerRequestRow[];
+  /** The agency id of the page's last request when another page follows, else null. */
+  nextCursor: string | null;
+}
+
+/**
+ * A page of the requests to the customer, newest first (then by path), keyset-paged like the agency
+ * side's: the cursor is the agency of the previous page's last request, and must name a request to
+ * this customer, else 400 (a guessed agency id tells nothing about other customers). The first page
+ * also carries the partnerships in force that have no request (made before requests existed).
+ */
+export async function customerRequestsPage(store: DocumentStore, customerId: string, limit: number, cursor: string | undefined): Promise<CustomerRequestsPage> {
+  let after: string | null = null;
+  if (cursor !== undefined) {
+    const path = requestPath(cursor, customerId);
+    const found = await store.get(SYSTEM_PRINCIPAL, path);
+    if (found === null || found.document.customerDomainId !== customerId) throw new UnknownCursor(cursor);
+    after = path;
+  }
+  const [found, partners] = await Promise.all([
+    store.query(SYSTEM_PRINCIPAL, {
+      collection: 'partnerRequests',
+      collectionGroup: true,
+      where: [['customerDomainId', '==', customerId]],
+      orderBy: [['requestedAt', 'desc']],
+      limit: limit + 1,
+      ...(after === null ? {} : { startAfter: { document: after } }),
+    }),
     partnerAgencies(store, customerId),
   ]);
+  const requests = found.slice(0, limit);
   const rows: CustomerPartnerRequestRow[] = requests.map((request) => {
     const agencyId = agencyOfPath(request.documentPath);
     return { agencyId, agencyName: text(request.agencyName) ?? agencyId, partner: partners.has(agencyId), ...contractOf(request) };
   });
-  for (const [agencyId, partner] of partners) {
-    if (rows.some((row) => row.agencyId === agencyId)) continue;
-    const agency = await store.get(SYSTEM_PRINCIPAL, `domains/${agencyId}`);
-    rows.push({
-      agencyId,
-      agencyName: text(agency?.document.name) ?? agencyId,
-      partner: true,
-      status: 'accepted',
-      partnerName: text(partner.name) ?? customerId,
-      contractStart: text(partner.contractStart),
-      contractEnd: text(partner.contractEnd),
-      monthlyUnitPrice: typeof partner.monthlyUnitPrice === 'number' ? partner.monthlyUnitPrice : null,
-      message: null,
-      requestedAt: '',
-      answeredAt: null,
-    });
+  const withoutRequest: CustomerPartnerRequestRow[] = [];
+  if (cursor === undefined) {
+    for (const [agencyId, partner] of partners) {
+      if ((await store.get(SYSTEM_PRINCIPAL, requestPath(agencyId, customerId))) === null)
+        withoutRequest.push(await partnershipRow(store, customerId, agencyId, partner));
+    }
   }
-  const order = (row: CustomerPartnerRequestRow) => (row.status === 'requested' ? 0 : row.partner ? 1 : 2);
-  return rows.sort((a, b) => order(a) - order(b) || b.requestedAt.localeCompare(a.requestedAt));
+  const last = requests.at(-1);
+  return { requests: [...withoutRequest, ...rows], nextCursor: found.length > limit && last !== undefined ? agencyOfPath(last.documentPath) : null };
 }
 
 /** Accepts (the partner record is written with the proposed contract) or declines a waiting request. */

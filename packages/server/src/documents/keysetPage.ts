@@ -8,7 +8,7 @@
  */
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
-import type { Query } from '@nemuri/shared/documents/query';
+import { MAX_PAGE_SIZE, type Query } from '@nemuri/shared/documents/query';
 import type { Data } from '@nemuri/shared/documents/update';
 import type { DocumentStore } from './store.ts';
 
@@ -53,4 +53,27 @@ export async function keysetPage(
   const records = found.slice(0, limit);
   const last = records.at(-1);
   return { records, nextCursor: found.length > limit && last !== undefined ? String(last.documentReferenceId) : null };
+}
+
+/**
+ * Every record the query matches in the caller's scope, read a full engine page at a time, each
+ * page starting after the last record of the one before: for server code that must see all of a
+ * list (a bill's borrows, an agency's devices), where a single capped read would drop the rest
+ * without a word. The engine's order ends with the record's path, so pages neither repeat nor skip.
+ */
+export async function readEveryPage(
+  store: DocumentStore,
+  claims: Claims,
+  query: Omit<Query, 'limit' | 'limitToLast' | 'startAfter'>,
+  pageSize: number = MAX_PAGE_SIZE,
+): Promise<Data[]> {
+  const records: Data[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const page = await store.query(claims, { ...query, limit: pageSize, ...(after === null ? {} : { startAfter: { document: after } }) });
+    records.push(...page);
+    const last = page.at(-1);
+    if (page.length < pageSize || last === undefined) return records;
+    after = String(last.documentPath);
+  }
 }

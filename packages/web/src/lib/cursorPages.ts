@@ -11,6 +11,13 @@ export interface CursorPage {
   nextCursor: string | null;
 }
 
+/** `limit=…&cursor=…` of a keyset page, as the server's list endpoints read it. */
+export function cursorPageQuery(limit: number, cursor: string | null): string {
+  const params = new URLSearchParams({ limit: String(limit) });
+  if (cursor !== null) params.set('cursor', cursor);
+  return params.toString();
+}
+
 export interface CursorPagesState<P extends CursorPage> {
   page: P | null;
   loading: boolean;

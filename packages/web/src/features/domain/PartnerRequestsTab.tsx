@@ -1,8 +1,19 @@
 import { Alert, Badge, Button, Card, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CursorPager } from '../../components/CursorPager.tsx';
+import { useCursorPages } from '../../lib/cursorPages.ts';
 import { notify } from '../../lib/notify.ts';
-import { partnerRequestErrorMessage, partnerRequestsApi, usePartnerRequests, type CustomerPartnerRequestRow } from './api/partnerRequestsApi.ts';
+import {
+  fetchCustomerRequestsPage,
+  partnerRequestErrorMessage,
+  partnerRequestsApi,
+  type CustomerPartnerRequestRow,
+  type CustomerRequestsPage,
+} from './api/partnerRequestsApi.ts';
+
+/** Requests on a page: enough for a phone screen of cards, with the pager for the rest. */
+const PAGE_SIZE = 20;
 
 const COLORS: Record<string, string> = { requested: 'yellow', accepted: 'teal', declined: 'gray', cancelled: 'gray', ended: 'gray' };
 
@@ -85,20 +96,22 @@ function RequestCard({
 /**
  * Domain configuration, 代理店 tab (levels 4-5, their root domain): agencies' requests to make this
  * corporation or household their partner, answered here, and the partnerships in force, ended here.
- * Accepting is what lets an agency see the customer's devices and rooms.
+ * Accepting is what lets an agency see the customer's devices and rooms. A page at a time, newest
+ * first (the server pages them), so no request is left out however many agencies have asked.
  */
 export function PartnerRequestsTab({ domainId }: { domainId: string }) {
   const { t } = useTranslation();
-  const requests = usePartnerRequests(domainId);
+  const requests = useCursorPages<{ domainId: string }, CustomerRequestsPage>({ domainId }, PAGE_SIZE, fetchCustomerRequestsPage);
   const [busy, setBusy] = useState<string | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const [ending, setEnding] = useState<CustomerPartnerRequestRow | null>(null);
 
-  const act = async (row: CustomerPartnerRequestRow, action: () => Promise<CustomerPartnerRequestRow[]>, done: string) => {
+  const act = async (row: CustomerPartnerRequestRow, action: () => Promise<void>, done: string) => {
     setBusy(row.agencyId);
     setFailure(null);
     try {
-      requests.replace(await action());
+      await action();
+      requests.reload();
       notify({ color: 'green', message: t(done, { name: row.agencyName }) });
     } catch (error) {
       setFailure(error);
@@ -119,14 +132,14 @@ export function PartnerRequestsTab({ domainId }: { domainId: string }) {
 
   if (requests.error !== null)
     return <Alert color="red" role="alert">{`${t('domainConfig.partnerRequests.loadFailed')} ${partnerRequestErrorMessage(t, requests.error)}`}</Alert>;
-  if (requests.data === null)
+  if (requests.page === null)
     return (
       <Group gap="xs">
         <Loader size="sm" />
         <Text size="sm">{t('domainConfig.partnerRequests.loading')}</Text>
       </Group>
     );
-  const rows = requests.data;
+  const rows = requests.page.requests;
   const groups = [
     { key: 'pending', rows: rows.filter((row) => row.status === 'requested' && !row.partner) },
     { key: 'partners', rows: rows.filter((row) => row.partner) },
@@ -134,7 +147,7 @@ export function PartnerRequestsTab({ domainId }: { domainId: string }) {
   ].filter((group) => group.rows.length > 0);
 
   return (
-    <Stack data-testid="partner-requests">
+    <Stack data-testid="partner-requests" aria-busy={requests.loading} style={{ opacity: requests.loading ? 0.6 : 1 }}>
       <Text size="sm" c="dimmed">
         {t('domainConfig.partnerRequests.intro')}
       </Text>
@@ -143,7 +156,7 @@ export function PartnerRequestsTab({ domainId }: { domainId: string }) {
           {partnerRequestErrorMessage(t, failure)}
         </Alert>
       ) : null}
-      {rows.length === 0 ? <Text c="dimmed">{t('domainConfig.partnerRequests.empty')}</Text> : null}
+      {rows.length === 0 && requests.pageIndex === 0 ? <Text c="dimmed">{t('domainConfig.partnerRequests.empty')}</Text> : null}
       {groups.map((group) => (
         <Stack key={group.key} gap="xs">
           <Title order={3} size="h5">
@@ -154,6 +167,12 @@ export function PartnerRequestsTab({ domainId }: { domainId: string }) {
           ))}
         </Stack>
       ))}
+      <CursorPager
+        pages={requests}
+        previousLabel={t('domainConfig.partnerRequests.newer')}
+        nextLabel={t('domainConfig.partnerRequests.older')}
+        testId="partner-requests-pager"
+      />
       <Modal opened={ending !== null} onClose={() => setEnding(null)} title={t('domainConfig.partnerRequests.confirmEndTitle')}>
         <Stack>
           <Text size="sm">{t('domainConfig.partnerRequests.confirmEnd', { name: ending?.agencyName ?? '' })}</Text>

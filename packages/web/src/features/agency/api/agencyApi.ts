@@ -6,6 +6,7 @@
 import type { TFunction } from 'i18next';
 import { ApiError, reasonOrCode } from '../../../lib/http/apiError.ts';
 import { http, type HttpMethod } from '../../../lib/http/httpClient.ts';
+import { cursorPageQuery } from '../../../lib/cursorPages.ts';
 import type { AgencyStatistics, DeviceRow, MonthRevenue, PartnersPage, PartnerRow, RoomRow } from '@nemuri/shared/billing/agencyAnswers';
 import type { PaymentTerms, RateTotal } from '@nemuri/shared/billing/billArithmetic';
 import type { AgencyPartnerRequestRow, PartnerRequestInput } from '@nemuri/shared/partnerRequests';
@@ -71,13 +72,6 @@ export interface PartnerRequestsPage {
   nextCursor: string | null;
 }
 
-/** `?limit=…&cursor=…` of a keyset page. */
-function pageQuery(limit: number, cursor: string | null): string {
-  const params = new URLSearchParams({ limit: String(limit) });
-  if (cursor !== null) params.set('cursor', cursor);
-  return params.toString();
-}
-
 /** For useCursorPages: the agency's partners, by name. */
 export function fetchPartnersPage(filter: { agencyId: string }, limit: number, cursor: string | null): Promise<PartnersPage> {
   return agencyApi.partners(filter.agencyId, limit, cursor);
@@ -133,10 +127,11 @@ export const agencyApi = {
   statistics: (agencyId: string) => call<{ statistics: AgencyStatistics }>('GET', `${base(agencyId)}/statistics`),
   candidates: (agencyId: string) => call<{ domains: { id: string; name: string; kind: string }[] }>('GET', `${base(agencyId)}/partner-candidates`),
   /** A page of the partners, by name (then id). */
-  partners: (agencyId: string, limit: number, cursor: string | null) => call<PartnersPage>('GET', `${base(agencyId)}/partners?${pageQuery(limit, cursor)}`),
+  partners: (agencyId: string, limit: number, cursor: string | null) =>
+    call<PartnersPage>('GET', `${base(agencyId)}/partners?${cursorPageQuery(limit, cursor)}`),
   /** A page of the requests to customers, newest first. */
   requests: (agencyId: string, limit: number, cursor: string | null) =>
-    call<PartnerRequestsPage>('GET', `${base(agencyId)}/partner-requests?${pageQuery(limit, cursor)}`),
+    call<PartnerRequestsPage>('GET', `${base(agencyId)}/partner-requests?${cursorPageQuery(limit, cursor)}`),
   /** Asks a customer to become a partner: only their acceptance makes the partner (no scope before). */
   askPartner: (agencyId: string, domainId: string, input: PartnerRequestInput) =>
     call<{ request: AgencyPartnerRequestRow }>('PUT', `${base(agencyId)}/partner-requests/${encodeURIComponent(domainId)}`, input),

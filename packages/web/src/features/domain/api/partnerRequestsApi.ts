@@ -1,53 +1,44 @@
 /**
  * The customer's side of partner requests (docs/api.md, "Partner requests"): the root domain's
- * owners (5) and privileged administrators (4) list agencies' requests, accept or decline them,
- * and end a partnership. The server checks who may; a refusal carries a `reason` shown in Japanese
- * (locale `domainConfig.partnerRequests.errors`).
+ * owners (5) and privileged administrators (4) list agencies' requests a page at a time (newest
+ * first, keyset-paged), accept or decline them, and end a partnership. The server checks who may;
+ * a refusal carries a `reason` shown in Japanese (locale `domainConfig.partnerRequests.errors`).
  */
 import type { TFunction } from 'i18next';
-import { useCallback, useEffect, useState } from 'react';
 import type { CustomerPartnerRequestRow } from '@nemuri/shared/partnerRequests';
+import { cursorPageQuery } from '../../../lib/cursorPages.ts';
 import { ApiError, reasonOrCode } from '../../../lib/http/apiError.ts';
 import { http } from '../../../lib/http/httpClient.ts';
 
 export type { CustomerPartnerRequestRow };
 
-async function call(method: 'GET' | 'POST', path: string, body?: object): Promise<CustomerPartnerRequestRow[]> {
-  return (await http.json<{ requests: CustomerPartnerRequestRow[] }>(method, path, { body })).requests;
+export interface CustomerRequestsPage {
+  requests: CustomerPartnerRequestRow[];
+  nextCursor: string | null;
 }
 
 const base = (domainId: string) => `/api/domains/${encodeURIComponent(domainId)}/partner-requests`;
 
+/** An answer or an end: the server sends the first page back, which the tab reloads in its own page size instead. */
+async function act(path: string, body: object): Promise<void> {
+  await http.json<CustomerRequestsPage>('POST', path, { body });
+}
+
 export const partnerRequestsApi = {
-  list: (domainId: string) => call('GET', base(domainId)),
-  answer: (domainId: string, agencyId: string, accept: boolean) => call('POST', `${base(domainId)}/${encodeURIComponent(agencyId)}/answer`, { accept }),
-  end: (domainId: string, agencyId: string) => call('POST', `${base(domainId)}/${encodeURIComponent(agencyId)}/end`, {}),
+  page: (domainId: string, limit: number, cursor: string | null) =>
+    http.json<CustomerRequestsPage>('GET', `${base(domainId)}?${cursorPageQuery(limit, cursor)}`),
+  answer: (domainId: string, agencyId: string, accept: boolean) => act(`${base(domainId)}/${encodeURIComponent(agencyId)}/answer`, { accept }),
+  end: (domainId: string, agencyId: string) => act(`${base(domainId)}/${encodeURIComponent(agencyId)}/end`, {}),
 };
+
+/** For useCursorPages: the filter carries the root domain. */
+export function fetchCustomerRequestsPage(filter: { domainId: string }, limit: number, cursor: string | null): Promise<CustomerRequestsPage> {
+  return partnerRequestsApi.page(filter.domainId, limit, cursor);
+}
 
 const KNOWN = ['permission-denied', 'domain-not-found', 'request-not-found', 'request-not-pending', 'partner-not-found', 'domain-not-eligible', 'conflict'];
 
 export function partnerRequestErrorMessage(t: TFunction, error: unknown): string {
   const reason = error instanceof ApiError && KNOWN.includes(reasonOrCode(error)) ? reasonOrCode(error) : 'unexpected';
   return t(`domainConfig.partnerRequests.errors.${reason}`);
-}
-
-/** The requests of a root domain, with a setter for the list an answer returns. */
-export function usePartnerRequests(domainId: string): {
-  data: CustomerPartnerRequestRow[] | null;
-  error: unknown;
-  replace: (rows: CustomerPartnerRequestRow[]) => void;
-} {
-  const [state, setState] = useState<{ data: CustomerPartnerRequestRow[] | null; error: unknown }>({ data: null, error: null });
-  useEffect(() => {
-    let current = true;
-    partnerRequestsApi.list(domainId).then(
-      (data) => current && setState({ data, error: null }),
-      (error: unknown) => current && setState({ data: null, error }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [domainId]);
-  const replace = useCallback((rows: CustomerPartnerRequestRow[]) => setState({ data: rows, error: null }), []);
-  return { ...state, replace };
 }
