@@ -66,4 +66,33 @@ describe('service worker and the update notice', () => {
     expect(await page.locator('.mantine-Notification-root', { hasText: '新しいバージョンが利用可能です' }).count()).toBe(0);
     await context.close();
   });
+
+  it('names the PNG icons Android and iOS install the app with (manifest 192 and 512, apple-touch-icon), and serves them', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByRole('heading', { name: 'ログイン' }).waitFor();
+    const linked = (rel: string) => page.locator(`link[rel="${rel}"]`).getAttribute('href');
+    const manifestHref = await linked('manifest');
+    const appleHref = await linked('apple-touch-icon');
+    expect(manifestHref).not.toBeNull();
+    expect(appleHref).toBe('/apple-touch-icon.png');
+    const manifest = (await (await context.request.get(`${server.url}${manifestHref ?? ''}`)).json()) as {
+      icons: { src: string; sizes: string; type: string }[];
+    };
+    const pngs = manifest.icons.filter((icon) => icon.type === 'image/png');
+    expect(pngs.map((icon) => icon.sizes).sort()).toEqual(['192x192', '512x512']);
+    /** The width and height a PNG's IHDR chunk states, after checking it is served as a PNG. */
+    const pngSize = async (path: string) => {
+      const reply = await context.request.get(`${server.url}${path}`);
+      expect(reply.status(), path).toBe(200);
+      expect(reply.headers()['content-type'], path).toBe('image/png');
+      const body = await reply.body();
+      expect([...body.subarray(0, 8)], path).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      return `${body.readUInt32BE(16)}x${body.readUInt32BE(20)}`;
+    };
+    for (const icon of pngs) expect(await pngSize(icon.src)).toBe(icon.sizes);
+    expect(await pngSize(appleHref ?? '')).toBe('180x180');
+    await context.close();
+  });
 });

@@ -199,6 +199,17 @@ export interface DeliveryAttemptView {
   durationMs: number;
 }
 
+/** GET …/domains/:domainId/deliveries: a page of the delivery log, newest first. */
+export interface DeliveryPageView {
+  deliveries: DeliveryView[];
+  /** Every attempt of those deliveries, oldest first. */
+  attempts: DeliveryAttemptView[];
+  /** The display names of the page's recipients (staff of the domain or of its corporation) by uid. */
+  recipientNames: Record<string, string>;
+  /** `before` of the next (older) page; null: this was the last. */
+  nextBefore: number | null;
+}
+
 /** What a push message carries; the service worker turns it into the notification. */
 export interface PushMessage {
   kind: 'alert' | 'summary' | 'test';

@@ -122,6 +122,37 @@ describe('escalation', () => {
     ]);
   });
 
+  it('at 02:00 reaches the staff of the night shift that began the evening before, and keeps their quiet hours across midnight', async () => {
+    // 02:00 in Tokyo on 2026-03-11: the night shift of 2026-03-10 (21:00–07:00) is on.
+    h.clock.now = Date.parse('2026-03-10T17:00:00Z');
+    await h.onDuty('2026-03-10', 'night', [{ uid: STAFF.unitB.uid, unit: 'A' }]);
+    // The calendar day's shifts are not on duty yet: neither tonight's (it begins at 21:00) nor the day shift.
+    await h.onDuty('2026-03-11', 'night', [{ uid: STAFF.unitA.uid, unit: null }]);
+    await h.onDuty('2026-03-11', 'day', [{ uid: STAFF.unitA.uid, unit: null }]);
+    await h.prefer(STAFF.unitB.uid, { channels: { push: true, mail: false, line: false }, quietHours: { start: '22:00', end: '06:00' } });
+    const call = await h.openAlert('room-1', 'button');
+    await h.push.waitFor(1);
+    expect((await h.rows('push')).map((row) => `${row.alert_id}/${row.step}/${row.recipient}/${row.status}`)).toEqual([`${call}/0/${STAFF.unitB.uid}/sent`]);
+    expect(h.push.received[0]?.message.body).toContain('02:00 発生');
+    const { rows: steps } = await database.query('select step, target, recipients from notify_escalation_steps where alert_id = $1', [call]);
+    expect(steps).toEqual([{ step: 0, target: 'onDuty', recipients: 1 }]);
+    // A bed exit at the same hour is held back by the quiet hours that span midnight (critical alerts are not).
+    const exit = await h.openAlert('room-3', 'outOfBed');
+    expect((await h.rows('push')).filter((row) => row.alert_id === exit).map((row) => `${row.recipient}/${row.status}`)).toEqual([
+      `${STAFF.unitB.uid}/skipped`,
+    ]);
+  });
+
+  it('hands over to the day shift at the end of the night', async () => {
+    // 07:00 in Tokyo on 2026-03-11: the night of 2026-03-10 is over.
+    h.clock.now = Date.parse('2026-03-10T22:00:00Z');
+    await h.onDuty('2026-03-10', 'night', [{ uid: STAFF.unitB.uid, unit: null }]);
+    await h.onDuty('2026-03-11', 'day', [{ uid: STAFF.unitA.uid, unit: null }]);
+    await h.openAlert('room-2', 'button');
+    await h.push.waitFor(1);
+    expect((await h.rows('push')).map((row) => `${row.step}/${row.recipient}`)).toEqual([`0/${STAFF.unitA.uid}`]);
+  });
+
   it('skips to the next group at once when nobody is on duty', async () => {
     await database.query('delete from notify_shifts');
     const alertId = await h.openAlert('room-3', 'heartRateHigh');

@@ -7,7 +7,7 @@ import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { alertDocument } from '@nemuri/analysis/alerts';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
-import { NOTIFICATIONS_API as API } from '@nemuri/shared/notifications';
+import { NOTIFICATIONS_API as API, type DeliveryPageView } from '@nemuri/shared/notifications';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentStore, serverIdentity } from '../documents/store.ts';
 import { signedIn, startTestServer, type DocumentsClient, type TestServer } from '../documents/testing.ts';
@@ -293,7 +293,17 @@ describe('/api/notifications', () => {
   it('pages the delivery log for administrators', async () => {
     const page = await admin.get(`${API}/domains/${facility}/deliveries?limit=2`);
     expect(page.status).toBe(200);
-    expect(page.body).toMatchObject({ deliveries: expect.any(Array), attempts: expect.any(Array) });
+    expect(page.body).toMatchObject({ deliveries: expect.any(Array), attempts: expect.any(Array), recipientNames: expect.any(Object) });
+    // The staff member's test push (above) is in the log under their name, with its attempt.
+    const testPush = async () => {
+      const log = (await admin.get(`${API}/domains/${facility}/deliveries?limit=100`)).body as DeliveryPageView;
+      const delivery = log.deliveries.find((candidate) => candidate.alertId.startsWith('test-') && candidate.channel === 'push');
+      return {
+        name: delivery === undefined ? null : log.recipientNames[delivery.recipient],
+        attempts: log.attempts.filter((attempt) => attempt.queueId === delivery?.id).map((attempt) => `${attempt.attempt}/${attempt.ok}`),
+      };
+    };
+    await expect.poll(testPush, { timeout: 20_000 }).toEqual({ name: '佐藤 介護', attempts: ['1/true'] });
     expect((await admin.get(`${API}/domains/${facility}/deliveries?limit=1000`)).status).toBe(400);
     expect((await admin.get(`${API}/domains/${facility}/deliveries?before=abc`)).status).toBe(400);
     expect((await staff.get(`${API}/domains/${facility}/deliveries`)).status).toBe(403);

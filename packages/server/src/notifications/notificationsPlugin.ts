@@ -34,6 +34,7 @@ import {
   shiftRangeQuery,
   type AlertEscalationView,
   type DeliveryAttemptView,
+  type DeliveryPageView,
   type DeliveryView,
   type DomainSettingsView,
   type EscalationStepView,
@@ -42,6 +43,7 @@ import {
   type ShiftView,
 } from '@nemuri/shared/notifications';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import type { Queryable } from '../database/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { senderOf, type Mailer } from '../mail/mail.ts';
 import type { Principal } from '../auth/signedInUser.ts';
@@ -388,7 +390,18 @@ export const notificationsPlugin = fp<NotificationsPluginOptions>(
         error: row.error,
         durationMs: row.duration_ms,
       }));
-      return { deliveries: views, attempts: attemptViews, nextBefore: rows.length === limit ? ids[ids.length - 1] : null };
+      const recipientNames = await recipientNamesOf(
+        database,
+        request.params.domainId,
+        views.map((view) => view.recipient),
+      );
+      const page: DeliveryPageView = {
+        deliveries: views,
+        attempts: attemptViews,
+        recipientNames,
+        nextBefore: rows.length === limit ? (ids[ids.length - 1] ?? null) : null,
+      };
+      return page;
     });
 
     app.get<{ Params: { domainId: string } }>(`${base}/domains/:domainId/shifts`, async (request, reply) => {
@@ -451,6 +464,26 @@ interface AttemptRow {
 }
 
 const DELIVERY_COLUMNS = 'id, alert_id, step, channel, recipient, status, attempts, last_error, created_at, sent_at';
+
+/**
+ * The display names of staff uids, looked up in the domain and its corporation (owners are staff of
+ * the root domain): the log shows people, not ids. Disabled staff keep their name here.
+ */
+async function recipientNamesOf(database: Queryable, domainId: string, uids: readonly string[]): Promise<Record<string, string>> {
+  const wanted = [...new Set(uids)].filter((uid) => uid !== 'domain');
+  if (wanted.length === 0) return {};
+  const { rows } = await database.query<{ id: string; name: unknown }>(
+    `select s.id, s.data -> 'displayName' as name
+       from documents s
+      where s.id = any($2::text[])
+        and s.collection = any(array['domains/' || $1::text || '/staff',
+                                     'domains/' || coalesce((select d.root_domain_id from documents d where d.path = 'domains/' || $1::text), $1::text) || '/staff'])`,
+    [domainId, wanted],
+  );
+  const names: Record<string, string> = {};
+  for (const row of rows) if (typeof row.name === 'string' && row.name !== '') names[row.id] = row.name;
+  return names;
+}
 
 function deliveryView(row: DeliveryRow): DeliveryView {
   return {

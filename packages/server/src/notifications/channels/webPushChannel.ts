@@ -57,7 +57,7 @@ export function topicOf(tag: string): string {
 export function webPushChannel({ db, keys, subject, extraOrigins, now }: WebPushOptions): Channel {
   // Connections to each push service stay open for the next alert (TLS handshakes cost more than the requests).
   const agents = keptAliveAgents(MAX_CONNECTIONS);
-  const signed = new Map<string, { authorization: string; until: number }>();
+  const signed = new Map<string, { authorization: string; since: number; until: number }>();
   let loaded: Promise<WebPushLibrary> | undefined;
   const library = () =>
     (loaded ??= import('web-push').then(
@@ -69,7 +69,8 @@ export function webPushChannel({ db, keys, subject, extraOrigins, now }: WebPush
     ));
   const authorizationFor = async (audience: string): Promise<string> => {
     const cached = signed.get(audience);
-    if (cached !== undefined && cached.until > now()) return cached.authorization;
+    // A clock set back (NTP, a fake clock) would keep a token whose expiry lies beyond what push services accept: sign anew.
+    if (cached !== undefined && cached.since <= now() && cached.until > now()) return cached.authorization;
     const { publicKey, privateKey } = await keys();
     const headers = (await library()).getVapidHeaders(
       audience,
@@ -79,7 +80,7 @@ export function webPushChannel({ db, keys, subject, extraOrigins, now }: WebPush
       'aes128gcm',
       Math.floor(now() / 1000) + JWT_LIFETIME_SEC,
     );
-    signed.set(audience, { authorization: headers.Authorization, until: now() + JWT_REUSE_MS });
+    signed.set(audience, { authorization: headers.Authorization, since: now(), until: now() + JWT_REUSE_MS });
     return headers.Authorization;
   };
 

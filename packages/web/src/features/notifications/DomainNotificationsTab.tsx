@@ -17,7 +17,6 @@ import {
   Select,
   Stack,
   Switch,
-  Table,
   Text,
   TextInput,
   Title,
@@ -28,7 +27,6 @@ import { ALERT_TYPE_NAMES } from '@nemuri/shared/monitoring';
 import {
   ESCALATION_TARGETS,
   MAX_ESCALATION_STEPS,
-  type DeliveryView,
   type DomainNotificationSettings,
   type EscalationTarget,
   type Shift,
@@ -37,6 +35,7 @@ import {
 import { notify } from '../../lib/notify.ts';
 import { notificationErrorMessage } from './notificationErrorMessage.ts';
 import { notificationsApi, useDraft, useLoaded } from './api/notificationsApi.ts';
+import { DeliveryLog } from './DeliveryLog.tsx';
 
 const today = () => new Date().toLocaleDateString('sv-SE');
 
@@ -201,7 +200,8 @@ function SettingsForm({ domainId }: { domainId: string }) {
         />
       ) : null}
       <Group gap="sm">
-        <Text size="sm">{loaded.data.webhookSecretSet ? t('notifications.domain.secretSet') : t('notifications.domain.secretUnset')}</Text>
+        {/* A secret issued here is set, though the loaded settings (kept as they are, not to lose the draft) predate it. */}
+        <Text size="sm">{loaded.data.webhookSecretSet || secret !== null ? t('notifications.domain.secretSet') : t('notifications.domain.secretUnset')}</Text>
         <Button
           variant="default"
           size="compact-sm"
@@ -332,102 +332,6 @@ function ShiftEditor({ domainId }: { domainId: string }) {
           </Group>
         </>
       ) : null}
-    </Stack>
-  );
-}
-
-const STATUS_COLOR: Record<DeliveryView['status'], string> = {
-  queued: 'gray',
-  sending: 'blue',
-  sent: 'teal',
-  failed: 'red',
-  held: 'yellow',
-  summarized: 'grape',
-  skipped: 'gray',
-};
-
-function DeliveryLog({ domainId }: { domainId: string }) {
-  const { t } = useTranslation();
-  const [before, setBefore] = useState<number | null>(null);
-  const [history, setHistory] = useState<(number | null)[]>([]);
-  const page = useLoaded(`${domainId}/${before ?? 'first'}`, () => notificationsApi.deliveries(domainId, before));
-  return (
-    <Stack gap="sm" component="section" aria-label={t('notifications.log.title')}>
-      <Group justify="space-between">
-        <Title order={3} size="h5">
-          {t('notifications.log.title')}
-        </Title>
-        <Button variant="subtle" size="compact-sm" onClick={page.reload}>
-          {t('notifications.log.refresh')}
-        </Button>
-      </Group>
-      {page.loading && page.data === null ? <Loader size="sm" /> : null}
-      {page.error !== null ? <Alert color="red">{notificationErrorMessage(t, page.error)}</Alert> : null}
-      {page.data !== null && page.data.deliveries.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          {t('notifications.log.empty')}
-        </Text>
-      ) : null}
-      {page.data !== null && page.data.deliveries.length > 0 ? (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('notifications.log.at')}</Table.Th>
-                <Table.Th>{t('notifications.log.channel')}</Table.Th>
-                <Table.Th>{t('notifications.log.step')}</Table.Th>
-                <Table.Th>{t('notifications.log.status')}</Table.Th>
-                <Table.Th>{t('notifications.log.attempts')}</Table.Th>
-                <Table.Th>{t('notifications.log.error')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.data.deliveries.map((delivery) => (
-                <Table.Tr key={delivery.id}>
-                  <Table.Td>{new Date(delivery.sentAt ?? delivery.createdAt).toLocaleString('ja-JP')}</Table.Td>
-                  <Table.Td>{t(`notifications.log.channels.${delivery.channel}`)}</Table.Td>
-                  <Table.Td>{delivery.step + 1}</Table.Td>
-                  <Table.Td>
-                    <Badge color={STATUS_COLOR[delivery.status]} variant="light">
-                      {t(`notifications.log.statuses.${delivery.status}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{delivery.attempts}</Table.Td>
-                  <Table.Td>
-                    <Text size="xs" c="dimmed" lineClamp={2}>
-                      {delivery.lastError ?? ''}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      ) : null}
-      <Group gap="sm">
-        <Button
-          variant="default"
-          size="compact-sm"
-          disabled={history.length === 0}
-          onClick={() => {
-            setBefore(history[history.length - 1] ?? null);
-            setHistory(history.slice(0, -1));
-          }}
-        >
-          {t('notifications.log.newer')}
-        </Button>
-        <Button
-          variant="default"
-          size="compact-sm"
-          disabled={page.data?.nextBefore === null || page.data === null}
-          onClick={() => {
-            setHistory([...history, before]);
-            setBefore(page.data?.nextBefore ?? null);
-          }}
-        >
-          {t('notifications.log.older')}
-        </Button>
-      </Group>
     </Stack>
   );
 }

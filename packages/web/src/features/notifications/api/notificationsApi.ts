@@ -6,8 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import {
   NOTIFICATIONS_API as API,
-  type DeliveryAttemptView,
-  type DeliveryView,
+  type DeliveryPageView,
   type DomainSettingsInput,
   type DomainSettingsView,
   type NotificationPreferences,
@@ -28,12 +27,6 @@ export interface ShiftsAnswer {
   staff: { uid: string; displayName: string; accessLevel: number }[];
 }
 
-export interface DeliveriesAnswer {
-  deliveries: DeliveryView[];
-  attempts: DeliveryAttemptView[];
-  nextBefore: number | null;
-}
-
 const domain = (domainId: string) => `${API}/domains/${encodeURIComponent(domainId)}`;
 
 export const notificationsApi = {
@@ -51,7 +44,7 @@ export const notificationsApi = {
   saveShift: (domainId: string, day: string, shift: Shift, assignments: ShiftAssignment[]) =>
     call<ShiftView>('PUT', `${domain(domainId)}/shifts/${day}/${shift}`, { assignments }),
   deliveries: (domainId: string, before: number | null) =>
-    call<DeliveriesAnswer>('GET', `${domain(domainId)}/deliveries?limit=20${before === null ? '' : `&before=${before}`}`),
+    call<DeliveryPageView>('GET', `${domain(domainId)}/deliveries?limit=20${before === null ? '' : `&before=${before}`}`),
 };
 
 export interface Loaded<T> {
