@@ -4,8 +4,9 @@
  * delivery log; edits the escalation steps, the privacy of the resident's name, the rate limit, the
  * LINE token, the webhook's address, types and secret; saves and, after a reload, finds all of it
  * kept. They put two staff members on tonight's night shift, one for a unit, and find the schedule
- * kept after a reload. An alert then reaches the administrator by mail (the first step), and the
- * delivery log shows the mail with its recipient, step, status and attempt.
+ * kept after a reload. The administrator takes alerts by mail, with quiet hours across midnight
+ * (/account-info); an alert then reaches them by mail (the first step), and the delivery log shows
+ * the mail with its recipient, step, status and attempt.
  */
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ALERT_TYPE_NAMES } from '@nemuri/shared/monitoring';
@@ -78,6 +79,30 @@ async function choose(page: Page, field: Locator, option: string): Promise<void>
 
 async function savedNotice(page: Page, message: string): Promise<void> {
   await page.getByText(message, { exact: true }).first().waitFor({ timeout: 30_000 });
+}
+
+/**
+ * On /account-info the administrator takes alerts by mail, with quiet hours across midnight
+ * (23:30–05:15; nurse calls, being critical, still go), and finds both kept after a reload.
+ */
+async function takeMailWithQuietNights(context: BrowserContext): Promise<void> {
+  const page = await context.newPage();
+  await page.goto('/account-info');
+  let section = page.getByRole('region', { name: '通知', exact: true });
+  await section.getByRole('switch', { name: 'メール', exact: true }).check({ force: true, timeout: 30_000 });
+  await section.getByRole('switch', { name: '通知しない時間帯' }).check({ force: true });
+  await section.getByLabel('開始', { exact: true }).fill('23:30');
+  await section.getByLabel('終了', { exact: true }).fill('05:15');
+  await section.getByRole('button', { name: '保存', exact: true }).click();
+  await savedNotice(page, '通知の設定を保存しました');
+  const stored = await ok<NotificationPreferences>(context.request.get(`${baseURL}${NOTIFICATIONS_API}/preferences`));
+  expect(stored).toMatchObject({ channels: { push: false, mail: true, line: false }, quietHours: { start: '23:30', end: '05:15' } });
+  await page.reload();
+  section = page.getByRole('region', { name: '通知', exact: true });
+  await expect.poll(() => section.getByLabel('開始', { exact: true }).inputValue(), { timeout: 30_000 }).toBe('23:30');
+  expect(await section.getByLabel('終了', { exact: true }).inputValue()).toBe('05:15');
+  expect(await section.getByRole('switch', { name: 'メール', exact: true }).isChecked()).toBe(true);
+  await page.close();
 }
 
 describe('/domain-config 通知', () => {
@@ -199,9 +224,9 @@ describe('/domain-config 通知', () => {
     await page.close();
   });
 
-  it('lists a delivery with its recipient, step, status and attempts', async () => {
+  it('sends a nurse call by mail to an administrator with quiet hours across midnight, and lists the delivery with its recipient, step, status and attempts', async () => {
     const { own: facility, admin: context } = the();
-    // No webhook from here on (see WEBHOOK_URL); administrators first (as saved above), and this one takes alerts by mail.
+    // No webhook from here on (see WEBHOOK_URL); administrators first (as saved above).
     const current = await ok<DomainSettingsView>(context.request.get(`${baseURL}${NOTIFICATIONS_API}/domains/${facility.domainId}/settings`));
     const { lineConfigured: _line, webhookSecretSet: _secret, ...settings } = current;
     await ok(
@@ -210,13 +235,7 @@ describe('/domain-config 通知', () => {
         headers,
       }),
     );
-    const preferences: NotificationPreferences = {
-      channels: { push: false, mail: true, line: false },
-      alertTypes: [...ALERT_TYPE_NAMES],
-      quietHours: null,
-      lineUserId: null,
-    };
-    await ok(context.request.put(`${baseURL}${NOTIFICATIONS_API}/preferences`, { data: preferences, headers }));
+    await takeMailWithQuietNights(context);
     // A nurse call in a room of the facility: the first step goes to the administrators at once.
     await ok(
       facility.owner.request.put(`${baseURL}/api/documents/rooms/${ROOM}`, { data: { data: { domainId: facility.domainId, name: '通知 201号室' } }, headers }),
