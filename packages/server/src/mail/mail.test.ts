@@ -19,6 +19,8 @@ const PASSWORD = 'futon-and-makura';
 
 interface ReceivedMail {
   from: string;
+  /** The From header as it travelled (encoded words undecoded). */
+  rawFrom: string;
   to: string;
   subject: string;
   text: string;
@@ -34,7 +36,9 @@ async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[]; close(
       simpleParser(stream)
         .then((parsed) => {
           const to = Array.isArray(parsed.to) ? parsed.to.map((item) => item.text).join(', ') : (parsed.to?.text ?? '');
-          mails.push({ from: parsed.from?.text ?? '', to, subject: parsed.subject ?? '', text: parsed.text ?? '' });
+          // Unfolded (RFC 5322 section 2.2.3): a long header continues on lines starting with a space.
+          const rawFrom = (parsed.headerLines.find((header) => header.key === 'from')?.line ?? '').replace(/\r?\n[ \t]+/g, ' ');
+          mails.push({ from: parsed.from?.text ?? '', rawFrom, to, subject: parsed.subject ?? '', text: parsed.text ?? '' });
           callback();
         })
         .catch((error: Error) => callback(error));
@@ -89,7 +93,9 @@ describe('mail through SMTP_URL', () => {
 
     await expect.poll(() => smtp.mails.filter((mail) => mail.to === 'hanako@example.com').length, { timeout: 10_000 }).toBe(1);
     const mail = smtp.mails.find((item) => item.to === 'hanako@example.com');
-    expect(mail?.from).toContain('no-reply@localhost.localdomain');
+    // The sender is named ねむりモニター, sent as an RFC 2047 encoded word: the header itself is ASCII.
+    expect(mail?.from).toBe('"ねむりモニター" <no-reply@localhost.localdomain>');
+    expect(mail?.rawFrom).toMatch(/^From: =\?UTF-8\?[BQ]\?[!-~]+\?= <no-reply@localhost\.localdomain>$/i);
     expect(mail).toMatchObject({ subject: '【ねむりモニター】メールアドレスの確認', text: expect.stringContaining('メールアドレスを確認するには') });
     const link = linkOf(mail);
     expect(link.url.origin).toBe(server.publicUrl);

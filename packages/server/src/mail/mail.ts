@@ -3,6 +3,7 @@
  * development outbox: each mail is logged (one line: to and subject) and kept in the `dev_outbox`
  * table, which system admins list at GET /api/dev/outbox (outbox.ts).
  */
+import { PRODUCT_NAME_JA } from '@nemuri/shared/constants';
 import { createTransport } from 'nodemailer';
 import type { Database } from '../database/database.ts';
 
@@ -26,16 +27,20 @@ export interface CreateMailerOptions {
   /** SMTP_URL (smtp: or smtps:); null: the development outbox. */
   smtpUrl: string | null;
   database: Database;
-  /** The sender address, e.g. `Nemuri Monitor <no-reply@example.com>`. */
+  /** The sender address, e.g. `ねむりモニター <no-reply@example.com>`. */
   from: string;
   logger?: MailLogger;
 }
 
-/** The sender for mail of the installation at publicUrl: no-reply at its host name. */
+/**
+ * The sender for mail of the installation at publicUrl: no-reply at its host name, named as the
+ * product is named to its users. Nodemailer writes the Japanese name as an RFC 2047 encoded word
+ * (`=?UTF-8?B?…?=`), so the header stays ASCII for every mail server on the way.
+ */
 export function senderOf(publicUrl: string): string {
   const host = new URL(publicUrl).hostname.replace(/^\[|\]$/g, '');
   const domain = /^[\d.:]+$/.test(host) || !host.includes('.') ? 'localhost.localdomain' : host;
-  return `Nemuri Monitor <no-reply@${domain}>`;
+  return `${PRODUCT_NAME_JA} <no-reply@${domain}>`;
 }
 
 export function createMailer({ smtpUrl, database, from, logger }: CreateMailerOptions): Mailer {

@@ -99,7 +99,7 @@ export async function startHarness(database: Database, start: number, channels?:
     publicUrl: async () => 'https://nemuri.example',
     channels: {
       push: webPushChannel({ db: database, keys: () => (keys ??= vapidKeysOf(database)), subject: async () => 'mailto:ops@nemuri.example', extraOrigins, now }),
-      mail: mailChannel(Promise.resolve(createMailer({ smtpUrl: null, database, from: 'Nemuri Monitor <no-reply@nemuri.example>' }))),
+      mail: mailChannel(Promise.resolve(createMailer({ smtpUrl: null, database, from: 'ねむりモニター <no-reply@nemuri.example>' }))),
       line: lineChannel(database, line.url),
       webhook: webhookChannel(database, extraOrigins, now),
       ...channels,

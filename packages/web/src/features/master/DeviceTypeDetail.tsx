@@ -8,11 +8,14 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { formatDateTime } from '../../lib/dates.ts';
-import { useDocument } from '../../lib/documents/hooks.ts';
+import { CursorPager } from '../../components/CursorPager.tsx';
+import { useCount, useDocument } from '../../lib/documents/hooks.ts';
+import { useLivePages } from '../../lib/documents/pagedHooks.ts';
+import type { RecordOf } from '../../lib/documents/records.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { DeviceTypeForm, type DeviceType } from './DeviceTypeForm.tsx';
 import { Loaded, MasterPage, useCanEditMaster } from './MasterFrame.tsx';
-import { useDeviceTypeDevices, useDeviceTypeParameters } from './api/masterQueries.ts';
+import { deviceTypeDevicesQuery, MASTER_PAGE, useDeviceTypeParameters } from './api/masterQueries.ts';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -29,7 +32,10 @@ export default function DeviceTypeDetail() {
   const canEdit = useCanEditMaster();
   const type = useDocument(`deviceTypes/${id}`);
   const parameters = useDeviceTypeParameters(id);
-  const devices = useDeviceTypeDevices(id);
+  // A type can have any number of devices: a page at a time (by serial), counted on the server.
+  const devices = useLivePages<RecordOf<'devices'>>(deviceTypeDevicesQuery(id), MASTER_PAGE);
+  const deviceCount = useCount(deviceTypeDevicesQuery(id));
+  const deviceRows = devices.page?.records ?? [];
   const [editing, setEditing] = useState<DeviceType | null>(null);
 
   if (type.loading || type.error || type.data === null) {
@@ -120,7 +126,17 @@ export default function DeviceTypeDetail() {
         </Loaded>
       </Section>
       <Section title={t('master.deviceTypes.devices')}>
-        <Loaded loading={devices.loading} error={devices.error} empty={devices.data.length === 0} emptyText={t('master.deviceTypes.noDevices')}>
+        {deviceCount.loading || deviceCount.error !== null ? null : (
+          <Text size="sm" c="dimmed" data-testid="type-device-count">
+            {t('master.deviceTypes.deviceCount', { count: deviceCount.count })}
+          </Text>
+        )}
+        <Loaded
+          loading={devices.page === null && devices.error === null}
+          error={devices.error}
+          empty={deviceRows.length === 0}
+          emptyText={t('master.deviceTypes.noDevices')}
+        >
           <Table.ScrollContainer minWidth={600}>
             <Table striped data-testid="type-device-table">
               <Table.Thead>
@@ -132,23 +148,22 @@ export default function DeviceTypeDetail() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {[...devices.data]
-                  .sort((a, b) => a.documentReferenceId.localeCompare(b.documentReferenceId))
-                  .map((device) => (
-                    <Table.Tr key={device.documentReferenceId} data-testid="type-device-row">
-                      <Table.Td>
-                        <Anchor component={Link} to={`/master/device/${encodeURIComponent(device.documentReferenceId)}`} ff="monospace" size="sm">
-                          {device.documentReferenceId}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>{t(`master.counts.statuses.${device.status}`)}</Table.Td>
-                      <Table.Td>{device.firmwareVersion ?? '—'}</Table.Td>
-                      <Table.Td>{device.lastSeenAt ? formatDateTime(device.lastSeenAt) : '—'}</Table.Td>
-                    </Table.Tr>
-                  ))}
+                {deviceRows.map((device) => (
+                  <Table.Tr key={device.documentReferenceId} data-testid="type-device-row">
+                    <Table.Td>
+                      <Anchor component={Link} to={`/master/device/${encodeURIComponent(device.documentReferenceId)}`} ff="monospace" size="sm">
+                        {device.documentReferenceId}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{t(`master.counts.statuses.${device.status}`)}</Table.Td>
+                    <Table.Td>{device.firmwareVersion ?? '—'}</Table.Td>
+                    <Table.Td>{device.lastSeenAt ? formatDateTime(device.lastSeenAt) : '—'}</Table.Td>
+                  </Table.Tr>
+                ))}
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
+          <CursorPager pages={devices} previousLabel={t('master.data.previousPage')} nextLabel={t('master.data.nextPage')} testId="type-device-pager" />
         </Loaded>
       </Section>
       <DeviceTypeForm editing={editing} onClose={() => setEditing(null)} />

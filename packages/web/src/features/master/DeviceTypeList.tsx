@@ -6,19 +6,20 @@ import { Link } from 'react-router';
 import { CreateBar } from './MasterListControls.tsx';
 import { DeviceTypeForm, type DeviceType } from './DeviceTypeForm.tsx';
 import { Loaded, MasterPage, useCanEditMaster } from './MasterFrame.tsx';
-import { useAllDevices, useDeviceTypes } from './api/masterQueries.ts';
+import { useCount } from '../../lib/documents/hooks.ts';
+import { deviceTypeDevicesQuery, useDeviceTypes } from './api/masterQueries.ts';
+
+/** How many devices of the type there are: the server counts them all (a live count query). */
+function DeviceCount({ typeId }: { typeId: string }) {
+  const { count, loading, error } = useCount(deviceTypeDevicesQuery(typeId));
+  return <Text size="sm">{loading ? '…' : error !== null ? '—' : count}</Text>;
+}
 
 export default function DeviceTypeList() {
   const { t } = useTranslation();
   const canEdit = useCanEditMaster();
   const types = useDeviceTypes();
-  const devices = useAllDevices();
   const [editing, setEditing] = useState<DeviceType | 'new' | null>(null);
-  const deviceCounts = useMemo(() => {
-    const counts = new Map<string, number>();
-    for (const device of devices.data) counts.set(device.deviceTypeId, (counts.get(device.deviceTypeId) ?? 0) + 1);
-    return counts;
-  }, [devices.data]);
   const rows = useMemo(
     () => types.data.filter((type) => typeof type.name === 'string').sort((a, b) => a.documentReferenceId.localeCompare(b.documentReferenceId)),
     [types.data],
@@ -58,7 +59,7 @@ export default function DeviceTypeList() {
                     </Group>
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm">{devices.loading ? '…' : (deviceCounts.get(type.documentReferenceId) ?? 0)}</Text>
+                    <DeviceCount typeId={type.documentReferenceId} />
                   </Table.Td>
                 </Table.Tr>
               ))}

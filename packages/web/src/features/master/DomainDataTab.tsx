@@ -5,15 +5,15 @@
 import { Accordion, Anchor, Badge, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { QueryInput, RecordOf } from '../../lib/documents/records.ts';
-import { useQuery } from '../../lib/documents/hooks.ts';
+import { CursorPager } from '../../components/CursorPager.tsx';
+import type { RecordOf } from '../../lib/documents/records.ts';
+import { useCount } from '../../lib/documents/hooks.ts';
+import { useLivePages, type ListQuery } from '../../lib/documents/pagedHooks.ts';
 import { JsonView, Loaded } from './MasterFrame.tsx';
-import { domainDataQueries } from './api/masterQueries.ts';
+import { domainDataQueries, MASTER_PAGE } from './api/masterQueries.ts';
 
 type Domain = RecordOf<'domains'>;
 type AnyRecord = { documentReferenceId: string; documentPath: string } & Record<string, unknown>;
-
-const LIMIT = 1000;
 
 /** A record's heading in the list: its id and the first human name it has. */
 function labelOf(record: AnyRecord): string {
@@ -21,17 +21,23 @@ function labelOf(record: AnyRecord): string {
   return typeof name === 'string' ? `${record.documentReferenceId} — ${name}` : record.documentReferenceId;
 }
 
-function RecordSection({ id, title, query, linkOf }: { id: string; title: string; query: QueryInput; linkOf?: (record: AnyRecord) => string }) {
+/** A section a page at a time (by path, so by id), live; the badge is the server's count of them all. */
+function RecordSection({ id, title, query, linkOf }: { id: string; title: string; query: ListQuery; linkOf?: (record: AnyRecord) => string }) {
   const { t } = useTranslation();
-  const result = useQuery<AnyRecord>(query);
-  const records = [...result.data].sort((a, b) => a.documentReferenceId.localeCompare(b.documentReferenceId));
+  const pages = useLivePages<AnyRecord>(query, MASTER_PAGE);
+  const total = useCount(query);
+  const records = pages.page?.records ?? [];
   return (
     <Stack gap="xs" component="section" aria-label={title} data-testid="data-section" data-section={id}>
       <Group gap="xs">
         <Title order={4}>{title}</Title>
-        {result.loading ? null : <Badge variant="light">{records.length}</Badge>}
+        {total.loading || total.error !== null ? null : (
+          <Badge variant="light" data-testid="data-section-count">
+            {total.count}
+          </Badge>
+        )}
       </Group>
-      <Loaded loading={result.loading} error={result.error} empty={records.length === 0} emptyText={t('master.data.none')}>
+      <Loaded loading={pages.page === null && pages.error === null} error={pages.error} empty={records.length === 0} emptyText={t('master.data.none')}>
         <Accordion variant="contained" chevronPosition="left">
           {records.map((record) => (
             <Accordion.Item key={record.documentPath} value={record.documentPath}>
@@ -51,6 +57,7 @@ function RecordSection({ id, title, query, linkOf }: { id: string; title: string
             </Accordion.Item>
           ))}
         </Accordion>
+        <CursorPager pages={pages} previousLabel={t('master.data.previousPage')} nextLabel={t('master.data.nextPage')} testId={`data-section-pager-${id}`} />
       </Loaded>
     </Stack>
   );
@@ -62,7 +69,7 @@ export function DomainDataTab({ domain }: { domain: Domain }) {
   const { t } = useTranslation();
   const id = domain.documentReferenceId;
   const isAgency = domain.kind === 'agency';
-  const queries = domainDataQueries(id, LIMIT);
+  const queries = domainDataQueries(id);
   return (
     <Stack gap="lg" data-testid="domain-data">
       <Stack gap="xs" component="section" aria-label={t('master.data.domain')}>

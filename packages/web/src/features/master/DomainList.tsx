@@ -1,33 +1,38 @@
-/** /master/domain-lists: every domain (kind, parent, root, agency, rooms, status), searched and filtered. */
-import { Anchor, Badge, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+/**
+ * /master/domain-lists: every domain (kind, parent, root, agency, rooms, status), searched and
+ * filtered, a page at a time. The domains are read whole (page after page) because the search
+ * looks in parents' and agencies' names too; each shown row's room count is a server count.
+ */
+import { Anchor, Badge, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useCount } from '../../lib/documents/hooks.ts';
 import { iconSize } from '../../lib/icons.ts';
 import { Loaded, MasterPage } from './MasterFrame.tsx';
-import { buildDomainRows, filterDomainRows, type DomainRow } from './domainRows.ts';
+import { buildDomainRows, filterDomainRows, pageOfRows, type DomainRow } from './domainRows.ts';
 import { DOMAIN_KINDS } from './api/masterCounts.ts';
-import { useAllDomains, useAllRooms } from './api/masterQueries.ts';
+import { domainRoomsQuery, MASTER_PAGE, useAllDomains } from './api/masterQueries.ts';
 
 const STATUSES: readonly DomainRow['status'][] = ['active', 'suspended', 'closed'];
 const STATUS_COLOR: Record<DomainRow['status'], string> = { active: 'teal', suspended: 'orange', closed: 'gray' };
 
+function RoomCount({ domainId }: { domainId: string }) {
+  const { count, loading, error } = useCount(domainRoomsQuery(domainId));
+  return <>{loading ? '…' : error !== null ? '—' : count}</>;
+}
+
 export default function DomainList() {
   const { t } = useTranslation();
   const domains = useAllDomains();
-  const rooms = useAllRooms();
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const allRows = useMemo(
-    () =>
-      buildDomainRows(
-        domains.data.filter((domain) => typeof domain.name === 'string'),
-        rooms.data,
-      ),
-    [domains.data, rooms.data],
-  );
+  // The page belongs to the filter it was chosen under: a new search starts at page 1.
+  const filterKey = JSON.stringify([search, kind, status]);
+  const [paging, setPaging] = useState({ key: filterKey, page: 1 });
+  const allRows = useMemo(() => buildDomainRows(domains.data.filter((domain) => typeof domain.name === 'string')), [domains.data]);
   const rows = useMemo(
     () =>
       filterDomainRows(allRows, {
@@ -37,6 +42,7 @@ export default function DomainList() {
       }),
     [allRows, search, kind, status],
   );
+  const shown = pageOfRows(rows, paging.key === filterKey ? paging.page : 1, MASTER_PAGE);
   return (
     <MasterPage>
       <Group gap="sm" align="flex-end">
@@ -67,7 +73,7 @@ export default function DomainList() {
           w={160}
         />
       </Group>
-      <Loaded loading={domains.loading || rooms.loading} error={domains.error ?? rooms.error} empty={allRows.length === 0} emptyText={t('master.domains.none')}>
+      <Loaded loading={domains.loading} error={domains.error} empty={allRows.length === 0} emptyText={t('master.domains.none')}>
         <Stack gap="xs">
           <Text size="sm" c="dimmed" data-testid="domain-count">
             {t('master.domains.count', { count: rows.length, total: allRows.length })}
@@ -89,7 +95,7 @@ export default function DomainList() {
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
-                  {rows.map((row) => (
+                  {shown.rows.map((row) => (
                     <Table.Tr key={row.id} data-testid="domain-row" data-domain={row.id}>
                       <Table.Td>
                         <Anchor component={Link} to={`/master/domain/${encodeURIComponent(row.id)}`}>
@@ -103,7 +109,9 @@ export default function DomainList() {
                       <Table.Td>{row.parentName ?? '—'}</Table.Td>
                       <Table.Td>{row.rootName ?? '—'}</Table.Td>
                       <Table.Td>{row.agencyName ?? '—'}</Table.Td>
-                      <Table.Td>{row.roomCount}</Table.Td>
+                      <Table.Td>
+                        <RoomCount domainId={row.id} />
+                      </Table.Td>
                       <Table.Td>
                         <Badge color={STATUS_COLOR[row.status]} variant="light">
                           {t(`master.domains.statuses.${row.status}`)}
@@ -115,6 +123,17 @@ export default function DomainList() {
               </Table>
             </Table.ScrollContainer>
           )}
+          {shown.pages > 1 ? (
+            <Pagination
+              total={shown.pages}
+              value={paging.key === filterKey ? paging.page : 1}
+              onChange={(page) => setPaging({ key: filterKey, page })}
+              size="sm"
+              data-testid="domain-pager"
+              getControlProps={(control) => ({ 'aria-label': t(`master.domains.pager.${control}`) })}
+              getItemProps={(item) => ({ 'aria-label': t('auditLog.pageOf', { page: item }) })}
+            />
+          ) : null}
         </Stack>
       </Loaded>
     </MasterPage>

@@ -1,6 +1,7 @@
 /**
  * The domain list (/master/domain-lists): every domain with its parent, root and agency by name,
- * how many rooms it has, searched and filtered as the toolbar says.
+ * searched and filtered as the toolbar says, and shown a page at a time. How many rooms a domain
+ * has is the server's count (DomainList), never a count of a capped list of rooms.
  */
 import type { DomainKind } from './api/masterCounts.ts';
 
@@ -22,7 +23,6 @@ export interface DomainRow {
   parentName: string | null;
   rootName: string | null;
   agencyName: string | null;
-  roomCount: number;
   /** Absent status reads as active. */
   status: 'active' | 'suspended' | 'closed';
   /** Lower-cased text the search looks in. */
@@ -41,10 +41,8 @@ function nameOf(names: ReadonlyMap<string, string>, id: string | null | undefine
   return names.get(id) ?? id;
 }
 
-export function buildDomainRows(domains: readonly DomainInput[], rooms: readonly { domainId: string }[]): DomainRow[] {
+export function buildDomainRows(domains: readonly DomainInput[]): DomainRow[] {
   const names = new Map(domains.map((domain) => [domain.documentReferenceId, domain.name]));
-  const roomCounts = new Map<string, number>();
-  for (const room of rooms) roomCounts.set(room.domainId, (roomCounts.get(room.domainId) ?? 0) + 1);
   return domains
     .map((domain) => {
       const row = {
@@ -54,13 +52,19 @@ export function buildDomainRows(domains: readonly DomainInput[], rooms: readonly
         parentName: nameOf(names, domain.parentDomainId),
         rootName: nameOf(names, domain.rootDomainId),
         agencyName: nameOf(names, domain.agencyDomainId),
-        roomCount: roomCounts.get(domain.documentReferenceId) ?? 0,
         status: domain.status ?? 'active',
       };
       const searchText = [row.id, row.name, domain.nameKana ?? '', row.parentName ?? '', row.rootName ?? '', row.agencyName ?? ''].join(' ').toLowerCase();
       return { ...row, searchText };
     })
     .sort((a, b) => a.name.localeCompare(b.name, 'ja'));
+}
+
+/** The rows of page `page` (from 1) of `pageSize`, and how many pages there are (at least 1). */
+export function pageOfRows<R>(rows: readonly R[], page: number, pageSize: number): { rows: R[]; pages: number } {
+  const pages = Math.max(1, Math.ceil(rows.length / pageSize));
+  const shown = Math.min(Math.max(1, page), pages);
+  return { rows: rows.slice((shown - 1) * pageSize, shown * pageSize), pages };
 }
 
 export function filterDomainRows(rows: readonly DomainRow[], filter: DomainFilter): DomainRow[] {

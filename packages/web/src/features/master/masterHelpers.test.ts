@@ -3,7 +3,7 @@ import { collectionByName } from '@nemuri/shared/documents/collections';
 import { DocumentError, MESSAGES } from '@nemuri/shared/documents/errors';
 import { validateQuery } from '@nemuri/shared/documents/query';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import { buildDomainRows, filterDomainRows, type DomainInput } from './domainRows.ts';
+import { buildDomainRows, filterDomainRows, pageOfRows, type DomainInput } from './domainRows.ts';
 import { canEditMasterData } from './masterAccess.ts';
 import { countItems, isOnline, onlineSince, ONLINE_WINDOW_MS } from './api/masterCounts.ts';
 import { channelsText, checkDeviceType, checkRelease, checkView, listOf, parseChannels, releaseIdOf } from './masterForms.ts';
@@ -73,12 +73,21 @@ describe('domain rows', () => {
     { documentReferenceId: 'fa', name: 'さくら苑', kind: 'facility', parentDomainId: 'corp', rootDomainId: 'corp', agencyDomainId: 'ag' },
     { documentReferenceId: 'ag', name: '代理店', kind: 'agency', status: 'suspended' },
   ];
-  const rows = buildDomainRows(domains, [{ domainId: 'fa' }, { domainId: 'fa' }, { domainId: 'corp' }]);
+  const rows = buildDomainRows(domains);
 
-  it('names parents, roots and agencies and counts rooms', () => {
+  it('names parents, roots and agencies', () => {
     const sakura = rows.find((row) => row.id === 'fa');
-    expect(sakura).toMatchObject({ parentName: '法人', rootName: '法人', agencyName: '代理店', roomCount: 2, status: 'active' });
-    expect(rows.find((row) => row.id === 'ag')?.roomCount).toBe(0);
+    expect(sakura).toMatchObject({ parentName: '法人', rootName: '法人', agencyName: '代理店', status: 'active' });
+  });
+
+  it('shows a page of the rows: every row on exactly one page, a page beyond the last shows the last', () => {
+    const many = Array.from({ length: 2_345 }, (_, index) => index);
+    const { pages } = pageOfRows(many, 1, 50);
+    expect(pages).toBe(47);
+    const seen = Array.from({ length: pages }, (_, index) => pageOfRows(many, index + 1, 50).rows).flat();
+    expect(seen).toEqual(many);
+    expect(pageOfRows(many, 99, 50).rows).toEqual(many.slice(2_300));
+    expect(pageOfRows([], 1, 50)).toEqual({ rows: [], pages: 1 });
   });
 
   it('searches and filters by kind and status', () => {

@@ -18,7 +18,7 @@ export function DocumentsProvider({ client, children }: { client: DocumentsClien
   return createElement(DocumentsContext.Provider, { value: client }, children);
 }
 
-function useDocumentsClient(): DocumentsClient {
+export function useDocumentsClient(): DocumentsClient {
   return useContext(DocumentsContext) ?? documents;
 }
 

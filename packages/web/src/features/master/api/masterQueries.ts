@@ -2,15 +2,17 @@
  * What the master screens (/master, developers) read from the document engine, live: every
  * record kind across tenants, and one domain's, device's or device type's records.
  */
-import type { QueryInput } from '../../../lib/documents/records.ts';
+import type { RecordOf } from '../../../lib/documents/records.ts';
 import { useQuery } from '../../../lib/documents/hooks.ts';
+import { useEveryRecord, type ListQuery } from '../../../lib/documents/pagedHooks.ts';
 
-/** Records per master list: the lists show everything (developers, few tenants). */
+/** Records per list still read in one go (views, release notes, a type's parameters: a handful each). */
 const ALL = 1000;
+/** Rows per page of the lists that can grow (a domain's records, a type's devices). */
+export const MASTER_PAGE = 50;
 
-export const useAllDomains = () => useQuery({ collection: 'domains', limit: ALL });
-export const useAllRooms = () => useQuery({ collection: 'rooms', limit: ALL });
-export const useAllDevices = () => useQuery({ collection: 'devices', limit: ALL });
+/** Every domain, read page after page: the domain list searches and names parents across all of them. */
+export const useAllDomains = () => useEveryRecord<RecordOf<'domains'>>({ collection: 'domains' });
 export const useDeviceTypes = () => useQuery({ collection: 'deviceTypes', limit: 200 });
 export const useViews = () => useQuery({ collection: 'views', limit: ALL });
 export const useParameters = (limit: number) => useQuery({ collection: 'parameters', limit });
@@ -25,16 +27,19 @@ export const useRoomNights = (roomId: string, nights: number) =>
   useQuery({ collection: `rooms/${roomId}/sleeps`, orderBy: [['bedTime', 'desc']], limit: nights });
 export const useDomainRooms = (domainId: string) => useQuery({ collection: 'rooms', where: [['domainId', '==', domainId]], limit: ALL });
 export const useDeviceTypeParameters = (typeId: string) => useQuery({ collection: 'parameters', where: [['deviceTypeId', '==', typeId]], limit: ALL });
-export const useDeviceTypeDevices = (typeId: string) => useQuery({ collection: 'devices', where: [['deviceTypeId', '==', typeId]], limit: ALL });
+/** A type's devices (by serial), for useLivePages and, the same query, useCount. */
+export const deviceTypeDevicesQuery = (typeId: string): ListQuery => ({ collection: 'devices', where: [['deviceTypeId', '==', typeId]] });
+/** A domain's rooms, for useCount. */
+export const domainRoomsQuery = (domainId: string): ListQuery => ({ collection: 'rooms', where: [['domainId', '==', domainId]] });
 
-/** The record sections of a domain's data tab, each a query of its own. */
-export function domainDataQueries(domainId: string, limit: number): Record<'staff' | 'rooms' | 'devices' | 'ownedDevices' | 'partners' | 'bills', QueryInput> {
+/** The record sections of a domain's data tab, each a query of its own (paged and counted apart). */
+export function domainDataQueries(domainId: string): Record<'staff' | 'rooms' | 'devices' | 'ownedDevices' | 'partners' | 'bills', ListQuery> {
   return {
-    staff: { collection: `domains/${domainId}/staff`, limit },
-    rooms: { collection: 'rooms', where: [['domainId', '==', domainId]], limit },
-    devices: { collection: 'devices', where: [['domainId', '==', domainId]], limit },
-    ownedDevices: { collection: 'devices', where: [['ownerAgencyDomainId', '==', domainId]], limit },
-    partners: { collection: `domains/${domainId}/partners`, limit },
-    bills: { collection: `domains/${domainId}/bills`, limit },
+    staff: { collection: `domains/${domainId}/staff` },
+    rooms: domainRoomsQuery(domainId),
+    devices: { collection: 'devices', where: [['domainId', '==', domainId]] },
+    ownedDevices: { collection: 'devices', where: [['ownerAgencyDomainId', '==', domainId]] },
+    partners: { collection: `domains/${domainId}/partners` },
+    bills: { collection: `domains/${domainId}/bills` },
   };
 }

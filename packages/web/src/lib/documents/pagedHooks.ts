@@ -1,0 +1,95 @@
+/**
+ * Lists that may hold more records than one engine page (1,000): never shown or counted from a
+ * capped read. `useLivePages` shows one keyset page at a time, live, for a `CursorPager`;
+ * `useEveryRecord` reads the whole list page after page, for screens that search or join across
+ * all of it (a developer's domain list). Counts belong to the server: `useCount`.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { DocumentError } from '@nemuri/shared/documents/errors';
+import { MAX_PAGE_SIZE, type Query } from '@nemuri/shared/documents/query';
+import type { CursorPage, CursorPagesState } from '../cursorPages.ts';
+import { useDocumentsClient, useQuery, type QueryState } from './hooks.ts';
+
+/** A list query without its window: the hooks below set limit and start. */
+export type ListQuery = Omit<Query, 'limit' | 'limitToLast' | 'startAfter'>;
+
+type Listed = { documentPath: string };
+
+export interface LivePage<T> extends CursorPage {
+  records: T[];
+}
+
+/**
+ * One page of the query at a time, live: the next page starts after the last record shown (its
+ * path), so pages neither repeat nor skip; one record more than the page tells whether another follows.
+ */
+export function useLivePages<T extends Listed>(query: ListQuery, pageSize: number): CursorPagesState<LivePage<T>> & { error: DocumentError | null } {
+  const key = JSON.stringify(query);
+  const [paging, setPaging] = useState<{ key: string; cursors: (string | null)[] }>({ key, cursors: [null] });
+  const cursors = useMemo(() => (paging.key === key ? paging.cursors : [null]), [paging, key]);
+  const cursor = cursors.at(-1) ?? null;
+  const live = useQuery<T>({ ...query, limit: pageSize + 1, ...(cursor === null ? {} : { startAfter: { document: cursor } }) });
+  // `Chosen<T, …>` is T for an explicit T; TypeScript cannot see that while T is still generic.
+  const records = live.data.slice(0, pageSize) as T[];
+  const nextCursor = live.data.length > pageSize ? (records.at(-1)?.documentPath ?? null) : null;
+  const next = useCallback(() => {
+    if (nextCursor !== null) setPaging({ key, cursors: [...cursors, nextCursor] });
+  }, [key, cursors, nextCursor]);
+  const previous = useCallback(() => setPaging({ key, cursors: cursors.length > 1 ? cursors.slice(0, -1) : cursors }), [key, cursors]);
+  // Live: every change arrives by itself, nothing to reload.
+  const reload = useCallback(() => undefined, []);
+  return {
+    page: live.loading || live.error !== null ? null : { records, nextCursor },
+    loading: live.loading,
+    error: live.error,
+    pageIndex: cursors.length - 1,
+    hasNext: nextCursor !== null,
+    next,
+    previous,
+    reload,
+  };
+}
+
+function asDocumentError(error: unknown): DocumentError {
+  return error instanceof DocumentError ? error : new DocumentError('unimplemented', error instanceof Error ? error.message : String(error));
+}
+
+/** Every record the query matches, read a full engine page at a time; `reload` reads again. */
+export function useEveryRecord<T extends Listed>(query: ListQuery | null): QueryState<T> & { reload: () => void } {
+  const client = useDocumentsClient();
+  const key = query === null ? null : JSON.stringify(query);
+  const [attempt, setAttempt] = useState(0);
+  const [state, setState] = useState<{ request: string; data: T[]; error: DocumentError | null } | null>(null);
+  const request = `${key ?? ''} ${attempt}`;
+  useEffect(() => {
+    if (key === null) return undefined;
+    let current = true;
+    const readAll = async () => {
+      const all: T[] = [];
+      let after: string | null = null;
+      for (;;) {
+        // As in useLivePages: `Chosen<T, …>` is T here.
+        const page = (await client.query<T>({
+          ...(JSON.parse(key) as ListQuery),
+          limit: MAX_PAGE_SIZE,
+          ...(after === null ? {} : { startAfter: { document: after } }),
+        })) as T[];
+        all.push(...page);
+        const last = page.at(-1);
+        if (page.length < MAX_PAGE_SIZE || last === undefined || !current) return all;
+        after = last.documentPath;
+      }
+    };
+    readAll().then(
+      (data) => current && setState({ request, data, error: null }),
+      (error: unknown) => current && setState({ request, data: [], error: asDocumentError(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, key, request]);
+  const reload = useCallback(() => setAttempt((count) => count + 1), []);
+  if (key === null) return { data: [], loading: false, error: null, reload };
+  if (state?.request !== request) return { data: [], loading: true, error: null, reload };
+  return { data: state.data, loading: false, error: state.error, reload };
+}
