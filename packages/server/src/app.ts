@@ -39,6 +39,7 @@ import { signalServicesPlugin, type SignalServices } from './signals/signalServi
 import { errorsPlugin } from './http/errors.ts';
 import { fairSharePlugin } from './http/fairShare.ts';
 import { jsonGuardPlugin } from './http/jsonGuard.ts';
+import { zodRouteSchemasPlugin } from './http/zodRouteSchemas.ts';
 import { securityHeadersPlugin } from './http/securityHeaders.ts';
 import { livePlugin } from './live/livePlugin.ts';
 import { metricsPlugin } from './metrics/metricsPlugin.ts';
@@ -164,6 +165,8 @@ export async function buildApp({
   await app.register(errorsPlugin);
   // Before every plugin: each one's JSON bodies, URL parameters and queries pass the same guard.
   await app.register(jsonGuardPlugin);
+  // Before every plugin with routes: route schemas are zod schemas, run before the handler.
+  await app.register(zodRouteSchemasPlugin);
   // Before every plugin with routes: routes declaring `config.fairShare` take turns per user, tenant and process.
   await app.register(fairSharePlugin, { databaseKind: database.kind });
   // Before every plugin with routes: API requests answer 503 at once while the start completes.

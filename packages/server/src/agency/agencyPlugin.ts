@@ -52,7 +52,8 @@ import { DEVICE_STATUSES } from '@nemuri/shared/documents/collections';
 import { partnerRequestAnswer, partnerRequestInput } from '@nemuri/shared/partnerRequests';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { keysetPage, readEveryPage, UnknownCursor } from '../documents/keysetPage.ts';
-import { ApiError, apiErrorOfDocument, parseBody } from '../http/errors.ts';
+import { ApiError, apiErrorOfDocument } from '../http/errors.ts';
+import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { agencyClaims, callerFor, checkId, type AgencyOperation } from './agencyAccess.ts';
 import { addresseeOf, billForInvoice, deleteDraft, generateBills, issueBill, markBillPaid } from './agencyBills.ts';
 import { idOf, loadAgencyData, readAgency, text } from './agencyData.ts';
@@ -147,9 +148,15 @@ function replyError(reply: FastifyReply, error: ApiError): FastifyReply {
 }
 
 type Params = { agencyId: string };
+const agencyParams = z.object({ agencyId: z.string() });
+const partnerParams = agencyParams.extend({ partnerId: z.string() });
+const requestParams = agencyParams.extend({ domainId: z.string() });
+const billParams = agencyParams.extend({ billId: z.string() });
+const customerRequestParams = z.object({ domainId: z.string(), agencyId: z.string() });
 
 export const agencyPlugin = fp<AgencyPluginOptions>(
-  async (app, { now = () => new Date(), mail }) => {
+  async (fastify, { now = () => new Date(), mail }) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
     const store = app.documents;
 
     /** Sends without waiting: the answer does not depend on the mail server. */
@@ -227,10 +234,10 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
       }),
     );
 
-    app.put<{ Params: Params & { partnerId: string } }>('/api/agency/:agencyId/partners/:partnerId', async (request, reply) =>
+    app.put('/api/agency/:agencyId/partners/:partnerId', { schema: { params: partnerParams, body: partnerBody } }, async (request, reply) =>
       answer(reply, async () => {
         const { claims } = scoped(request.principal, request.params.agencyId, 'write');
-        const body = parseBody(partnerBody, request.body);
+        const body = request.body;
         const partnerId = checkId(request.params.partnerId, 'partner');
         await readAgency(store, claims, request.params.agencyId);
         const partner = await savePartner(store, claims, request.params.agencyId, partnerId, body);
@@ -240,10 +247,10 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
     );
 
     // The partners a page at a time, by name (then id), each with what it holds and owes.
-    app.get<{ Params: Params }>('/api/agency/:agencyId/partners', async (request, reply) =>
+    app.get('/api/agency/:agencyId/partners', { schema: { params: agencyParams, querystring: listQuery } }, async (request, reply) =>
       answer(reply, async (): Promise<PartnersPage> => {
         const { claims } = scoped(request.principal, request.params.agencyId, 'read');
-        const query = parseBody(listQuery, request.query);
+        const query = request.query;
         const data = await loadAgencyData(store, claims, request.params.agencyId);
         const page = await keysetPage(
           store,
@@ -256,26 +263,29 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
       }),
     );
 
-    app.get<{ Params: Params }>('/api/agency/:agencyId/partner-requests', async (request, reply) =>
+    app.get('/api/agency/:agencyId/partner-requests', { schema: { params: agencyParams, querystring: listQuery } }, async (request, reply) =>
       answer(reply, async () => {
         const { claims } = scoped(request.principal, request.params.agencyId, 'read');
-        const query = parseBody(listQuery, request.query);
+        const query = request.query;
         await readAgency(store, claims, request.params.agencyId);
         return agencyRequestsPage(store, claims, request.params.agencyId, query.limit, query.cursor);
       }),
     );
 
-    app.put<{ Params: Params & { domainId: string } }>('/api/agency/:agencyId/partner-requests/:domainId', async (request, reply) =>
-      answer(reply, async () => {
-        const { claims } = scoped(request.principal, request.params.agencyId, 'write');
-        const body = parseBody(partnerRequestInput, request.body);
-        const customerId = checkId(request.params.domainId, 'domain');
-        const agency = await readAgency(store, claims, request.params.agencyId);
-        const result = await askPartner(store, claims, agency, customerId, body, now());
-        for (const message of result.notify) deliver(message);
-        request.log.info({ agencyId: request.params.agencyId, customerId, by: claims.uid }, 'partner request sent');
-        return { request: result.request };
-      }),
+    app.put(
+      '/api/agency/:agencyId/partner-requests/:domainId',
+      { schema: { summary: 'An agency asks a domain to become its partner', params: requestParams, body: partnerRequestInput } },
+      async (request, reply) =>
+        answer(reply, async () => {
+          const { claims } = scoped(request.principal, request.params.agencyId, 'write');
+          const body = request.body;
+          const customerId = checkId(request.params.domainId, 'domain');
+          const agency = await readAgency(store, claims, request.params.agencyId);
+          const result = await askPartner(store, claims, agency, customerId, body, now());
+          for (const message of result.notify) deliver(message);
+          request.log.info({ agencyId: request.params.agencyId, customerId, by: claims.uid }, 'partner request sent');
+          return { request: result.request };
+        }),
     );
 
     app.delete<{ Params: Params & { domainId: string } }>('/api/agency/:agencyId/partner-requests/:domainId', async (request, reply) =>
@@ -288,31 +298,34 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
       }),
     );
 
-    type CustomerParams = { domainId: string };
-
-    app.get<{ Params: CustomerParams }>('/api/domains/:domainId/partner-requests', async (request, reply) =>
-      answer(reply, async () => {
-        customerCaller(request.principal, request.params.domainId);
-        const query = parseBody(listQuery, request.query);
-        return customerRequestsPage(store, request.params.domainId, query.limit, query.cursor);
-      }),
+    app.get(
+      '/api/domains/:domainId/partner-requests',
+      { schema: { params: z.object({ domainId: z.string() }), querystring: listQuery } },
+      async (request, reply) =>
+        answer(reply, async () => {
+          customerCaller(request.principal, request.params.domainId);
+          const query = request.query;
+          return customerRequestsPage(store, request.params.domainId, query.limit, query.cursor);
+        }),
     );
 
-    app.post<{ Params: CustomerParams & { agencyId: string } }>('/api/domains/:domainId/partner-requests/:agencyId/answer', async (request, reply) =>
-      answer(reply, async () => {
-        const customer = customerCaller(request.principal, request.params.domainId);
-        const body = parseBody(partnerRequestAnswer, request.body);
-        const agencyId = checkId(request.params.agencyId, 'agency');
-        await answerRequest(store, customer, request.params.domainId, agencyId, body.accept, now());
-        request.log.info({ agencyId, customerId: request.params.domainId, by: customer.uid, accept: body.accept }, 'partner request answered');
-        return customerRequestsPage(store, request.params.domainId, AGENCY_LIST_DEFAULT_PAGE, undefined);
-      }),
+    app.post(
+      '/api/domains/:domainId/partner-requests/:agencyId/answer',
+      { schema: { summary: "A domain answers an agency's partner request", params: customerRequestParams, body: partnerRequestAnswer } },
+      async (request, reply) =>
+        answer(reply, async () => {
+          const customer = customerCaller(request.principal, request.params.domainId);
+          const body = request.body;
+          const agencyId = checkId(request.params.agencyId, 'agency');
+          await answerRequest(store, customer, request.params.domainId, agencyId, body.accept, now());
+          request.log.info({ agencyId, customerId: request.params.domainId, by: customer.uid, accept: body.accept }, 'partner request answered');
+          return customerRequestsPage(store, request.params.domainId, AGENCY_LIST_DEFAULT_PAGE, undefined);
+        }),
     );
 
-    app.post<{ Params: CustomerParams & { agencyId: string } }>('/api/domains/:domainId/partner-requests/:agencyId/end', async (request, reply) =>
+    app.post('/api/domains/:domainId/partner-requests/:agencyId/end', { schema: { params: customerRequestParams, body: emptyBody } }, async (request, reply) =>
       answer(reply, async () => {
         const customer = customerCaller(request.principal, request.params.domainId);
-        parseBody(emptyBody, request.body);
         const agencyId = checkId(request.params.agencyId, 'agency');
         await endPartnership(store, customer, request.params.domainId, agencyId, now());
         request.log.info({ agencyId, customerId: request.params.domainId, by: customer.uid }, 'partnership ended by the customer');
@@ -331,20 +344,20 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
       }),
     );
 
-    app.put<{ Params: Params }>('/api/agency/:agencyId/settings', async (request, reply) =>
+    app.put('/api/agency/:agencyId/settings', { schema: { params: agencyParams, body: settingsBody } }, async (request, reply) =>
       answer(reply, async () => {
         const { claims } = scoped(request.principal, request.params.agencyId, 'write');
-        const body = parseBody(settingsBody, request.body);
+        const body = request.body;
         await readAgency(store, claims, request.params.agencyId);
         const agency = await saveInvoiceSettings(store, claims, request.params.agencyId, body.invoiceRegistrationNumber);
         return { agency };
       }),
     );
 
-    app.get<{ Params: Params }>('/api/agency/:agencyId/devices', async (request, reply) =>
+    app.get('/api/agency/:agencyId/devices', { schema: { params: agencyParams, querystring: devicesQuery } }, async (request, reply) =>
       answer(reply, async (): Promise<DevicesPage> => {
         const { claims } = scoped(request.principal, request.params.agencyId, 'read');
-        const query = parseBody(devicesQuery, request.query);
+        const query = request.query;
         const data = await loadAgencyData(store, claims, request.params.agencyId);
         const rows = deviceRows(data, now().getTime());
         const matched = filterDevices(rows, {
@@ -357,10 +370,10 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
       }),
     );
 
-    app.get<{ Params: Params }>('/api/agency/:agencyId/rooms', async (request, reply) =>
+    app.get('/api/agency/:agencyId/rooms', { schema: { params: agencyParams, querystring: roomsQuery } }, async (request, reply) =>
       answer(reply, async (): Promise<RoomsPage> => {
         const { claims } = scoped(request.principal, request.params.agencyId, 'read');
-        const query = parseBody(roomsQuery, request.query);
+        const query = request.query;
         const data = await loadAgencyData(store, claims, request.params.agencyId);
         const rooms = roomRows(data)
           .filter((room) => query.partnerId === undefined || room.partnerId === query.partnerId)
@@ -371,10 +384,10 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
 
     // A page of bills, read by the engine with the agency's claims: keyset by the last bill's record
     // (month descending, then partner, then id), so a page costs the same however far back it is.
-    app.get<{ Params: Params }>('/api/agency/:agencyId/bills', async (request, reply) =>
+    app.get('/api/agency/:agencyId/bills', { schema: { params: agencyParams, querystring: billsQuery } }, async (request, reply) =>
       answer(reply, async () => {
         const { claims } = scoped(request.principal, request.params.agencyId, 'read');
-        const query = parseBody(billsQuery, request.query);
+        const query = request.query;
         const collection = `domains/${request.params.agencyId}/bills`;
         await readAgency(store, claims, request.params.agencyId);
         if (query.cursor !== undefined && (await store.get(claims, `${collection}/${query.cursor}`)) === null) {
@@ -398,10 +411,10 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
       }),
     );
 
-    app.post<{ Params: Params }>('/api/agency/:agencyId/bills/generate', async (request, reply) =>
+    app.post('/api/agency/:agencyId/bills/generate', { schema: { params: agencyParams, body: generateBody } }, async (request, reply) =>
       answer(reply, async () => {
         const { claims } = scoped(request.principal, request.params.agencyId, 'write');
-        const body = parseBody(generateBody, request.body);
+        const body = request.body;
         const partnerId = body.partnerId === undefined ? null : checkId(body.partnerId, 'partner');
         const result = await generateBills(store, claims, request.params.agencyId, body.month, partnerId, now());
         request.log.info({ agencyId: request.params.agencyId, month: body.month, by: claims.uid, bills: result.bills.length }, 'agency bills generated');
@@ -409,10 +422,9 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
       }),
     );
 
-    app.post<{ Params: Params & { billId: string } }>('/api/agency/:agencyId/bills/:billId/issue', async (request, reply) =>
+    app.post('/api/agency/:agencyId/bills/:billId/issue', { schema: { params: billParams, body: emptyBody } }, async (request, reply) =>
       answer(reply, async () => {
         const { claims } = scoped(request.principal, request.params.agencyId, 'write');
-        parseBody(emptyBody, request.body);
         await readAgency(store, claims, request.params.agencyId);
         const bill = await issueBill(store, claims, request.params.agencyId, checkId(request.params.billId, 'bill'), now());
         request.log.info({ agencyId: request.params.agencyId, billId: request.params.billId, by: claims.uid }, 'agency bill issued');
@@ -420,10 +432,9 @@ export const agencyPlugin = fp<AgencyPluginOptions>(
       }),
     );
 
-    app.post<{ Params: Params & { billId: string } }>('/api/agency/:agencyId/bills/:billId/paid', async (request, reply) =>
+    app.post('/api/agency/:agencyId/bills/:billId/paid', { schema: { params: billParams, body: emptyBody } }, async (request, reply) =>
       answer(reply, async () => {
         const { claims } = scoped(request.principal, request.params.agencyId, 'write');
-        parseBody(emptyBody, request.body);
         await readAgency(store, claims, request.params.agencyId);
         return { bill: await markBillPaid(store, claims, request.params.agencyId, checkId(request.params.billId, 'bill'), now()) };
       }),

@@ -22,7 +22,8 @@ import { reportDate } from '@nemuri/shared/report/columns';
 import { toCsv } from '@nemuri/shared/report/csv';
 import { csvContentType, encodeCsv } from '../http/csvDownload.ts';
 import { ApiError } from '../http/errors.ts';
-import { answer, parseInput, principalOf } from '../monitoring/alertHistoryRoutes.ts';
+import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
+import { answer, principalOf } from '../monitoring/alertHistoryRoutes.ts';
 import { contentDisposition } from '../reports/reportsPlugin.ts';
 import { auditScopeOf, checkDomainFilter, parseCursor, selectEntries, withNames, type AuditCursor, type AuditEntry } from './auditLog.ts';
 
@@ -52,15 +53,16 @@ function auditCsv(rows: readonly AuditLogRow[]): string {
 }
 
 export const auditLogPlugin = fp(
-  async (app) => {
+  async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
     const { database } = app;
     const store = app.documents;
 
-    app.get(AUDIT_LOG_PATH, async (request, reply) =>
+    app.get(AUDIT_LOG_PATH, { schema: { summary: 'Audit log', querystring: auditLogQuery } }, async (request, reply) =>
       answer(reply, async (): Promise<AuditLogPage> => {
         const claims = principalOf(request);
         const scope = auditScopeOf(claims);
-        const query = parseInput(auditLogQuery, request.query);
+        const query = request.query;
         await checkDomainFilter(database, scope, query.domainId);
         // One more than the page tells whether another page follows.
         const found = await selectEntries(database, claims, scope, query, query.limit + 1, parseCursor(query.cursor));
@@ -72,30 +74,33 @@ export const auditLogPlugin = fp(
       }),
     );
 
-    app.get(AUDIT_LOG_CSV_PATH, { config: { fairShare: 'download' } }, async (request, reply) =>
-      answer(reply, async () => {
-        const claims = principalOf(request);
-        const scope = auditScopeOf(claims);
-        const query = parseInput(auditCsvQuery, request.query);
-        await checkDomainFilter(database, scope, query.domainId);
-        const found: AuditEntry[] = [];
-        let after: AuditCursor | null = null;
-        for (;;) {
-          const batch = await selectEntries(database, claims, scope, query, CSV_BATCH, after);
-          found.push(...batch);
-          if (found.length > AUDIT_CSV_MAX_ROWS)
-            throw new ApiError(400, 'invalid-argument', `More than ${AUDIT_CSV_MAX_ROWS} changes match: choose a shorter period or narrower filters`);
-          const last = batch.at(-1);
-          if (batch.length < CSV_BATCH || last === undefined) break;
-          after = parseCursor(last.cursor);
-        }
-        const rows = await withNames(database, claims, await store.scopeOf(claims), found);
-        const period = `${query.from.slice(0, 10)}_${query.to.slice(0, 10)}`;
-        return reply
-          .type(csvContentType(query.encoding))
-          .header('content-disposition', contentDisposition(`audit-log_${period}.csv`, `監査ログ_${period}.csv`))
-          .send(encodeCsv(auditCsv(rows), query.encoding));
-      }),
+    app.get(
+      AUDIT_LOG_CSV_PATH,
+      { schema: { summary: 'Audit log as CSV', querystring: auditCsvQuery }, config: { fairShare: 'download' } },
+      async (request, reply) =>
+        answer(reply, async () => {
+          const claims = principalOf(request);
+          const scope = auditScopeOf(claims);
+          const query = request.query;
+          await checkDomainFilter(database, scope, query.domainId);
+          const found: AuditEntry[] = [];
+          let after: AuditCursor | null = null;
+          for (;;) {
+            const batch = await selectEntries(database, claims, scope, query, CSV_BATCH, after);
+            found.push(...batch);
+            if (found.length > AUDIT_CSV_MAX_ROWS)
+              throw new ApiError(400, 'invalid-argument', `More than ${AUDIT_CSV_MAX_ROWS} changes match: choose a shorter period or narrower filters`);
+            const last = batch.at(-1);
+            if (batch.length < CSV_BATCH || last === undefined) break;
+            after = parseCursor(last.cursor);
+          }
+          const rows = await withNames(database, claims, await store.scopeOf(claims), found);
+          const period = `${query.from.slice(0, 10)}_${query.to.slice(0, 10)}`;
+          return reply
+            .type(csvContentType(query.encoding))
+            .header('content-disposition', contentDisposition(`audit-log_${period}.csv`, `監査ログ_${period}.csv`))
+            .send(encodeCsv(auditCsv(rows), query.encoding));
+        }),
     );
   },
   { name: 'auditLog', dependencies: ['documents', 'principal'], encapsulate: true },

@@ -16,13 +16,14 @@ import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import { timestamp } from '@nemuri/shared/documents/types';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import { ApiError, apiErrorOfDocument, parseBody } from '../http/errors.ts';
+import { ApiError, apiErrorOfDocument } from '../http/errors.ts';
+import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { DeviceLending } from './deviceLending.ts';
 import { LendingError } from './lendingError.ts';
 
 const NOTE_MAX = 1000;
 
-export const lendBody = z
+const lendBody = z
   .object({
     toDomainId: z.string().min(1).max(200),
     from: timestamp,
@@ -32,6 +33,8 @@ export const lendBody = z
   .strict();
 
 const returnBody = z.object({}).strict();
+const deviceParams = z.object({ serial: z.string() });
+const borrowParams = deviceParams.extend({ borrowId: z.string() });
 
 /** Lending is for agencies (their own devices) and the maker. */
 function lender(principal: Claims | null): Claims {
@@ -47,7 +50,8 @@ function replyError(reply: FastifyReply, error: ApiError): FastifyReply {
 }
 
 export const borrowsPlugin = fp(
-  async (app) => {
+  async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
     const registry = app.ingest.registry;
     const lending = new DeviceLending(app.documents);
 
@@ -62,22 +66,24 @@ export const borrowsPlugin = fp(
       }
     };
 
-    app.post<{ Params: { serial: string } }>('/api/devices/:serial/borrows', async (request, reply) =>
-      answer(reply, async () => {
-        const claims = lender(request.principal);
-        const body = parseBody(lendBody, request.body);
-        const { serial } = request.params;
-        const lent = await lending.lend(claims, serial, body);
-        registry.forget(serial);
-        request.log.info({ serial, by: claims.uid, toDomainId: body.toDomainId, borrowId: lent.borrowId }, 'device lent');
-        return reply.code(201).send(lent);
-      }),
+    app.post(
+      '/api/devices/:serial/borrows',
+      { schema: { summary: 'Lends a device to a domain', params: deviceParams, body: lendBody } },
+      async (request, reply) =>
+        answer(reply, async () => {
+          const claims = lender(request.principal);
+          const body = request.body;
+          const { serial } = request.params;
+          const lent = await lending.lend(claims, serial, body);
+          registry.forget(serial);
+          request.log.info({ serial, by: claims.uid, toDomainId: body.toDomainId, borrowId: lent.borrowId }, 'device lent');
+          return reply.code(201).send(lent);
+        }),
     );
 
-    app.post<{ Params: { serial: string; borrowId: string } }>('/api/devices/:serial/borrows/:borrowId/return', async (request, reply) =>
+    app.post('/api/devices/:serial/borrows/:borrowId/return', { schema: { params: borrowParams, body: returnBody } }, async (request, reply) =>
       answer(reply, async () => {
         const claims = lender(request.principal);
-        parseBody(returnBody, request.body);
         const { serial, borrowId } = request.params;
         const returned = await lending.giveBack(claims, serial, borrowId);
         registry.forget(serial);

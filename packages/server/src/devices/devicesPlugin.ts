@@ -22,7 +22,8 @@ import { DocumentError } from '@nemuri/shared/documents/errors';
 import type { Data } from '@nemuri/shared/documents/update';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { withServerOnlyFields } from '../documents/store.ts';
-import { ApiError, apiErrorOfDocument, parseBody, sendError } from '../http/errors.ts';
+import { ApiError, apiErrorOfDocument, sendError } from '../http/errors.ts';
+import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { SERIAL_PATTERN } from '../ingest/deviceRegistry.ts';
 import { hashDeviceSecret, newDeviceSecret } from './deviceSecret.ts';
 
@@ -33,6 +34,8 @@ const roomId = z
   .regex(/^[^/]+$/, 'Invalid room id');
 const registrationBody = z.object({ roomId: roomId.optional() }).strict();
 const roomBody = z.object({ roomId: roomId.nullable() }).strict();
+const emptyBody = z.object({}).strict();
+const deviceParams = z.object({ serial: z.string() });
 
 interface Found {
   data: Data;
@@ -46,7 +49,8 @@ function nonEmpty(value: unknown): string | null {
 }
 
 export const devicesPlugin = fp(
-  async (app) => {
+  async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
     const registry = app.ingest.registry;
     const store = app.documents;
 
@@ -144,11 +148,11 @@ export const devicesPlugin = fp(
 
     const deviceRecord = async (claims: Claims, serial: string): Promise<Data | null> => (await store.get(claims, `devices/${serial}`))?.document ?? null;
 
-    app.post<{ Params: { serial: string } }>('/api/devices/:serial/registration', async (request, reply) =>
+    app.post('/api/devices/:serial/registration', { schema: { params: deviceParams, body: registrationBody } }, async (request, reply) =>
       answerErrors(reply, async () => {
         const claims = administrator(request.principal);
         const { serial } = request.params;
-        const body = parseBody(registrationBody, request.body);
+        const body = request.body;
         const device = await deviceOf(claims, serial);
         const moved = body.roomId === undefined ? null : await placement(claims, serial, device, body.roomId);
         const secret = newDeviceSecret();
@@ -164,11 +168,10 @@ export const devicesPlugin = fp(
       }),
     );
 
-    app.post<{ Params: { serial: string } }>('/api/devices/:serial/secret', async (request, reply) =>
+    app.post('/api/devices/:serial/secret', { schema: { params: deviceParams, body: emptyBody } }, async (request, reply) =>
       answerErrors(reply, async () => {
         const claims = administrator(request.principal);
         const { serial } = request.params;
-        parseBody(z.object({}).strict(), request.body);
         const device = await deviceOf(claims, serial);
         const secret = newDeviceSecret();
         await commit(
@@ -189,10 +192,10 @@ export const devicesPlugin = fp(
       return { device: await deviceRecord(claims, serial) };
     };
 
-    app.put<{ Params: { serial: string } }>('/api/devices/:serial/room', async (request, reply) =>
+    app.put('/api/devices/:serial/room', { schema: { params: deviceParams, body: roomBody } }, async (request, reply) =>
       answerErrors(reply, async () => {
         const claims = administrator(request.principal);
-        const body = parseBody(roomBody, request.body);
+        const body = request.body;
         return moveTo(claims, request.params.serial, body.roomId);
       }),
     );

@@ -61,22 +61,6 @@ export function apiErrorOfDocument(error: DocumentError): ApiError {
   return new ApiError(HTTP_STATUS_OF_CODE[error.code], code, error.message);
 }
 
-interface BodySchema<T> {
-  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
-}
-
-/** A request body checked by its zod schema (an absent body reads as `{}`); a refusal is a 400 naming each problem. */
-export function parseBody<T>(schema: BodySchema<T>, body: unknown): T {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success)
-    throw new ApiError(
-      400,
-      'invalid-argument',
-      parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'body'}: ${issue.message}`).join('; '),
-    );
-  return parsed.data;
-}
-
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   return sendError(reply, 404, 'not-found', `no ${request.method} ${request.url.split('?')[0]}`);
 }

@@ -11,6 +11,7 @@
  * uploads collection's delete rule (administrators). A room outside the caller's scope reads as missing.
  */
 import fp from 'fastify-plugin';
+import { z } from 'zod/v3';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -24,6 +25,7 @@ import {
   type UnknownColumnChoice,
 } from '@nemuri/shared/imports';
 import { apiErrorOfDocument, sendApiError, sendError } from '../http/errors.ts';
+import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { ImportError } from './importError.ts';
 import { runImport } from './importRunner.ts';
 import { ImportService } from './importService.ts';
@@ -133,18 +135,22 @@ async function routes(app: FastifyInstance, service: ImportService): Promise<voi
     }
   });
 
-  app.post<{ Params: { roomId: string; uploadId: string } }>(
+  // No body (or an empty one) keeps the upload's choice.
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/rooms/:roomId/uploads/:uploadId/reprocess',
-    { config: { fairShare: 'upload' } },
+    {
+      schema: {
+        summary: 'Imports an uploaded recording again',
+        params: z.object({ roomId: z.string(), uploadId: z.string() }),
+        body: reprocessInput,
+      },
+      config: { fairShare: 'upload' },
+    },
     async (request, reply) => {
       const claims = request.principal;
       if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to reprocess');
-      // No body (or an empty one) keeps the upload's choice.
-      const input = reprocessInput.safeParse(request.body ?? {});
-      if (!input.success)
-        return sendError(reply, 400, 'invalid-argument', input.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; '));
       try {
-        await service.reprocess(claims, request.params.roomId, request.params.uploadId, input.data.unknownColumns);
+        await service.reprocess(claims, request.params.roomId, request.params.uploadId, request.body.unknownColumns);
         return reply.code(202).send({ uploadId: request.params.uploadId });
       } catch (error) {
         return sendFailure(reply, error);

@@ -13,6 +13,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod/v3';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import {
@@ -30,7 +31,7 @@ import {
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Principal } from '../auth/signedInUser.ts';
 import { ApiError } from '../http/errors.ts';
-import { parseInput } from '../monitoring/alertHistoryRoutes.ts';
+import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { ApiKeyStore } from './apiKeys.ts';
 import { observationBundle, type SleepRecord } from './fhir.ts';
 
@@ -50,8 +51,11 @@ function daysBetween(from: string, to: string): string[] {
   return days;
 }
 
+const domainParams = z.object({ domainId: z.string() });
+
 export const integrationsPlugin = fp(
-  async (app) => {
+  async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
     const { database } = app;
     const store = app.documents;
     const keys = new ApiKeyStore(database);
@@ -79,25 +83,33 @@ export const integrationsPlugin = fp(
       return { principal, domain };
     };
 
-    app.get<{ Params: { domainId: string } }>('/api/integrations/domains/:domainId/api-keys', async (request): Promise<ApiKeyListResponse> => {
-      await managedDomain(request, request.params.domainId);
-      const { page } = parseInput(apiKeyListQuerySchema, request.query ?? {});
-      const { keys: list, total } = await keys.list(request.params.domainId, page);
-      return { keys: list, total, page, pageSize: API_KEY_PAGE_SIZE };
-    });
+    app.get(
+      '/api/integrations/domains/:domainId/api-keys',
+      { schema: { summary: "A domain's integration API keys (no secrets)", params: domainParams, querystring: apiKeyListQuerySchema } },
+      async (request): Promise<ApiKeyListResponse> => {
+        await managedDomain(request, request.params.domainId);
+        const { page } = request.query;
+        const { keys: list, total } = await keys.list(request.params.domainId, page);
+        return { keys: list, total, page, pageSize: API_KEY_PAGE_SIZE };
+      },
+    );
 
-    app.post<{ Params: { domainId: string } }>('/api/integrations/domains/:domainId/api-keys', async (request, reply): Promise<ApiKeyCreatedResponse> => {
-      const { principal, domain } = await managedDomain(request, request.params.domainId);
-      const input = parseInput(apiKeyCreateSchema, request.body);
-      const domainId = request.params.domainId;
-      const rootDomainId = typeof domain.rootDomainId === 'string' && domain.rootDomainId !== '' ? domain.rootDomainId : domainId;
-      const created = await keys.create({ domainId, rootDomainId, name: input.name, scopes: input.scopes, createdBy: principal.uid });
-      if (created === null)
-        throw new ApiError(412, 'failed-precondition', `A domain holds at most ${MAX_ACTIVE_KEYS_PER_DOMAIN} active API keys; revoke one first`);
-      request.log.info({ keyId: created.key.id, domainId, scopes: created.key.scopes, by: principal.uid }, 'integrations: API key created');
-      reply.code(201);
-      return created;
-    });
+    app.post(
+      '/api/integrations/domains/:domainId/api-keys',
+      { schema: { summary: 'Creates an integration API key; its secret is shown once', params: domainParams, body: apiKeyCreateSchema } },
+      async (request, reply): Promise<ApiKeyCreatedResponse> => {
+        const { principal, domain } = await managedDomain(request, request.params.domainId);
+        const input = request.body;
+        const domainId = request.params.domainId;
+        const rootDomainId = typeof domain.rootDomainId === 'string' && domain.rootDomainId !== '' ? domain.rootDomainId : domainId;
+        const created = await keys.create({ domainId, rootDomainId, name: input.name, scopes: input.scopes, createdBy: principal.uid });
+        if (created === null)
+          throw new ApiError(412, 'failed-precondition', `A domain holds at most ${MAX_ACTIVE_KEYS_PER_DOMAIN} active API keys; revoke one first`);
+        request.log.info({ keyId: created.key.id, domainId, scopes: created.key.scopes, by: principal.uid }, 'integrations: API key created');
+        reply.code(201);
+        return created;
+      },
+    );
 
     app.post<{ Params: { domainId: string; keyId: string } }>(
       '/api/integrations/domains/:domainId/api-keys/:keyId/revoke',
@@ -135,20 +147,31 @@ export const integrationsPlugin = fp(
       },
     );
 
-    app.get<{ Params: { roomId: string } }>(FHIR_ROOM_OBSERVATIONS_ROUTE, { config: { fairShare: 'download' } }, async (request, reply) => {
-      const principal = signedIn(request);
-      const { roomId } = request.params;
-      const { from, to } = parseInput(fhirObservationQuerySchema, request.query ?? {});
-      const room = ID.test(roomId) ? await visible(principal, `rooms/${roomId}`) : null;
-      if (room === null) throw new ApiError(404, 'not-found', `No room ${roomId}`);
-      const records: SleepRecord[] = [];
-      for (const day of daysBetween(from, to)) {
-        const sleep = await visible(principal, `rooms/${roomId}/sleeps/${day}`);
-        if (sleep !== null) records.push({ ...(sleep as Omit<SleepRecord, 'day'>), day });
-      }
-      reply.type('application/fhir+json; charset=utf-8');
-      return observationBundle({ id: roomId, name: typeof room.name === 'string' ? room.name : roomId }, records, new Date());
-    });
+    app.get(
+      FHIR_ROOM_OBSERVATIONS_ROUTE,
+      {
+        schema: {
+          summary: "HL7 FHIR R4 Bundle of a room's nightly Observations (API key scope rooms.read)",
+          params: z.object({ roomId: z.string() }),
+          querystring: fhirObservationQuerySchema,
+        },
+        config: { fairShare: 'download' },
+      },
+      async (request, reply) => {
+        const principal = signedIn(request);
+        const { roomId } = request.params;
+        const { from, to } = request.query;
+        const room = ID.test(roomId) ? await visible(principal, `rooms/${roomId}`) : null;
+        if (room === null) throw new ApiError(404, 'not-found', `No room ${roomId}`);
+        const records: SleepRecord[] = [];
+        for (const day of daysBetween(from, to)) {
+          const sleep = await visible(principal, `rooms/${roomId}/sleeps/${day}`);
+          if (sleep !== null) records.push({ ...(sleep as Omit<SleepRecord, 'day'>), day });
+        }
+        reply.type('application/fhir+json; charset=utf-8');
+        return observationBundle({ id: roomId, name: typeof room.name === 'string' ? room.name : roomId }, records, new Date());
+      },
+    );
   },
   { name: 'integrations', dependencies: ['documents', 'principal'], encapsulate: true },
 );

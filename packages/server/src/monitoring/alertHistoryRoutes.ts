@@ -9,7 +9,6 @@
  * `download` kind (http/fairShare.ts), like the report downloads.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod/v3';
 import {
   ALERT_CSV_MAX_ROWS,
   ALERT_HISTORY_CSV_PATH,
@@ -24,6 +23,7 @@ import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import type { DocumentStore } from '../documents/store.ts';
 import { ApiError, apiErrorOfDocument, sendApiError } from '../http/errors.ts';
+import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { contentDisposition } from '../reports/reportsPlugin.ts';
 import { checkRoomFilter, historyRows, pageStartOf, selectAlerts, type AlertSelection } from './alertHistory.ts';
 import { csvContentType, encodeCsv } from '../http/csvDownload.ts';
@@ -32,13 +32,6 @@ import { nightSummaries } from './nightSummary.ts';
 
 /** Rows read per database round while the CSV is gathered. */
 const CSV_BATCH = 500;
-
-export function parseInput<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, input: unknown): T {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success)
-    throw new ApiError(400, 'invalid-argument', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; '));
-  return parsed.data;
-}
 
 export function principalOf(request: FastifyRequest): Claims {
   if (request.principal === null) throw new ApiError(401, 'unauthenticated', 'Sign in to read the alerts');
@@ -63,11 +56,12 @@ export interface AlertHistoryRoutesOptions {
   timeZoneOf: (domainId: string) => string;
 }
 
-export function alertHistoryRoutes(app: FastifyInstance, { store, timeZoneOf }: AlertHistoryRoutesOptions): void {
-  app.get(ALERT_HISTORY_PATH, async (request, reply) =>
+export function alertHistoryRoutes(fastify: FastifyInstance, { store, timeZoneOf }: AlertHistoryRoutesOptions): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(ALERT_HISTORY_PATH, { schema: { summary: 'Alert history (API key scope alerts.read)', querystring: alertHistoryQuery } }, async (request, reply) =>
     answer(reply, async (): Promise<AlertHistoryPage> => {
       const claims = principalOf(request);
-      const query = parseInput(alertHistoryQuery, request.query);
+      const query = request.query;
       await checkRoomFilter(store, claims, query.roomId);
       const after = await pageStartOf(store, claims, query.cursor);
       // One more than the page tells whether another page follows.
@@ -78,44 +72,50 @@ export function alertHistoryRoutes(app: FastifyInstance, { store, timeZoneOf }: 
     }),
   );
 
-  app.get(ALERT_HISTORY_CSV_PATH, { config: { fairShare: 'download' } }, async (request, reply) =>
-    answer(reply, async () => {
-      const claims = principalOf(request);
-      const query = parseInput(alertCsvQuery, request.query);
-      await checkRoomFilter(store, claims, query.roomId);
-      const found: Awaited<ReturnType<typeof selectAlerts>> = [];
-      let after: AlertSelection['after'];
-      for (;;) {
-        const batch = await selectAlerts(store, claims, { filter: query, limit: CSV_BATCH, after });
-        found.push(...batch);
-        if (found.length > ALERT_CSV_MAX_ROWS)
-          throw new ApiError(400, 'invalid-argument', `More than ${ALERT_CSV_MAX_ROWS} alerts match: choose a shorter period or fewer rooms or types`);
-        const last = batch.at(-1);
-        if (batch.length < CSV_BATCH || last === undefined) break;
-        after = { startedAt: new Date(String(last.record.startedAt)).toISOString(), path: last.row.path };
-      }
-      const rows = await historyRows(store, claims, found, Date.now());
-      const period = `${query.from.slice(0, 10)}_${query.to.slice(0, 10)}`;
-      return reply
-        .type(csvContentType(query.encoding))
-        .header('content-disposition', contentDisposition(`alert-history_${period}.csv`, `アラート履歴_${period}.csv`))
-        .send(
-          encodeCsv(
-            alertCsvText(rows, (row) => timeZoneOf(row.domainId)),
-            query.encoding,
-          ),
-        );
-    }),
+  app.get(
+    ALERT_HISTORY_CSV_PATH,
+    { schema: { summary: 'Alert history as CSV', querystring: alertCsvQuery }, config: { fairShare: 'download' } },
+    async (request, reply) =>
+      answer(reply, async () => {
+        const claims = principalOf(request);
+        const query = request.query;
+        await checkRoomFilter(store, claims, query.roomId);
+        const found: Awaited<ReturnType<typeof selectAlerts>> = [];
+        let after: AlertSelection['after'];
+        for (;;) {
+          const batch = await selectAlerts(store, claims, { filter: query, limit: CSV_BATCH, after });
+          found.push(...batch);
+          if (found.length > ALERT_CSV_MAX_ROWS)
+            throw new ApiError(400, 'invalid-argument', `More than ${ALERT_CSV_MAX_ROWS} alerts match: choose a shorter period or fewer rooms or types`);
+          const last = batch.at(-1);
+          if (batch.length < CSV_BATCH || last === undefined) break;
+          after = { startedAt: new Date(String(last.record.startedAt)).toISOString(), path: last.row.path };
+        }
+        const rows = await historyRows(store, claims, found, Date.now());
+        const period = `${query.from.slice(0, 10)}_${query.to.slice(0, 10)}`;
+        return reply
+          .type(csvContentType(query.encoding))
+          .header('content-disposition', contentDisposition(`alert-history_${period}.csv`, `アラート履歴_${period}.csv`))
+          .send(
+            encodeCsv(
+              alertCsvText(rows, (row) => timeZoneOf(row.domainId)),
+              query.encoding,
+            ),
+          );
+      }),
   );
 
   // Every room's night reads the alerts and a sleep record per room: a `download` turn; one room's is cheap.
   app.get(
     NIGHT_SUMMARY_PATH,
-    { config: { fairShare: 'download', fairShareExempt: (request) => typeof (request.query as { roomId?: unknown }).roomId === 'string' } },
+    {
+      schema: { summary: 'Night summary of alerts', querystring: nightSummaryQuery },
+      config: { fairShare: 'download', fairShareExempt: (request) => typeof (request.query as { roomId?: unknown }).roomId === 'string' },
+    },
     async (request, reply) =>
       answer(reply, async () => {
         const claims = principalOf(request);
-        return nightSummaries(store, claims, parseInput(nightSummaryQuery, request.query));
+        return nightSummaries(store, claims, request.query);
       }),
   );
 }

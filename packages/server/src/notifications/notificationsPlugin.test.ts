@@ -69,6 +69,17 @@ afterAll(async () => {
 
 describe('/api/notifications', () => {
   it('answers 401 signed out on every route', async () => {
+    // Well-formed input: a malformed one is refused by the route's schema (400) before sign-in is asked.
+    const subscription = push.subscribe();
+    const bodies: Record<string, unknown> = {
+      [`PUT ${API}/preferences`]: {
+        channels: { push: true, mail: false, line: false },
+        alertTypes: ['button'],
+        quietHours: { start: '22:00', end: '06:00' },
+        lineUserId: null,
+      },
+      [`POST ${API}/subscriptions`]: { endpoint: subscription.endpoint, keys: subscription.keys },
+    };
     for (const [method, path] of [
       ['GET', `${API}/vapid-public-key`],
       ['GET', `${API}/preferences`],
@@ -80,7 +91,8 @@ describe('/api/notifications', () => {
       ['GET', `${API}/domains/${facility}/settings`],
       ['GET', `${API}/domains/${facility}/shifts?from=2026-01-01`],
     ] as const) {
-      const reply = await anonymous.send(method, path, method === 'GET' ? undefined : '{}', method === 'GET' ? {} : { 'content-type': 'application/json' });
+      const body = method === 'GET' ? undefined : JSON.stringify(bodies[`${method} ${path}`] ?? {});
+      const reply = await anonymous.send(method, path, body, method === 'GET' ? {} : { 'content-type': 'application/json' });
       expect(reply.status, `${method} ${path}`).toBe(401);
     }
   });

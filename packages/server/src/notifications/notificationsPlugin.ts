@@ -19,7 +19,7 @@
 import fp from 'fastify-plugin';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod/v3';
+import { z } from 'zod/v3';
 import { isAgencyLevel, type Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import {
@@ -45,6 +45,7 @@ import {
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Queryable } from '../database/database.ts';
 import { ApiError } from '../http/errors.ts';
+import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { senderOf, type Mailer } from '../mail/mail.ts';
 import type { Principal } from '../auth/signedInUser.ts';
 import { lineChannel, DEFAULT_LINE_API_URL } from './channels/lineChannel.ts';
@@ -85,12 +86,7 @@ const MAX_SUBSCRIPTIONS = 10;
 /** One test notification per person in this time. */
 const TEST_INTERVAL_MS = 10_000;
 
-function parse<T extends z.ZodTypeAny>(schema: T, input: unknown): z.infer<T> {
-  const result = schema.safeParse(input ?? {});
-  if (!result.success)
-    throw new ApiError(400, 'invalid-argument', result.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; '));
-  return result.data as z.infer<T>;
-}
+const domainParams = z.object({ domainId: z.string() });
 
 function signedIn(principal: Principal | null): Principal {
   if (principal === null) throw new ApiError(401, 'unauthenticated', 'Sign in first');
@@ -171,6 +167,7 @@ export const notificationsPlugin = fp<NotificationsPluginOptions>(
     };
 
     const base = NOTIFICATIONS_API;
+    const api = app.withTypeProvider<ZodTypeProvider>();
 
     app.get(`${base}/vapid-public-key`, async (request) => {
       signedIn(request.principal);
@@ -183,15 +180,19 @@ export const notificationsPlugin = fp<NotificationsPluginOptions>(
       return (await preferencesOf(database, [uid])).get(uid) ?? DEFAULT_PREFERENCES;
     });
 
-    app.put(`${base}/preferences`, async (request) => {
-      const { uid } = staff(request.principal);
-      const preferences = parse(notificationPreferencesSchema, request.body);
-      await database.query(
-        `insert into notify_preferences (user_id, preferences) values ($1, $2::jsonb) on conflict (user_id) do update set preferences = excluded.preferences, updated_at = now()`,
-        [uid, JSON.stringify(preferences)],
-      );
-      return preferences;
-    });
+    api.put(
+      `${base}/preferences`,
+      { schema: { summary: "The signed-in user's notification preferences", body: notificationPreferencesSchema } },
+      async (request) => {
+        const { uid } = staff(request.principal);
+        const preferences = request.body;
+        await database.query(
+          `insert into notify_preferences (user_id, preferences) values ($1, $2::jsonb) on conflict (user_id) do update set preferences = excluded.preferences, updated_at = now()`,
+          [uid, JSON.stringify(preferences)],
+        );
+        return preferences;
+      },
+    );
 
     const subscriptionsOf = async (uid: string): Promise<PushSubscriptionView[]> => {
       const { rows } = await database.query<{ id: string; label: string | null; endpoint: string; created_at: Date; last_success_at: Date | null }>(
@@ -213,9 +214,9 @@ export const notificationsPlugin = fp<NotificationsPluginOptions>(
       return { subscriptions: await subscriptionsOf(uid) };
     });
 
-    app.post(`${base}/subscriptions`, async (request) => {
+    api.post(`${base}/subscriptions`, { schema: { summary: 'Registers a Web Push subscription', body: pushSubscriptionInput } }, async (request) => {
       const { uid } = staff(request.principal);
-      const input = parse(pushSubscriptionInput, request.body);
+      const input = request.body;
       if (!isPushEndpointAllowed(input.endpoint, extraOrigins)) throw new ApiError(400, 'invalid-argument', 'endpoint: not a known push service');
       await database.transaction(async (tx) => {
         if (input.replaces !== undefined && input.replaces !== input.endpoint) {
@@ -333,9 +334,9 @@ export const notificationsPlugin = fp<NotificationsPluginOptions>(
       return view;
     });
 
-    app.put<{ Params: { domainId: string } }>(`${base}/domains/:domainId/settings`, async (request) => {
+    api.put(`${base}/domains/:domainId/settings`, { schema: { params: domainParams, body: domainSettingsInput } }, async (request) => {
       await administered(request.principal, request.params.domainId);
-      const { lineChannelAccessToken, ...settings } = parse(domainSettingsInput, request.body);
+      const { lineChannelAccessToken, ...settings } = request.body;
       const refusal = settings.webhookUrl === null ? null : await webhookRefusal(settings.webhookUrl, extraOrigins, resolveHost);
       if (refusal !== null) throw new ApiError(400, 'invalid-argument', `webhookUrl: ${refusal}`);
       await database.query(
@@ -362,78 +363,90 @@ export const notificationsPlugin = fp<NotificationsPluginOptions>(
       return { secret };
     });
 
-    app.get<{ Params: { domainId: string } }>(`${base}/domains/:domainId/deliveries`, async (request, reply) => {
-      await administered(request.principal, request.params.domainId);
-      const { before, limit } = parse(deliveryPageQuery, request.query);
-      const { rows } = await database.query<DeliveryRow>(
-        `select ${DELIVERY_COLUMNS} from notify_queue where domain_id = $1 and ($2::bigint is null or id < $2) order by id desc limit $3`,
-        [request.params.domainId, before ?? null, limit],
-      );
-      const ids = rows.map((row) => Number(row.id));
-      const { rows: attempts } =
-        ids.length === 0
-          ? { rows: [] }
-          : await database.query<AttemptRow>(
-              'select id, queue_id, channel, attempt, at, ok, status_code, error, duration_ms from notify_attempts where queue_id = any($1::bigint[]) order by id',
-              [ids],
-            );
-      reply.header('cache-control', 'no-store');
-      const views: DeliveryView[] = rows.map(deliveryView);
-      const attemptViews: DeliveryAttemptView[] = attempts.map((row) => ({
-        id: Number(row.id),
-        queueId: Number(row.queue_id),
-        channel: row.channel,
-        attempt: row.attempt,
-        at: new Date(row.at).toISOString(),
-        ok: row.ok,
-        statusCode: row.status_code,
-        error: row.error,
-        durationMs: row.duration_ms,
-      }));
-      const recipientNames = await recipientNamesOf(
-        database,
-        request.params.domainId,
-        views.map((view) => view.recipient),
-      );
-      const page: DeliveryPageView = {
-        deliveries: views,
-        attempts: attemptViews,
-        recipientNames,
-        nextBefore: rows.length === limit ? (ids[ids.length - 1] ?? null) : null,
-      };
-      return page;
-    });
+    api.get(
+      `${base}/domains/:domainId/deliveries`,
+      { schema: { summary: 'Notification delivery log, paged', params: domainParams, querystring: deliveryPageQuery } },
+      async (request, reply) => {
+        await administered(request.principal, request.params.domainId);
+        const { before, limit } = request.query;
+        const { rows } = await database.query<DeliveryRow>(
+          `select ${DELIVERY_COLUMNS} from notify_queue where domain_id = $1 and ($2::bigint is null or id < $2) order by id desc limit $3`,
+          [request.params.domainId, before ?? null, limit],
+        );
+        const ids = rows.map((row) => Number(row.id));
+        const { rows: attempts } =
+          ids.length === 0
+            ? { rows: [] }
+            : await database.query<AttemptRow>(
+                'select id, queue_id, channel, attempt, at, ok, status_code, error, duration_ms from notify_attempts where queue_id = any($1::bigint[]) order by id',
+                [ids],
+              );
+        reply.header('cache-control', 'no-store');
+        const views: DeliveryView[] = rows.map(deliveryView);
+        const attemptViews: DeliveryAttemptView[] = attempts.map((row) => ({
+          id: Number(row.id),
+          queueId: Number(row.queue_id),
+          channel: row.channel,
+          attempt: row.attempt,
+          at: new Date(row.at).toISOString(),
+          ok: row.ok,
+          statusCode: row.status_code,
+          error: row.error,
+          durationMs: row.duration_ms,
+        }));
+        const recipientNames = await recipientNamesOf(
+          database,
+          request.params.domainId,
+          views.map((view) => view.recipient),
+        );
+        const page: DeliveryPageView = {
+          deliveries: views,
+          attempts: attemptViews,
+          recipientNames,
+          nextBefore: rows.length === limit ? (ids[ids.length - 1] ?? null) : null,
+        };
+        return page;
+      },
+    );
 
-    app.get<{ Params: { domainId: string } }>(`${base}/domains/:domainId/shifts`, async (request, reply) => {
-      await administered(request.principal, request.params.domainId);
-      const { from, days } = parse(shiftRangeQuery, request.query);
-      const { rows } = await database.query<{ day: string; shift: ShiftView['shift']; assignments: ShiftView['assignments'] }>(
-        `select to_char(day, 'YYYY-MM-DD') as day, shift, assignments from notify_shifts where domain_id = $1 and day >= $2::date and day < $2::date + $3::int order by day, shift`,
-        [request.params.domainId, from, days],
-      );
-      const staffList = await staffOf(database, [request.params.domainId]);
-      reply.header('cache-control', 'no-store');
-      return {
-        shifts: rows satisfies ShiftView[],
-        staff: staffList.map((member) => ({ uid: member.uid, displayName: member.displayName, accessLevel: member.accessLevel })),
-      };
-    });
+    api.get(
+      `${base}/domains/:domainId/shifts`,
+      { schema: { summary: 'On-duty schedule', params: domainParams, querystring: shiftRangeQuery } },
+      async (request, reply) => {
+        await administered(request.principal, request.params.domainId);
+        const { from, days } = request.query;
+        const { rows } = await database.query<{ day: string; shift: ShiftView['shift']; assignments: ShiftView['assignments'] }>(
+          `select to_char(day, 'YYYY-MM-DD') as day, shift, assignments from notify_shifts where domain_id = $1 and day >= $2::date and day < $2::date + $3::int order by day, shift`,
+          [request.params.domainId, from, days],
+        );
+        const staffList = await staffOf(database, [request.params.domainId]);
+        reply.header('cache-control', 'no-store');
+        return {
+          shifts: rows satisfies ShiftView[],
+          staff: staffList.map((member) => ({ uid: member.uid, displayName: member.displayName, accessLevel: member.accessLevel })),
+        };
+      },
+    );
 
-    app.put<{ Params: { domainId: string; day: string; shift: string } }>(`${base}/domains/:domainId/shifts/:day/:shift`, async (request) => {
-      const caller = await administered(request.principal, request.params.domainId);
-      const { day, shift } = parse(shiftParams, { day: request.params.day, shift: request.params.shift });
-      const { assignments } = parse(shiftInput, request.body);
-      const members = new Set((await staffOf(database, [request.params.domainId])).map((member) => member.uid));
-      const unknown = assignments.find((assignment) => !members.has(assignment.uid));
-      if (unknown !== undefined) throw new ApiError(400, 'invalid-argument', `assignments: ${unknown.uid} is not staff of this domain`);
-      await database.query(
-        `insert into notify_shifts (domain_id, day, shift, assignments, updated_by) values ($1, $2::date, $3, $4::jsonb, $5)
+    api.put(
+      `${base}/domains/:domainId/shifts/:day/:shift`,
+      { schema: { summary: 'Staff on duty for one shift', params: shiftParams.extend({ domainId: z.string() }), body: shiftInput } },
+      async (request) => {
+        const caller = await administered(request.principal, request.params.domainId);
+        const { day, shift } = request.params;
+        const { assignments } = request.body;
+        const members = new Set((await staffOf(database, [request.params.domainId])).map((member) => member.uid));
+        const unknown = assignments.find((assignment) => !members.has(assignment.uid));
+        if (unknown !== undefined) throw new ApiError(400, 'invalid-argument', `assignments: ${unknown.uid} is not staff of this domain`);
+        await database.query(
+          `insert into notify_shifts (domain_id, day, shift, assignments, updated_by) values ($1, $2::date, $3, $4::jsonb, $5)
        on conflict (domain_id, day, shift) do update set assignments = excluded.assignments, updated_by = excluded.updated_by, updated_at = now()`,
-        [request.params.domainId, day, shift, JSON.stringify(assignments), caller.uid],
-      );
-      const view: ShiftView = { day, shift, assignments };
-      return view;
-    });
+          [request.params.domainId, day, shift, JSON.stringify(assignments), caller.uid],
+        );
+        const view: ShiftView = { day, shift, assignments };
+        return view;
+      },
+    );
   },
   { name: 'notifications', dependencies: ['documents', 'principal'] },
 );

@@ -15,11 +15,20 @@ import { migrate } from '../database/migrate.ts';
 import { openPglite } from '../database/pglite.ts';
 import { makeTestWebDist, type TempDir } from '../testing/webDist.ts';
 import { isDocumentedUrl, openApiPathOf, OPENAPI_PATH, REFERENCE_PATH } from './openapi.ts';
-import { ROUTE_DOCS } from './routeSchemas.ts';
 
 interface OpenApi {
   openapi: string;
-  paths: Record<string, Record<string, { operationId: string; requestBody?: unknown; parameters?: { name: string; in: string }[] }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        requestBody?: { content: Record<string, { schema?: { additionalProperties?: unknown } }> };
+        parameters?: { name: string; in: string; schema?: { type?: string; maximum?: number; enum?: unknown[]; pattern?: string } }[];
+      }
+    >
+  >;
 }
 
 /**
@@ -106,19 +115,52 @@ describe('OpenAPI', () => {
     for (const wildcard of ['GET /api/documents/{path}', 'POST /api/auth/{path}']) expect(inDocument.has(wildcard), wildcard).toBe(true);
   });
 
-  it('takes bodies and queries from the zod schemas the handlers use, for routes that exist', async () => {
+  // The document's schemas are the handlers': what the document refuses, the server refuses before
+  // any handler runs (400 naming the field), and what it allows reaches the handler (401 signed out).
+  it('documents the very schemas the routes validate with: an unknown key or a value past a documented maximum is refused', async () => {
     const document = (await (await fetch(`${url}${OPENAPI_PATH}`)).json()) as OpenApi;
-    for (const [key, doc] of Object.entries(ROUTE_DOCS)) {
-      const [method = '', routeUrl = ''] = key.split(' ');
-      const operation = document.paths[openApiPathOf(routeUrl).path]?.[method.toLowerCase()];
-      expect(operation, key).toBeDefined();
-      if (doc.body !== undefined) expect(operation?.requestBody, key).toBeDefined();
-      if (doc.query !== undefined)
-        expect(
-          operation?.parameters?.some((parameter) => parameter.in === 'query'),
-          key,
-        ).toBe(true);
+    // A path the documented parameters accept, so that what is refused is the body or the query.
+    const sample = (schema: { enum?: unknown[]; pattern?: string } | undefined): string =>
+      typeof schema?.enum?.[0] === 'string' ? schema.enum[0] : schema?.pattern?.includes('\\d{4}') === true ? '2026-01-01' : 'x1';
+    let bodies = 0;
+    let maxima = 0;
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const pathSchemas = new Map(
+          (operation.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => [parameter.name, parameter.schema]),
+        );
+        const concrete = (template: string) => template.replace(/\{(\w+)\}/g, (_match, name: string) => sample(pathSchemas.get(name)));
+        const key = `${method.toUpperCase()} ${path}`;
+        const body = operation.requestBody?.content['application/json']?.schema;
+        if (body?.additionalProperties === false) {
+          bodies++;
+          const refused = await fetch(`${url}${concrete(path)}`, {
+            method: method.toUpperCase(),
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ zzUnknownKey: 1 }),
+          });
+          expect(refused.status, key).toBe(400);
+          const answer = (await refused.json()) as { code: string; message: string };
+          expect(answer.code, key).toBe('invalid-argument');
+          expect(answer.message, key).toContain('zzUnknownKey');
+        }
+        for (const parameter of operation.parameters ?? []) {
+          const maximum = parameter.schema?.maximum;
+          if (parameter.in !== 'query' || parameter.schema?.type !== 'integer' || typeof maximum !== 'number') continue;
+          maxima++;
+          const target = `${url}${concrete(path)}?${parameter.name}=`;
+          const past = await fetch(`${target}${maximum + 1}`, { method: method.toUpperCase() });
+          expect(past.status, `${key} ${parameter.name}`).toBe(400);
+          expect(((await past.json()) as { message: string }).message, key).toContain(`${parameter.name}: `);
+          const within = await fetch(`${target}${maximum}`, { method: method.toUpperCase() });
+          // Other required parameters may be missing: the maximum itself is never what is refused.
+          const withinMessage = within.status === 400 ? ((await within.json()) as { message: string }).message : '';
+          expect(withinMessage, `${key} ${parameter.name}=${maximum}`).not.toContain(`${parameter.name}: `);
+        }
+      }
     }
+    expect(bodies).toBeGreaterThan(5);
+    expect(maxima).toBeGreaterThan(3);
   });
 
   it('renders a reference page on the server, with no outside script or style', async () => {

@@ -3,14 +3,16 @@
  * rendered from it on the server (`GET /api/reference`: no script, no CDN).
  *
  * One source: every route comes from Fastify itself (an onRoute hook registered before any plugin,
- * so no route can be missing), its JSON schemas from the route's own `schema`, and its zod schemas
- * (body, query) from routeSchemas.ts: the same objects the handlers parse with.
+ * so no route can be missing), and its parameters, query and body from the route's own zod schemas
+ * (`schema: { summary, params, querystring, body }`): the objects Fastify validates the request
+ * with before the handler runs (http/zodRouteSchemas.ts), so the document cannot drift from what
+ * is checked.
  */
 import type { FastifyInstance, FastifyPluginAsync, HTTPMethods, RouteOptions } from 'fastify';
 import { APP_VERSION } from '@nemuri/shared/version';
 import type { ZodTypeAny } from 'zod/v3';
 import { zodToJsonSchema } from 'zod-to-json-schema';
-import { ROUTE_DOCS, type RouteDoc } from './routeSchemas.ts';
+import { isZodSchema } from '../http/zodRouteSchemas.ts';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const REFERENCE_PATH = '/api/reference';
@@ -77,7 +79,9 @@ function isJsonSchema(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Each property of the query's object schema (or of each part of an intersection) as a parameter. */
 function queryParameters(schema: JsonSchema): object[] {
+  if (Array.isArray(schema.allOf)) return schema.allOf.filter(isJsonSchema).flatMap(queryParameters);
   const properties = isJsonSchema(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.includes(name), schema: property }));
@@ -97,13 +101,19 @@ function tagOf(url: string): string {
   return TAG_NAMES[first] ?? first.charAt(0).toUpperCase() + first.slice(1);
 }
 
-function operationOf(route: RegisteredRoute, doc: RouteDoc | undefined): Record<string, unknown> {
-  const { params } = openApiPathOf(route.url);
+/** The path parameters, typed by the route's `params` schema where it has one. */
+function pathParameters(url: string, params: JsonSchema | undefined): object[] {
+  const properties = params !== undefined && isJsonSchema(params.properties) ? params.properties : {};
+  return openApiPathOf(url).params.map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }));
+}
+
+function operationOf(route: RegisteredRoute): Record<string, unknown> {
   const schema = isJsonSchema(route.schema) ? route.schema : {};
-  const parameters: object[] = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  const query = doc?.query !== undefined ? fromZod(doc.query) : isJsonSchema(schema.querystring) ? schema.querystring : undefined;
+  const zodOf = (part: string): JsonSchema | undefined => (isZodSchema(schema[part]) ? fromZod(schema[part]) : undefined);
+  const parameters = pathParameters(route.url, zodOf('params'));
+  const query = zodOf('querystring');
   if (query !== undefined) parameters.push(...queryParameters(query));
-  const body = doc?.body !== undefined ? fromZod(doc.body) : isJsonSchema(schema.body) ? schema.body : undefined;
+  const body = zodOf('body');
   const responses: Record<string, unknown> = {};
   if (isJsonSchema(schema.response)) {
     for (const [status, response] of Object.entries(schema.response)) {
@@ -113,7 +123,8 @@ function operationOf(route: RegisteredRoute, doc: RouteDoc | undefined): Record<
   if (Object.keys(responses).length === 0) {
     responses.default = { description: 'JSON; errors are `{ code, message }` with the HTTP status (docs/api.md)' };
   }
-  const summary = doc?.summary ?? (route.websocket ? `${route.url} (WebSocket)` : `${route.method} ${route.url}`);
+  const summary =
+    (typeof schema.summary === 'string' ? schema.summary : undefined) ?? (route.websocket ? `${route.url} (WebSocket)` : `${route.method} ${route.url}`);
   return {
     operationId: `${route.method.toLowerCase()}${openApiPathOf(route.url)
       .path.replace(/[{}]/g, '')
@@ -138,7 +149,7 @@ export function openApiDocument(routes: readonly RegisteredRoute[]): Record<stri
     const method = route.method.toLowerCase();
     if (!['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(method)) continue;
     paths[path] ??= {};
-    paths[path][method] = operationOf(route, ROUTE_DOCS[`${route.method} ${route.url}`]);
+    paths[path][method] = operationOf(route);
   }
   return {
     openapi: '3.1.0',

@@ -21,6 +21,7 @@ import { reportDate } from '@nemuri/shared/report/columns';
 import { csvOptions, REPORT_LINKS_DEFAULT_PAGE, REPORT_LINKS_MAX_PAGE, reportCommentInput } from '@nemuri/shared/report/reportApi';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { ApiError, apiErrorOfDocument, sendApiError } from '../http/errors.ts';
+import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { recordReportAccess } from './reportAccessLog.ts';
 import { csvContentType } from '../http/csvDownload.ts';
 import { readRoom, readRooms, roomRecords } from './reportData.ts';
@@ -40,15 +41,9 @@ const linksQuery = z
   })
   .strict();
 
-function invalid(error: z.ZodError): ApiError {
-  return new ApiError(400, 'invalid-argument', error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; '));
-}
-
-function parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, input: unknown): T {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) throw invalid(parsed.error);
-  return parsed.data;
-}
+const roomParams = z.object({ roomId: idParam });
+/** The CSV's query: the report's rooms and period, and which CSV in which encoding. */
+const reportCsvQuery = reportQuery.and(csvOptions);
 
 function signedIn(request: FastifyRequest, minLevel: number = ROLE_LEVELS.individualUser): Claims {
   const claims = request.principal;
@@ -75,7 +70,8 @@ function generatedAt(): string {
 }
 
 export const reportsPlugin = fp(
-  async (app) => {
+  async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
     const store = app.documents;
     // PDFs (seconds each) and the reports of the screen and the CSV (a fraction of that) have threads
     // of their own, so that the screen never waits behind someone's month of PDF.
@@ -115,12 +111,12 @@ export const reportsPlugin = fp(
     const withReportJob = async <T>(
       request: FastifyRequest,
       reply: FastifyReply,
+      query: ReportQuery,
       threads: ReportThreads,
       finish: (job: ReportJob) => Promise<T>,
       keepSleeps = false,
     ) => {
       const claims = signedIn(request);
-      const query = parse(reportQuery, request.query);
       const rooms = await readRooms(store, claims, query.rooms);
       const signal = abandoned(reply);
       const job = await threads.open(query.from, query.to, signal);
@@ -138,76 +134,92 @@ export const reportsPlugin = fp(
     };
 
     // Each of these reads a whole period of records: limited per user and tenant (http/fairShare.ts).
-    app.get('/api/reports/data', { config: { fairShare: 'download' } }, async (request, reply) =>
-      answer(reply, async () => {
-        // `{ reports }` as the report thread wrote it: nothing of it is parsed or serialised here.
-        const { result } = await withReportJob(request, reply, buildThreads, (job) => job.json());
-        return reply.type('application/json; charset=utf-8').send(result);
-      }),
+    app.get(
+      '/api/reports/data',
+      { schema: { summary: 'Sleep report data of rooms over a period', querystring: reportQuery }, config: { fairShare: 'download' } },
+      async (request, reply) =>
+        answer(reply, async () => {
+          // `{ reports }` as the report thread wrote it: nothing of it is parsed or serialised here.
+          const { result } = await withReportJob(request, reply, request.query, buildThreads, (job) => job.json());
+          return reply.type('application/json; charset=utf-8').send(result);
+        }),
     );
 
-    app.get('/api/reports/pdf', { config: { fairShare: 'pdf' } }, async (request, reply) =>
-      answer(reply, async () => {
-        const { query, rooms, result: pdf } = await withReportJob(request, reply, pdfThreads, (job) => job.pdf(generatedAt()));
-        const firstName = rooms[0]?.record.name;
-        return reply
-          .type('application/pdf')
-          .header(
-            'content-disposition',
-            contentDisposition(
-              `sleep-report_${query.from}_${query.to}.pdf`,
-              `${fileStem(query, typeof firstName === 'string' && firstName !== '' ? firstName : rooms[0]?.id)}.pdf`,
-            ),
-          )
-          .send(pdf);
-      }),
+    app.get(
+      '/api/reports/pdf',
+      { schema: { summary: 'Sleep report as PDF', querystring: reportQuery }, config: { fairShare: 'pdf' } },
+      async (request, reply) =>
+        answer(reply, async () => {
+          const { query, rooms, result: pdf } = await withReportJob(request, reply, request.query, pdfThreads, (job) => job.pdf(generatedAt()));
+          const firstName = rooms[0]?.record.name;
+          return reply
+            .type('application/pdf')
+            .header(
+              'content-disposition',
+              contentDisposition(
+                `sleep-report_${query.from}_${query.to}.pdf`,
+                `${fileStem(query, typeof firstName === 'string' && firstName !== '' ? firstName : rooms[0]?.id)}.pdf`,
+              ),
+            )
+            .send(pdf);
+        }),
     );
 
-    app.get('/api/reports/csv', { config: { fairShare: 'download' } }, async (request, reply) =>
-      answer(reply, async () => {
-        const { kind, encoding } = parse(csvOptions, request.query);
-        const { query, rooms, result: bytes } = await withReportJob(request, reply, buildThreads, (job) => job.csv(kind, encoding), kind === 'epochs');
-        const firstName = rooms[0]?.record.name;
-        const suffix = kind === 'days' ? '日別' : '分別';
-        return reply
-          .type(csvContentType(encoding))
-          .header(
-            'content-disposition',
-            contentDisposition(
-              `sleep-report_${kind}_${query.from}_${query.to}.csv`,
-              `${fileStem(query, typeof firstName === 'string' && firstName !== '' ? firstName : rooms[0]?.id)}_${suffix}.csv`,
-            ),
-          )
-          .send(bytes);
-      }),
+    app.get(
+      '/api/reports/csv',
+      { schema: { summary: 'Sleep report as CSV (per day or per epoch)', querystring: reportCsvQuery }, config: { fairShare: 'download' } },
+      async (request, reply) =>
+        answer(reply, async () => {
+          const { kind, encoding } = request.query;
+          const {
+            query,
+            rooms,
+            result: bytes,
+          } = await withReportJob(request, reply, request.query, buildThreads, (job) => job.csv(kind, encoding), kind === 'epochs');
+          const firstName = rooms[0]?.record.name;
+          const suffix = kind === 'days' ? '日別' : '分別';
+          return reply
+            .type(csvContentType(encoding))
+            .header(
+              'content-disposition',
+              contentDisposition(
+                `sleep-report_${kind}_${query.from}_${query.to}.csv`,
+                `${fileStem(query, typeof firstName === 'string' && firstName !== '' ? firstName : rooms[0]?.id)}_${suffix}.csv`,
+              ),
+            )
+            .send(bytes);
+        }),
     );
 
-    app.put<{ Params: { roomId: string } }>('/api/reports/rooms/:roomId/comment', async (request, reply) =>
-      answer(reply, async () => {
-        const claims = signedIn(request, ROLE_LEVELS.generalStaff);
-        const roomId = parse(idParam, request.params.roomId);
-        const { comment } = parse(reportCommentInput, request.body ?? {});
-        await readRoom(store, claims, roomId);
-        const text = comment === null || comment.trim() === '' ? null : comment.trim();
-        await store.update(claims, `rooms/${roomId}`, { reportComment: text });
-        return { comment: text };
-      }),
+    app.put(
+      '/api/reports/rooms/:roomId/comment',
+      { schema: { summary: "The report's comment for a room", params: roomParams, body: reportCommentInput } },
+      async (request, reply) =>
+        answer(reply, async () => {
+          const claims = signedIn(request, ROLE_LEVELS.generalStaff);
+          const { roomId } = request.params;
+          const { comment } = request.body;
+          await readRoom(store, claims, roomId);
+          const text = comment === null || comment.trim() === '' ? null : comment.trim();
+          await store.update(claims, `rooms/${roomId}`, { reportComment: text });
+          return { comment: text };
+        }),
     );
 
-    app.get<{ Params: { roomId: string } }>('/api/reports/rooms/:roomId/links', async (request, reply) =>
+    app.get('/api/reports/rooms/:roomId/links', { schema: { params: roomParams, querystring: linksQuery } }, async (request, reply) =>
       answer(reply, async () => {
         const claims = signedIn(request, ROLE_LEVELS.administrator);
-        const roomId = parse(idParam, request.params.roomId);
-        const { limit, cursor } = parse(linksQuery, request.query);
+        const { roomId } = request.params;
+        const { limit, cursor } = request.query;
         await readRoom(store, claims, roomId);
         return reportLinksPage(store, claims, roomId, limit, cursor);
       }),
     );
 
-    app.post<{ Params: { id: string } }>('/api/reports/links/:id/revoke', async (request, reply) =>
+    app.post('/api/reports/links/:id/revoke', { schema: { params: z.object({ id: idParam }) } }, async (request, reply) =>
       answer(reply, async () => {
         const claims = signedIn(request, ROLE_LEVELS.administrator);
-        const id = parse(idParam, request.params.id);
+        const { id } = request.params;
         const link = await revokeReportLink(store, claims, id);
         request.log.info({ linkId: id, roomId: link.roomId, by: claims.uid }, 'report link revoked');
         return { link };
