@@ -17,14 +17,13 @@ import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import type { Data } from '@nemuri/shared/documents/update';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import { readEveryPage } from '../documents/keysetPage.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import { SERIAL_PATTERN } from '../ingest/deviceRegistry.ts';
 import { LendingError } from './lendingError.ts';
 
 /** How often a lend or return reads again after a concurrent change before giving up. */
 const ATTEMPTS = 3;
-/** More borrows than one device collects in its life. */
-const HISTORY_LIMIT = 1000;
 const ID_PATTERN = /^[^/]+$/;
 
 export interface LendRequest {
@@ -78,7 +77,8 @@ export class DeviceLending {
   }
 
   async #borrows(claims: Claims, serial: string): Promise<Data[]> {
-    return this.store.query(claims, { collection: `devices/${serial}/borrows`, limit: HISTORY_LIMIT });
+    // All of them: an open borrow past the first page would otherwise let the device be lent twice.
+    return readEveryPage(this.store, claims, { collection: `devices/${serial}/borrows` });
   }
 
   /** The room the device names and the room naming the device (normally one and the same). */

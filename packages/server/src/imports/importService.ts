@@ -19,6 +19,7 @@ import {
   type UnknownColumnChoice,
 } from '@nemuri/shared/imports';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import { readEveryPage } from '../documents/keysetPage.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import type { SleepDayRule } from '../sleep/sleepDay.ts';
 import { ImportError } from './importError.ts';
@@ -168,12 +169,7 @@ export class ImportService {
 
   /** Queues the uploads a restart interrupted. */
   async resume(): Promise<number> {
-    const unfinished = await this.#documents.query(IMPORTS, {
-      collection: 'uploads',
-      collectionGroup: true,
-      where: [['status', 'in', UNFINISHED]],
-      limit: 1000,
-    });
+    const unfinished = await readEveryPage(this.#documents, IMPORTS, { collection: 'uploads', collectionGroup: true, where: [['status', 'in', UNFINISHED]] });
     for (const upload of unfinished) {
       const [, roomId] = String(upload.documentPath).split('/');
       if (roomId !== undefined) this.#enqueue(roomId, String(upload.documentReferenceId));
@@ -300,7 +296,8 @@ export class ImportService {
 
   /** Deletes the sleep days this upload made that are not in `keep`. */
   async #deleteDaysOf(roomId: string, uploadId: string, keep: ReadonlySet<string>): Promise<string[]> {
-    const made = await this.#documents.query(IMPORTS, { collection: `rooms/${roomId}/sleeps`, where: [['source', '==', uploadId]], limit: 1000 });
+    // Every day the upload made, however long the recording: a capped read would leave days behind.
+    const made = await readEveryPage(this.#documents, IMPORTS, { collection: `rooms/${roomId}/sleeps`, where: [['source', '==', uploadId]] });
     const deleted: string[] = [];
     for (const record of made) {
       const day = String(record.documentReferenceId);

@@ -25,12 +25,14 @@ export const useRoomUploads = (roomId: string | null, limit: number) =>
   useQuery(roomId ? { collection: `rooms/${roomId}/uploads`, orderBy: [['createdAt', 'desc']], limit } : null);
 export const useRoomNights = (roomId: string, nights: number) =>
   useQuery({ collection: `rooms/${roomId}/sleeps`, orderBy: [['bedTime', 'desc']], limit: nights });
-export const useDomainRooms = (domainId: string) => useQuery({ collection: 'rooms', where: [['domainId', '==', domainId]], limit: ALL });
+
 export const useDeviceTypeParameters = (typeId: string) => useQuery({ collection: 'parameters', where: [['deviceTypeId', '==', typeId]], limit: ALL });
 /** A type's devices (by serial), for useLivePages and, the same query, useCount. */
 export const deviceTypeDevicesQuery = (typeId: string): ListQuery => ({ collection: 'devices', where: [['deviceTypeId', '==', typeId]] });
 /** A domain's rooms, for useCount. */
 export const domainRoomsQuery = (domainId: string): ListQuery => ({ collection: 'rooms', where: [['domainId', '==', domainId]] });
+/** Every room of a domain (the sleep tab's room picker), read page after page. */
+export const useDomainRooms = (domainId: string) => useEveryRecord<RecordOf<'rooms'>>(domainRoomsQuery(domainId));
 
 /** The record sections of a domain's data tab, each a query of its own (paged and counted apart). */
 export function domainDataQueries(domainId: string): Record<'staff' | 'rooms' | 'devices' | 'ownedDevices' | 'partners' | 'bills', ListQuery> {
