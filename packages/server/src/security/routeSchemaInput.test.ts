@@ -1,7 +1,7 @@
 /**
  * Attacker's test of the route schemas (http/zodRouteSchemas.ts): malformed, oversized and
  * prototype-polluting bodies and queries sent to routes that declare their input as zod schemas
- * (a report comment, agency bill generation and listing, device lending) answer 400
+ * (a report comment, agency bill generation and listing, device lending, signal reads) answer 400
  * `invalid-argument` before any handler runs, and nothing is written: the room's comment, the
  * agency's bills and the device's borrows are as before, and Object.prototype is untouched.
  */
@@ -100,6 +100,20 @@ function routeSchemasRefuse(choice: DatabaseChoice): void {
     }
     const after = ok(await agencyAdmin.get(`/api/agency/${AGENCY}/bills?limit=100`)).body as { bills: unknown[] };
     expect(after.bills).toEqual(before.bills);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses bad signal reads: unknown channel, unparsable, reversed or over-long times, polluting keys', async () => {
+    const path = '/api/devices/NM-ATTACK-1/signals';
+    const queries = [
+      'channel=__proto__&from=2026-11-22T21:00:00Z&to=2026-11-22T22:00:00Z',
+      'channel=ecg&from=yesterday&to=2026-11-22T22:00:00Z',
+      'channel=ecg&from=2026-11-22T22:00:00Z&to=2026-11-22T21:00:00Z',
+      'channel=ecg&from=2026-11-01T00:00:00Z&to=2026-11-22T00:00:00Z',
+      `channel=ecg&from=${'9'.repeat(10_000)}&to=2026-11-22T22:00:00Z`,
+      'channel=ecg&channel=impe&from=2026-11-22T21:00:00Z&to=2026-11-22T22:00:00Z',
+    ];
+    for (const query of queries) expectRefused(await staff.get(`${path}?${query}`), query);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 

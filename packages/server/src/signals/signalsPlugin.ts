@@ -16,7 +16,10 @@ import { isSignalChannel, SIGNAL_CHANNELS } from '@nemuri/shared/signalChannels'
 import { readsWhole, type Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import { isPlainObject } from '@nemuri/shared/documents/update';
-import { apiErrorOfDocument, sendApiError, sendError } from '../http/errors.ts';
+import { z } from 'zod/v3';
+import { signalReadQuery } from '@nemuri/shared/signalReads';
+import { apiErrorOfDocument, sendApiError } from '../http/errors.ts';
+import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { SERIAL_PATTERN } from '../ingest/deviceRegistry.ts';
 import type { DeviceStatusTracker } from '../ingest/deviceStatus.ts';
 import type { DocumentStore } from '../documents/store.ts';
@@ -31,8 +34,6 @@ export interface SignalsPluginOptions {
 }
 
 export const LIVE_SIGNALS_PATH = '/api/signals/live';
-/** Longest range one read returns. */
-export const MAX_READ_RANGE_MS = 24 * 3_600_000;
 /** What a new live subscriber gets from the ring buffer. */
 export const LIVE_BACKFILL_SECONDS = 5;
 export const MAX_DEVICES_PER_SOCKET = 64;
@@ -59,12 +60,6 @@ function deviceDomainOf(device: Record<string, unknown>): string | null {
     if (typeof value === 'string' && value !== '') return value;
   }
   return null;
-}
-
-function parseTime(raw: unknown): number | null {
-  if (typeof raw !== 'string' || raw === '') return null;
-  const ms = Date.parse(raw);
-  return Number.isFinite(ms) ? ms : null;
 }
 
 /** The binary live message: serial length (1 byte), serial (ASCII), SMF frame. */
@@ -199,25 +194,30 @@ class SignalSocket {
 export const signalsPlugin = fp<SignalsPluginOptions>(
   async (app, { maxBufferedBytes = 4 * 1024 * 1024 }) => {
     const sources: SignalSources = { documents: app.documents, status: app.ingest.status, signals: app.signals };
-    app.get<{ Params: { serial: string }; Querystring: Record<string, string | undefined> }>('/api/devices/:serial/signals', async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      const { serial } = request.params;
-      const { channel } = request.query;
-      const from = parseTime(request.query.from);
-      const to = parseTime(request.query.to);
-      if (!isSampleChannel(channel)) return sendError(reply, 400, 'invalid-argument', `channel must be one of ${SIGNAL_CHANNELS.join(', ')}`);
-      if (from === null || to === null) return sendError(reply, 400, 'invalid-argument', 'from and to must be ISO 8601 times, e.g. 2026-11-22T21:00:00Z');
-      if (to <= from || to - from > MAX_READ_RANGE_MS)
-        return sendError(reply, 400, 'invalid-argument', `to must be after from, by at most ${MAX_READ_RANGE_MS / 3_600_000} hours`);
-      try {
-        await checkDeviceVisible(app.documents, request.principal, serial);
-      } catch (error) {
-        if (!(error instanceof DocumentError)) throw error;
-        return sendApiError(reply, apiErrorOfDocument(error));
-      }
-      const frames = await app.signals.store.read(serial, channel, from * 1000, to * 1000);
-      return reply.type('application/octet-stream').send(frames);
-    });
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    api.get(
+      '/api/devices/:serial/signals',
+      {
+        schema: {
+          summary: "A device's stored signal frames of one channel (SMF, at most 24 hours)",
+          params: z.object({ serial: z.string() }),
+          querystring: signalReadQuery,
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const { serial } = request.params;
+        const { channel, from, to } = request.query;
+        try {
+          await checkDeviceVisible(app.documents, request.principal, serial);
+        } catch (error) {
+          if (!(error instanceof DocumentError)) throw error;
+          return sendApiError(reply, apiErrorOfDocument(error));
+        }
+        const frames = await app.signals.store.read(serial, channel, from * 1000, to * 1000);
+        return reply.type('application/octet-stream').send(frames);
+      },
+    );
 
     app.live.serve(app, LIVE_SIGNALS_PATH, {
       name: 'signals',
