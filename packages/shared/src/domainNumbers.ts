@@ -40,7 +40,14 @@ export const ALERT_NUMBER_SPECS: readonly AlertNumberSpec[] = [
   { key: 'noBreathingAlertSec', unit: '秒', min: 5, max: 120, step: 1, label: '無呼吸アラートまでの時間の既定値' },
   { key: 'temperatureHigh', unit: '℃', min: 36, max: 42, step: 0.1, label: '体表温度上昇アラートの既定値', deviceTypeId: 'nemuri-chest' },
   { key: 'deviceOfflineMin', unit: '分', min: 1, max: 60, step: 1, label: '通信途絶アラートまでの時間の既定値' },
-  { key: 'alertResoundMin', unit: '分', min: 1, max: 60, step: 1, label: '確認済みのアラートが続いているとき再び鳴らすまでの時間の既定値' },
+  {
+    key: 'alertResoundMin',
+    unit: '分',
+    min: 1,
+    max: 60,
+    step: 1,
+    label: '続いているアラートを再び鳴らすまでの時間の既定値（未確認のまま、または確認してから）',
+  },
   { key: 'sittingUpAlertSec', unit: '秒', min: 0, max: 300, step: 1, label: '起きあがり（離床前の早期）アラートまでの時間の既定値（0で通知しない）' },
 ];
 

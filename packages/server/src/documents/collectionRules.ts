@@ -7,7 +7,9 @@
  *   place in the tree);
  * - `keepsOwner`: a root domain keeps an owner (PRODUCT.md section 1);
  * - `pairedRecord`: a field naming another record that names this one back (a room's device and
- *   the device's room) — when it changes, the other side follows.
+ *   the device's room) — when it changes, the other side follows;
+ * - `acknowledgement`: who acknowledged and when are the caller's uid and the server's time, set
+ *   once (an alert's `acknowledgedBy`/`acknowledgedAt`).
  */
 import type { Claims } from '@nemuri/shared/documents/access';
 import type { CollectionSpec } from '@nemuri/shared/documents/collections';
@@ -48,6 +50,34 @@ export function changesFixedField(spec: CollectionSpec, claims: Claims, before: 
       claims.accessLevel < rule.editableFrom &&
       rule.fields.some((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])),
   );
+}
+
+function filled(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '';
+}
+
+/**
+ * The record as it is to be stored once the `acknowledgement` rules have set who and when: the
+ * caller's uid and `now` (the server's time) when the write acknowledges, the recorded ones after.
+ * Throws the refusal of a write naming someone else, of a caller who is not the tenant's staff, and
+ * of a write changing or clearing a recorded acknowledgement. Not for the server's own identities.
+ */
+export function recordAcknowledgements(spec: CollectionSpec, claims: Claims, before: Data | null, after: Data, now: string): Data {
+  let data = after;
+  for (const rule of spec.rules ?? []) {
+    if (rule.kind !== 'acknowledgement') continue;
+    const { byField, atField } = rule;
+    if (before !== null && (filled(before[byField]) || filled(before[atField]))) {
+      if (data[byField] !== before[byField]) throw new DocumentError('failed-precondition', MESSAGES.acknowledged(byField));
+      data = { ...data, [atField]: before[atField] };
+      continue;
+    }
+    if (!filled(data[byField]) && !filled(data[atField])) continue;
+    if (claims.accessLevel < rule.staffFrom || claims.accessLevel >= rule.staffBelow) throw new DocumentError('permission-denied', MESSAGES.outOfScope);
+    if (filled(data[byField]) && data[byField] !== claims.uid) throw new DocumentError('invalid-argument', MESSAGES.acknowledgerIsCaller(byField));
+    data = { ...data, [byField]: claims.uid, [atField]: now };
+  }
+  return data;
 }
 
 /** Checks that need the database, before the write is stored; throws the refusal. */

@@ -44,7 +44,7 @@ import { assertValid, readRecord } from '@nemuri/shared/documents/validate';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database, Queryable } from '../database/database.ts';
 import { ChangeFeed, type DocumentChange } from './changeFeed.ts';
-import { changesFixedField, checkRules, followRules, type RuleWrite } from './collectionRules.ts';
+import { changesFixedField, checkRules, followRules, recordAcknowledgements, type RuleWrite } from './collectionRules.ts';
 import { ScopeCache } from './scopeCache.ts';
 import { cursorSql, fieldExpr, filterSql, orderSql, Params, scopeSql, type Cursor } from './sql.ts';
 
@@ -62,6 +62,11 @@ export interface Row {
 
 export interface Logger {
   error(object: object, message: string): void;
+}
+
+export interface DocumentStoreOptions {
+  /** The server's clock (ms), for the times the engine records itself (CollectionRule `acknowledgement`); tests drive it. */
+  now?: () => number;
 }
 
 /** A checked query: its collection, scope and cursor, and its SQL. */
@@ -222,12 +227,16 @@ export class DocumentStore {
    * subscriber follows. A store made without a feed (a test, a tool) gets a feed of its own: its
    * writes reach only the listeners of that feed.
    */
+  readonly #now: () => number;
+
   constructor(
     readonly database: Database,
     readonly log: Logger,
     readonly changes: ChangeFeed = new ChangeFeed(database),
+    options: DocumentStoreOptions = {},
   ) {
     this.#scopeCache = new ScopeCache(changes);
+    this.#now = options.now ?? Date.now;
   }
 
   /** A write transaction whose changes go to the change feed once it has committed. */
@@ -654,7 +663,8 @@ export class DocumentStore {
     tx: Queryable,
     scope: DataScope,
   ): Promise<Data> {
-    const data = this.#keepServerOnly(ref.spec, claims, existing, written);
+    const kept = this.#keepServerOnly(ref.spec, claims, existing, written);
+    const data = isServerIdentity(claims) ? kept : recordAcknowledgements(ref.spec, claims, existing?.data ?? null, kept, new Date(this.#now()).toISOString());
     assertValid(ref.spec, data);
     const tenant = await this.#tenantFor(tx, claims, ref, data);
     this.#checkWrite(claims, scope, ref.spec, existing, { data, tenant });

@@ -153,7 +153,7 @@ const alert = (id: string, domainId: string, roomId: string): Doc => ({
   path: `alerts/${id}`,
   collection: 'alerts',
   data: () => ({ domainId, roomId, type: 'outOfBed', startedAt: '2026-01-01T00:00:00Z' }),
-  change: { acknowledgedBy: 'someone' },
+  change: { endedAt: '2026-01-01T00:05:00Z' },
 });
 
 const sleep = (roomId: string, day: string): Doc => ({

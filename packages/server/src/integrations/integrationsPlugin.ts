@@ -32,6 +32,7 @@ import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Principal } from '../auth/signedInUser.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
+import { acknowledgeAlert } from '../monitoring/acknowledgeAlert.ts';
 import { ApiKeyStore } from './apiKeys.ts';
 import { observationBundle, type SleepRecord } from './fhir.ts';
 
@@ -132,18 +133,14 @@ export const integrationsPlugin = fp(
         const alert = ID.test(alertId) ? await visible(principal, path) : null;
         if (alert === null) throw missing;
         // Acknowledging twice keeps the first person and time.
-        if (typeof alert.acknowledgedAt === 'string' && alert.acknowledgedAt !== '' && typeof alert.acknowledgedBy === 'string') {
-          return { alertId, acknowledgedAt: alert.acknowledgedAt, acknowledgedBy: alert.acknowledgedBy };
-        }
-        const acknowledgedAt = new Date().toISOString();
         try {
-          await store.update(principal, path, { acknowledgedBy: principal.uid, acknowledgedAt });
+          return { alertId, ...(await acknowledgeAlert(store, principal, alertId)) };
         } catch (error) {
           if (error instanceof DocumentError && error.code === 'permission-denied')
-            throw new ApiError(403, 'permission-denied', 'Acknowledging alerts needs general staff (level 2) or above');
+            throw new ApiError(403, 'permission-denied', "Acknowledging alerts needs the alert's own facility staff (level 2 to 5)");
+          if (error instanceof DocumentError && error.code === 'not-found') throw missing;
           throw error;
         }
-        return { alertId, acknowledgedAt, acknowledgedBy: principal.uid };
       },
     );
 

@@ -51,7 +51,8 @@ describe('the room-state service', () => {
     parser = await loadParser();
     database = await openPglite(null);
     await migrate(database);
-    store = new DocumentStore(database, silent);
+    // The store records acknowledgements at the server's time: the test's clock.
+    store = new DocumentStore(database, silent, undefined, { now: () => now });
     await store.set(system, 'domains/mon', { name: '監視施設', kind: 'facility', numbers: { deviceOfflineMin: 0.1 } }, false);
     await store.set(system, 'rooms/mon-1', { domainId: 'mon', name: '101号室', deviceSerial: 'MON-1' }, false);
     await store.set(system, 'rooms/mon-2', { domainId: 'mon', name: '102号室', deviceSerial: 'MON-2' }, false);
@@ -107,7 +108,6 @@ describe('the room-state service', () => {
     expect(open).toBeDefined();
     await store.update({ uid: 'nurse', accessLevel: ROLE_LEVELS.generalStaff, domainId: 'mon', rootDomainId: 'mon' }, `alerts/${open?.documentReferenceId}`, {
       acknowledgedBy: 'nurse',
-      acknowledgedAt: new Date(now).toISOString(),
     });
     // The service reads the acknowledgement from the change feed.
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -457,7 +457,8 @@ describe('the alert lifecycle', () => {
     const database = await openPglite(null);
     try {
       await migrate(database);
-      const store = new DocumentStore(database, silent);
+      let now = NIGHT_ORIGIN;
+      const store = new DocumentStore(database, silent, undefined, { now: () => now });
       // Numbers that make an ordinary night alarming, so that every rate and the temperature raise alerts.
       const numbers = {
         heartRateHigh: 40,
@@ -477,7 +478,6 @@ describe('the alert lifecycle', () => {
       const { button, apnea, outOfBed } = source.timeline;
       const flutter = source.timeline.flutter!;
       const hub = new LiveHub();
-      let now = NIGHT_ORIGIN;
       const service = new RoomStateService({ documents: store, hub, log: silent, tickMs: 3_600_000, resoundAfterSec: 10, now: () => now });
       await service.start();
       const sequences = new SequenceCounters();
@@ -517,7 +517,7 @@ describe('the alert lifecycle', () => {
       };
       const nurse = { uid: 'nurse-7', accessLevel: ROLE_LEVELS.generalStaff, domainId: 'cycle', rootDomainId: 'cycle' };
       const acknowledge = async (alert: Stored) => {
-        await store.update(nurse, `alerts/${alert.documentReferenceId}`, { acknowledgedBy: nurse.uid, acknowledgedAt: new Date(now).toISOString() });
+        await store.update(nurse, `alerts/${alert.documentReferenceId}`, { acknowledgedBy: nurse.uid });
         // The service reads acknowledgements from the change feed.
         await new Promise((resolve) => setTimeout(resolve, 200));
       };

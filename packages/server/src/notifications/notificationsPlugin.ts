@@ -46,6 +46,7 @@ import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Queryable } from '../database/database.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
+import { acknowledgeAlert } from '../monitoring/acknowledgeAlert.ts';
 import { senderOf, type Mailer } from '../mail/mail.ts';
 import type { Principal } from '../auth/signedInUser.ts';
 import { lineChannel, DEFAULT_LINE_API_URL } from './channels/lineChannel.ts';
@@ -287,16 +288,14 @@ export const notificationsPlugin = fp<NotificationsPluginOptions>(
     });
 
     app.post<{ Params: { alertId: string } }>(`${base}/alerts/:alertId/acknowledge`, async (request) => {
-      const { caller, alert } = await readableAlert(request.principal, request.params.alertId);
-      if (typeof alert.acknowledgedAt === 'string' && alert.acknowledgedAt !== '') return { acknowledged: true, acknowledgedAt: alert.acknowledgedAt };
-      const at = new Date(now()).toISOString();
+      const { caller } = await readableAlert(request.principal, request.params.alertId);
       try {
-        await store.update(caller as Claims, `alerts/${request.params.alertId}`, { acknowledgedBy: caller.uid, acknowledgedAt: at });
+        const { acknowledgedAt } = await acknowledgeAlert(store, caller as Claims, request.params.alertId);
+        return { acknowledged: true, acknowledgedAt };
       } catch (error) {
         if (error instanceof DocumentError && (error.code === 'not-found' || error.code === 'permission-denied')) throw notFound();
         throw error;
       }
-      return { acknowledged: true, acknowledgedAt: at };
     });
 
     app.get<{ Params: { alertId: string } }>(`${base}/alerts/:alertId/escalation`, async (request, reply) => {

@@ -73,9 +73,17 @@ export interface Reference {
  *   takes this record's id and the one named before is released (its `backField` cleared, if it
  *   still named this record); deleting this record releases it too. With `unique` on `field`, a
  *   record of `collection` is named by one record at most.
+ * - `acknowledgement`: who did something and when, as the server saw it (who acknowledged an
+ *   alert). A write that fills `byField` or `atField` records the caller's uid and the server's
+ *   time: `byField` naming anyone else is refused (`invalid-argument`), a time given is replaced.
+ *   Only the tenant's own staff record it (levels `staffFrom` to below `staffBelow`, within their
+ *   scope). Once recorded it stays: a later write changing or clearing `byField` is refused
+ *   (`failed-precondition`), one giving another `atField` keeps the recorded time. The server's own
+ *   identities are not bound by it (the monitoring clears an acknowledgement when it sounds again).
  */
 export type CollectionRule =
   | { kind: 'fixedFields'; fields: readonly string[]; editableFrom: number }
+  | { kind: 'acknowledgement'; byField: string; atField: string; staffFrom: number; staffBelow: number }
   | { kind: 'keepsOwner'; level: number }
   | { kind: 'pairedRecord'; field: string; collection: string; backField: string };
 
@@ -582,6 +590,8 @@ const specs: Omit<CollectionSpec, 'name' | 'group' | 'parent'>[] = [
       { field: 'deviceSerial', collection: 'devices', sameDomain: true },
     ],
     agencyView: 'none',
+    // Who acknowledged and when are the server's word, not the browser's (issue 18).
+    rules: [{ kind: 'acknowledgement', byField: 'acknowledgedBy', atField: 'acknowledgedAt', staffFrom: L.generalStaff, staffBelow: L.agency }],
   },
   {
     template: 'auditLogs/{id}',

@@ -53,6 +53,8 @@ export const MESSAGES = {
   outOfScope: 'Missing or insufficient permissions.',
   notUnique: (field: string) => `Another document already has this ${field}`,
   lastOwner: 'A domain must keep at least one owner',
+  acknowledged: (field: string) => `Already acknowledged: ${field} and its time cannot be changed or cleared`,
+  acknowledgerIsCaller: (field: string) => `${field} must be your own user id: the server records who acknowledges and when`,
   badReference: (field: string, path: string) => `${field} must name a record you may use: there is no ${path}`,
   tooManyWrites: (max: number) => `A transaction may write at most ${max} documents`,
   tooManyReads: (max: number) => `A transaction may read at most ${max} documents`,
