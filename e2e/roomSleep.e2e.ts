@@ -184,8 +184,8 @@ describe('room sleep and result pages', () => {
     const whole = await view();
     const box = await timeline.boundingBox();
     if (box === null) throw new Error('the timeline is not drawn');
-    /** Where a fraction of the plot (it spans 64–976 of the chart's 1000 units) is on the page. */
-    const plotX = (fraction: number) => box.x + ((64 + fraction * 912) / 1000) * box.width;
+    /** Where a fraction of the plot is on the page: the chart is drawn at its pixel width, the plot 64 px from its left and 24 px from its right. */
+    const plotX = (fraction: number) => box.x + 64 + fraction * (box.width - 88);
     const y = box.y + box.height / 2;
     const reset = page.getByTestId('sleep-zoom-reset');
     expect(await reset.isDisabled()).toBe(true);
@@ -239,9 +239,25 @@ describe('room sleep and result pages', () => {
     expect(pinched.end - pinched.start).toBeLessThan((whole.end - whole.start) * 0.5);
     await cdp.detach();
 
-    // On a phone the zoom bar and the charts fit the width.
+    // On a phone the zoom bar and the charts fit the width, and the chart's text stays readable: drawn
+    // at the phone's pixel width, not a desktop drawing scaled down to 4–5 px text.
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), { timeout: 15_000 })
+      .toBeLessThanOrEqual(0);
+    const smallestText = () =>
+      timeline.evaluate((svg) => {
+        const sizes = [...svg.querySelectorAll('text')].map((text) => {
+          const matrix = (text as SVGTextElement).getScreenCTM();
+          const scale = matrix === null ? 0 : Math.hypot(matrix.a, matrix.b);
+          return parseFloat(getComputedStyle(text).fontSize) * scale;
+        });
+        return sizes.length === 0 ? 0 : Math.min(...sizes);
+      });
+    await expect.poll(smallestText, { timeout: 15_000 }).toBeGreaterThanOrEqual(11);
+    const phoneBox = await timeline.boundingBox();
+    expect(phoneBox?.width ?? 0).toBeLessThanOrEqual(390);
+    expect(phoneBox?.width ?? 0).toBeGreaterThan(250);
   });
 
   it('draws the raw signals stored for a minute of the night', async () => {

@@ -29,11 +29,36 @@ import {
   zoomWindow,
 } from './roomSleepData.ts';
 
-/** Drawing units of the SVG (it scales to the page width); the left margin holds the scales, each row's name sits above it. */
-const VIEW_W = 1000;
+/**
+ * The SVG is drawn at the pixel width of its container (measured), one unit a CSS pixel, so its
+ * 11–14 px text stays that size on a phone instead of shrinking with a fixed viewBox (issue 18: 4–5 px
+ * at 390 px). Before the first measurement it assumes DEFAULT_W. The left margin holds the scales,
+ * each row's name sits above it.
+ */
+const DEFAULT_W = 1000;
+const MIN_W = 240;
 const LEFT = 64;
 const RIGHT = 24;
-const PLOT_W = VIEW_W - LEFT - RIGHT;
+/** Room a time label needs (a 14 px 「22:00」 and a gap), so labels are thinned rather than overlap. */
+const LABEL_PX = 48;
+
+/** The width in pixels of the element `ref` points at, kept up to date as it resizes. */
+function useMeasuredWidth(ref: { current: HTMLElement | null }): number {
+  const [width, setWidth] = useState(DEFAULT_W);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element === null) return;
+    const measure = () => {
+      const measured = Math.floor(element.getBoundingClientRect().width);
+      if (measured > 0) setWidth(Math.max(MIN_W, measured));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
 
 export const BAND_COLORS: Record<BandKind, string> = {
   outOfBed: 'var(--mantine-color-yellow-5)',
@@ -109,13 +134,16 @@ export function RoomSleepTimeline({ epochs, originMs, axis, pauses, timeZone, se
   const { t } = useTranslation();
   const clipId = useId();
   const svgRef = useRef<SVGSVGElement | null>(null);
+  const boxRef = useRef<HTMLDivElement | null>(null);
+  const viewW = useMeasuredWidth(boxRef);
+  const plotW = viewW - LEFT - RIGHT;
   const [zoomed, setZoomed] = useState<TimeWindow | null>(null);
   const [dragged, setDragged] = useState<TimeWindow | null>(null);
   const pointers = useRef(new Map<number, number>());
   const gesture = useRef<Gesture | null>(null);
   const view: TimeWindow = zoomed ?? axis;
   const span = view.endMs - view.startMs;
-  const x = (ms: number) => LEFT + ((ms - view.startMs) / span) * PLOT_W;
+  const x = (ms: number) => LEFT + ((ms - view.startMs) / span) * plotW;
   const xOfEpoch = (index: number) => x(originMs + (index + 0.5) * MINUTE_MS);
   const scoredView = useMemo(() => (scored !== undefined && scored.length > 0 ? scoredBands(scored) : null), [scored]);
   const staged = scoredView === null && hasStages(epochs);
@@ -128,14 +156,14 @@ export function RoomSleepTimeline({ epochs, originMs, axis, pauses, timeZone, se
   const msAt = (clientX: number, window: TimeWindow = view): number => {
     const rect = svgRef.current?.getBoundingClientRect();
     if (rect === undefined || rect.width === 0) return window.startMs;
-    const fraction = Math.min(1, Math.max(0, (((clientX - rect.left) / rect.width) * VIEW_W - LEFT) / PLOT_W));
+    const fraction = Math.min(1, Math.max(0, (((clientX - rect.left) / rect.width) * viewW - LEFT) / plotW));
     return window.startMs + fraction * (window.endMs - window.startMs);
   };
   const onPlot = (clientX: number): boolean => {
     const rect = svgRef.current?.getBoundingClientRect();
     if (rect === undefined || rect.width === 0) return false;
-    const viewX = ((clientX - rect.left) / rect.width) * VIEW_W;
-    return viewX >= LEFT && viewX <= LEFT + PLOT_W;
+    const viewX = ((clientX - rect.left) / rect.width) * viewW;
+    return viewX >= LEFT && viewX <= LEFT + plotW;
   };
 
   // The wheel listener is added by hand: React's is passive and could not keep the page from scrolling.
@@ -236,8 +264,8 @@ export function RoomSleepTimeline({ epochs, originMs, axis, pauses, timeZone, se
   );
   const bands = useMemo(() => stateBands(epochs, originMs), [epochs, originMs]);
   const stages = useMemo(() => (staged ? stageBands(epochs, originMs) : []), [epochs, originMs, staged]);
-  // Label every tick, or every other one on a long window, so the labels never collide.
-  const labelEvery = ticks.length > 14 ? 2 : 1;
+  // Label every tick, or every other one (or fewer on a phone), so the labels never collide.
+  const labelEvery = Math.max(ticks.length > 14 ? 2 : 1, Math.ceil(LABEL_PX / (plotW / Math.max(1, ticks.length))));
 
   /** A rate's line (drawn on the clipped plot) and its scale (drawn in the margin). */
   const line = (key: 'respiration' | 'heart' | 'movement') => {
@@ -274,7 +302,7 @@ export function RoomSleepTimeline({ epochs, originMs, axis, pauses, timeZone, se
   const lines = (['respiration', 'heart', 'movement'] as const).map(line);
 
   return (
-    <Box>
+    <Box ref={boxRef}>
       <Group justify="space-between" gap="xs" mb={4} wrap="wrap">
         <Text size="xs" c="dimmed" data-testid="sleep-view-range">
           {t('roomSleep.timeline.showing', { start: formatTime(view.startMs, timeZone), end: formatTime(view.endMs, timeZone) })}
@@ -314,8 +342,9 @@ export function RoomSleepTimeline({ epochs, originMs, axis, pauses, timeZone, se
       </Group>
       <svg
         ref={svgRef}
-        viewBox={`0 0 ${VIEW_W} ${height}`}
-        width="100%"
+        viewBox={`0 0 ${viewW} ${height}`}
+        width={viewW}
+        height={height}
         role="img"
         aria-label={t('roomSleep.timeline.chartLabel', { name: t('roomSleep.timeline.title') })}
         data-testid="sleep-timeline"
@@ -327,11 +356,11 @@ export function RoomSleepTimeline({ epochs, originMs, axis, pauses, timeZone, se
         onPointerUp={(event) => onPointerEnd(event, false)}
         onPointerCancel={(event) => onPointerEnd(event, true)}
         // Vertical swipes still scroll the page; sideways drags and pinches are the chart's.
-        style={{ cursor: 'crosshair', display: 'block', touchAction: 'pan-y', userSelect: 'none' }}
+        style={{ cursor: 'crosshair', display: 'block', maxWidth: '100%', touchAction: 'pan-y', userSelect: 'none' }}
       >
         <defs>
           <clipPath id={clipId}>
-            <rect x={LEFT} y={0} width={PLOT_W} height={axisTop} />
+            <rect x={LEFT} y={0} width={plotW} height={axisTop} />
           </clipPath>
         </defs>
         {ticks.map((tick) => (
