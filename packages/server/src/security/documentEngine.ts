@@ -9,7 +9,8 @@
  * - one commit holding locks for thousands of writes;
  * - NUL, lone surrogates and deep nesting answering 500;
  * - report viewers and agencies reading residents, notes and vitals;
- * - an owner leaving a tenant ownerless behind a made-up owner record.
+ * - an owner leaving a tenant ownerless behind a made-up owner record;
+ * - a nurse recording a colleague as an alert's acknowledger, backdating or undoing it.
  */
 import { maxWritesPerCommit } from '@nemuri/shared/documents/transaction';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
@@ -243,6 +244,28 @@ export function documentEngineHolds(choice: DatabaseChoice): void {
     } finally {
       await socket.close();
     }
+  });
+
+  it('records who acknowledged an alert and when as the server saw them: no colleague named, no backdating, no undoing', async () => {
+    await store.set(SYSTEM_PRINCIPAL, 'alerts/ack-http', { domainId: A, roomId: 'room-a', type: 'button', startedAt: '2026-11-24T01:00:00Z' }, false);
+    const staffUid = ((await staff.me()) as { uid: string }).uid;
+    const adminUid = ((await admin.me()) as { uid: string }).uid;
+    const backdated = '2026-11-24T01:00:30Z';
+    expect((await staff.updateDocument('alerts/ack-http', { acknowledgedBy: adminUid, acknowledgedAt: backdated })).status).toBe(400);
+    const commit = (client: DocumentsClient, data: unknown) =>
+      client.post('/api/documents/commit', { reads: [], writes: [{ op: 'update', path: 'alerts/ack-http', data }] });
+    expect((await commit(staff, { acknowledgedBy: adminUid })).status).toBe(400);
+    const before = Date.now() - 1000;
+    const done = ok(await staff.updateDocument('alerts/ack-http', { acknowledgedBy: staffUid, acknowledgedAt: backdated })).body as {
+      document: { acknowledgedBy: string; acknowledgedAt: string };
+    };
+    expect(done.document.acknowledgedBy).toBe(staffUid);
+    expect(Date.parse(done.document.acknowledgedAt)).toBeGreaterThanOrEqual(before);
+    for (const change of [{ acknowledgedBy: adminUid }, { acknowledgedBy: null, acknowledgedAt: null }]) {
+      expect((await admin.updateDocument('alerts/ack-http', change)).status).toBe(400);
+      expect((await commit(admin, change)).status).toBe(400);
+    }
+    expect((await store.get(SYSTEM_PRINCIPAL, 'alerts/ack-http'))?.document).toMatchObject(done.document);
   });
 
   it('counts only signed-up owner accounts: an owner cannot leave behind a made-up owner record', async () => {
