@@ -6,6 +6,7 @@ import pg from 'pg';
 import { redactUrl } from '../config.ts';
 import { assertChannel, TransactionGuard, type Database, type DatabaseSession, type Queryable, type QueryResult, type TransactionOptions } from './database.ts';
 import { STATEMENT_LIMITS } from './statementLimits.ts';
+import { isConnectionError } from './connectionLoss.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -296,12 +297,4 @@ function watchCheckedOut(client: pg.PoolClient, onLost: (error: Error) => void):
   };
   client.on('error', listener);
   return () => client.off('error', listener);
-}
-
-/** Errors that mean the connection itself failed, not the statement. */
-function isConnectionError(error: unknown): error is Error {
-  if (!(error instanceof Error)) return false;
-  const code = (error as NodeJS.ErrnoException).code;
-  // SQLSTATE class 08: connection exception; 57P01-57P03: the server is shutting down.
-  return /^(08|57P0[123])/.test(code ?? '') || ['ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code ?? '') || /Connection terminated/i.test(error.message);
 }

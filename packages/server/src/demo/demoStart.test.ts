@@ -30,7 +30,9 @@ async function start(): Promise<{ lines: string[]; rooms: number; stop(): Promis
   return { lines, rooms: rows[0]?.n ?? 0, stop: () => server.stop() };
 }
 
-it('loads the demo data set once, at the first demo start', async () => {
+// Two whole starts on a database on disk, the first loading every demo record: ~10 s on a quiet
+// machine, over 30 s on a loaded one.
+it('loads the demo data set once, at the first demo start', { timeout: 180_000 }, async () => {
   const first = await start();
   await first.stop();
   expect(first.rooms).toBe(24);

@@ -6,8 +6,9 @@
  *  - PGlite has one connection, and a commit holds it for its whole transaction: its commits are
  *    capped at 100 writes (MAX_WRITES_PER_COMMIT_EMBEDDED), and B's read waits for at most one of
  *    A's commits, however many A sends (one big commit at a time per process, and a pause after each
- *    that lets the waiting reads finish). The bound is asserted against the time one such commit takes
- *    alone on this machine, so that a loaded machine does not fail it (unloaded: p99 ~200 ms).
+ *    that lets the waiting reads finish). The bound is on how many of A's commits finish while a
+ *    read of B waits (counted, not timed, so that a loaded machine does not fail it; unloaded, the
+ *    read's p99 is ~200 ms).
  * Over the limits, A gets 429 `resource-exhausted` with Retry-After and a Japanese message.
  * The load is bounded in time (FAIRNESS_TEST_SECONDS, default 8) and stops by itself.
  */
@@ -103,15 +104,17 @@ function fairnessHolds(kind: 'pglite' | 'postgresql'): void {
       writesPerCommit: maxWritesPerCommit(kind),
     });
     console.log(
-      `fairness on ${kind}: B reads ${JSON.stringify(result.reads)}; one commit alone ${alone.toFixed(0)} ms; A ${JSON.stringify(result.commits)} commits, ${JSON.stringify(result.pdfs)} PDFs, ${result.liveMessages} live messages`,
+      `fairness on ${kind}: B reads ${JSON.stringify(result.reads)}, A's commits finished during one ${JSON.stringify(result.commitsDuringRead)}; one commit alone ${alone.toFixed(0)} ms; A ${JSON.stringify(result.commits)} commits, ${JSON.stringify(result.pdfs)} PDFs, ${result.liveMessages} live messages`,
     );
     expect(result.failedReads).toBe(0);
     expect(result.reads.count).toBeGreaterThanOrEqual(kind === 'postgresql' ? 20 : 2);
     expect(result.commits.ok).toBeGreaterThan(0);
     expect(result.pdfs.ok).toBeGreaterThan(0);
     if (kind === 'postgresql') expect(result.reads.p99).toBeLessThan(250);
-    // At most one of A's commits ahead of B's read (its few database turns follow within the pause).
-    else expect(result.reads.p99).toBeLessThan(2 * alone + 500);
+    // At most one of A's commits ahead of B's read (its few database turns follow within the pause):
+    // counted, since the time a commit takes follows the machine's load (the alone figure is logged).
+    // One more at the edges: a commit whose reply was already on its way when B's read began.
+    else expect(result.commitsDuringRead.p99).toBeLessThanOrEqual(2);
   }, 180_000);
 }
 

@@ -29,6 +29,11 @@ export interface FairnessResult {
   reads: LatencySummary;
   /** B's reads that did not answer 200. */
   failedReads: number;
+  /**
+   * How many of A's commits finished while each of B's reads waited: what B's read waited behind,
+   * counted rather than timed, so that a loaded machine does not change it.
+   */
+  commitsDuringRead: LatencySummary;
   commits: { ok: number; refused: number; other: number };
   pdfs: { ok: number; refused: number; other: number };
   liveMessages: number;
@@ -128,6 +133,8 @@ export async function runFairness(baseUrl: string, a: Tenant, b: Tenant, options
   const commits = tally();
   const pdfs = tally();
   const latencies: number[] = [];
+  const readSpans: [number, number][] = [];
+  const commitsDone: number[] = [];
   let failedReads = 0;
   let round = 0;
 
@@ -148,6 +155,7 @@ export async function runFairness(baseUrl: string, a: Tenant, b: Tenant, options
       }));
       const reply = await a.client.post('/api/documents/commit', { reads: [], writes });
       commits.count(reply.status);
+      if (reply.status === 200) commitsDone.push(performance.now());
       // A refused client waits a little, as the Retry-After asks, and tries again.
       if (reply.status === 429) await sleep(50);
     }
@@ -165,7 +173,9 @@ export async function runFairness(baseUrl: string, a: Tenant, b: Tenant, options
     while (performance.now() < until) {
       const started = performance.now();
       const reply = await b.client.get(`/api/documents/rooms/${b.roomId}`);
-      latencies.push(performance.now() - started);
+      const ended = performance.now();
+      latencies.push(ended - started);
+      readSpans.push([started, ended]);
       if (reply.status !== 200) failedReads++;
       await sleep(readEveryMs);
     }
@@ -180,6 +190,7 @@ export async function runFairness(baseUrl: string, a: Tenant, b: Tenant, options
   return {
     reads: summary(latencies),
     failedReads,
+    commitsDuringRead: summary(readSpans.map(([from, to]) => commitsDone.filter((at) => at > from && at <= to).length)),
     commits: { ok, refused, other },
     pdfs: { ok: pdfs.ok, refused: pdfs.refused, other: pdfs.other },
     liveMessages: sockets.reduce((sum, socket) => sum + socket.messages.length, 0),

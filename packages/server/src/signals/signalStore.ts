@@ -15,6 +15,7 @@
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
 import type { Database, Queryable } from '../database/database.ts';
+import { againOnConnectionLoss } from '../database/connectionLoss.ts';
 import { splitFrames } from './smfHeader.ts';
 
 /** Rows one retention delete removes at a time (deleteOlderThan). */
@@ -178,12 +179,17 @@ export class SignalStore {
         parts[j] = frame.bytes;
         offset += frame.bytes.byteLength;
       }
-      await this.#database.query(
-        `insert into signal_frames_pending (serial, channel, start_us, seq, frame, domain_id, root_domain_id)
+      // A lost connection (one the server closed before the pool noticed) costs a second try, not the
+      // devices' frames: a row written twice is a duplicate, removed on read.
+      const params = [serials, channels, starts, sequences, Buffer.concat(parts, offset), offsets, lengths, domains, roots];
+      await againOnConnectionLoss(() =>
+        this.#database.query(
+          `insert into signal_frames_pending (serial, channel, start_us, seq, frame, domain_id, root_domain_id)
          select f.serial, f.channel, f.start_us, f.seq, substring($5::bytea from f.at + 1 for f.length), f.domain_id, f.root_domain_id
          from unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $6::int[], $7::int[], $8::text[], $9::text[])
            as f(serial, channel, start_us, seq, at, length, domain_id, root_domain_id)`,
-        [serials, channels, starts, sequences, Buffer.concat(parts, offset), offsets, lengths, domains, roots],
+          params,
+        ),
       );
     }
   }
