@@ -108,28 +108,28 @@ async function serve({ databaseUrl, serials, profileDir }: { databaseUrl: string
   // sockets, 200 subscriptions), which would otherwise refuse most subscriptions (and then hang the run).
   server.app.live.configure({ limits: { socketsPerUser: 1_000, subscriptionsPerUser: 1_000_000, subscriptionsPerTenant: 1_000_000 } });
   const registering = performance.now();
-  await registerBenchDevices(server.app.ingest.documents, serials, SECRET);
+  await registerBenchDevices(server.app.documents, serials, SECRET);
   parentPort?.postMessage({ url: server.url, mqttUrl: server.mqttUrl, registeredMs: performance.now() - registering });
   parentPort?.on('message', async (message: unknown) => {
     if (message === 'mark') {
       load.mark();
-      const { writes, frames, writeMs } = server.app.ingest.store.writeStats;
+      const { writes, frames, writeMs } = server.app.signals.store.writeStats;
       writesAtMark = { writes, frames, writeMs };
-      server.app.ingest.store.writeStats.maxWriteMs = 0;
+      server.app.signals.store.writeStats.maxWriteMs = 0;
       if (profileDir !== undefined) stopProfile = await startProfile();
       parentPort?.postMessage('marked');
     } else if (message === 'stats') {
       const threadLoadNow = load.read();
       await stopProfile?.(join(profileDir ?? '.', profileName));
       stopProfile = undefined;
-      const total = server.app.ingest.store.writeStats;
+      const total = server.app.signals.store.writeStats;
       const writes = {
         writes: total.writes - writesAtMark.writes,
         frames: total.frames - writesAtMark.frames,
         writeMs: total.writeMs - writesAtMark.writeMs,
         maxWriteMs: total.maxWriteMs,
       };
-      await server.app.ingest.store.flush();
+      await server.app.signals.store.flush();
       const { rows } = await server.database.query<{ n: number }>('select count(*)::int as n from signal_frames_pending');
       const chunkRows = await server.database.query<{ n: number; frames: number }>(
         'select count(*)::int as n, coalesce(sum(frame_count), 0)::int as frames from signal_chunks',

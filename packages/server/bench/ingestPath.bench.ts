@@ -61,7 +61,8 @@ async function main(): Promise<void> {
   try {
     await migrate(database);
     const silent = { info: () => undefined, warn: () => undefined, error: (object: object, message: string) => console.error(message, object) };
-    const pipeline = new IngestPipeline({ database, documents: new DocumentStore(database, silent), signals: createSignalServices(database), log: silent });
+    const signals = createSignalServices(database);
+    const pipeline = new IngestPipeline({ database, documents: new DocumentStore(database, silent), signals, log: silent });
     // The same bytes for every device: the path does not look at values, only at headers and CRCs.
     const seconds = Array.from({ length: SECONDS }, (_, s) => messagesOf(s));
     const devices = Array.from({ length: DEVICES }, (_, i) => ({
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
     });
     const frames = acknowledged * (MULTI ? 3 : 1);
     const sorted = latencies.slice(0, acknowledged).sort();
-    const writes = pipeline.store.writeStats;
+    const writes = signals.store.writeStats;
     console.log(
       `bench:ingest-path: ${DEVICES} devices × ${SECONDS} s × 3 channels (${args.shape}), window ${WINDOW} messages; ${schema ? 'PostgreSQL' : 'PGlite in memory'}`,
     );

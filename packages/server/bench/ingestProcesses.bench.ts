@@ -78,25 +78,25 @@ async function serveProcess(): Promise<void> {
   server.app.live.configure({ limits: { socketsPerUser: 1_000, subscriptionsPerUser: 1_000_000, subscriptionsPerTenant: 1_000_000 } });
   const load = threadLoad();
   let cpuAtMark = process.cpuUsage();
-  let writesAtMark = { ...server.app.ingest.store.writeStats };
+  let writesAtMark = { ...server.app.signals.store.writeStats };
   let statsAtMark = { ...server.app.ingest.stats };
   const send = (message: unknown): void => void process.send?.(message);
   process.on('message', (command: ServerCommand) => {
     void (async () => {
       if (command.type === 'register') {
-        await registerBenchDevices(server.app.ingest.documents, command.serials, SECRET);
+        await registerBenchDevices(server.app.documents, command.serials, SECRET);
         send({ type: 'registered' });
       } else if (command.type === 'mark') {
         load.mark();
         cpuAtMark = process.cpuUsage();
-        writesAtMark = { ...server.app.ingest.store.writeStats };
+        writesAtMark = { ...server.app.signals.store.writeStats };
         statsAtMark = { ...server.app.ingest.stats };
         send({ type: 'marked' });
       } else if (command.type === 'report') {
         // What is queued is written first, so that it counts.
-        await server.app.ingest.store.flush();
+        await server.app.signals.store.flush();
         const cpu = process.cpuUsage(cpuAtMark);
-        const writes = server.app.ingest.store.writeStats;
+        const writes = server.app.signals.store.writeStats;
         const stats = server.app.ingest.stats;
         const report: ServerReport = {
           messages: stats.messages - statsAtMark.messages,

@@ -110,6 +110,8 @@ export async function startServer(config: Config, options: StartServerOptions = 
     broker = config.mqttUrl
       ? await connectExternalBroker({
           pipeline: ingest,
+          watchers: signals.hub,
+          changes: documents.changeFeed,
           log: early,
           url: config.mqttUrl,
           sharedGroup: config.mqttSharedGroup,

@@ -38,7 +38,7 @@ describe('agency area', () => {
   const serialA2 = uniqueSerial('agA2');
   const serialB1 = uniqueSerial('agB1');
 
-  const documents = () => base.server.app.ingest.documents;
+  const documents = () => base.server.app.documents;
   const put = (path: string, data: Record<string, unknown>) => documents().set(SYSTEM_PRINCIPAL, path, data, true);
   const ok = (reply: ClientReply, status = 200): unknown => {
     expect(reply.status, reply.text).toBe(status);

@@ -25,7 +25,7 @@ function beyondOnePage(choice: DatabaseChoice): void {
   const serials = Array.from({ length: DEVICES }, (_, index) => `MANY${String(index).padStart(5, '0')}`);
 
   const writeAll = async (writes: { path: string; data: Record<string, unknown> }[]) => {
-    const store = test.server.app.ingest.documents;
+    const store = test.server.app.documents;
     for (let start = 0; start < writes.length; start += BATCH) {
       await store.commit(SYSTEM_PRINCIPAL, {
         reads: [],

@@ -20,7 +20,7 @@ function customerPages(choice: DatabaseChoice): void {
   let test: TestServer;
   let owner: DocumentsClient;
   const base = `/api/domains/${CORP}/partner-requests`;
-  const put = (path: string, data: Record<string, unknown>) => test.server.app.ingest.documents.set(SYSTEM_PRINCIPAL, path, data, false);
+  const put = (path: string, data: Record<string, unknown>) => test.server.app.documents.set(SYSTEM_PRINCIPAL, path, data, false);
   const request = (customerId: string, index: number) => ({
     customerDomainId: customerId,
     customerName: customerId,

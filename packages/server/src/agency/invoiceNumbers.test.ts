@@ -18,7 +18,7 @@ function numbersNeverRepeatOrSkip(choice: DatabaseChoice): void {
   let test: TestServer;
   let agencyAdmin: DocumentsClient;
   let developer: DocumentsClient;
-  const put = (path: string, data: Record<string, unknown>) => test.server.app.ingest.documents.set(SYSTEM_PRINCIPAL, path, data, true);
+  const put = (path: string, data: Record<string, unknown>) => test.server.app.documents.set(SYSTEM_PRINCIPAL, path, data, true);
   const draft = (agencyId: string, partner: string) =>
     put(`domains/${agencyId}/bills/${partner}-${MONTH}`, {
       partnerDomainId: partner,
@@ -53,7 +53,7 @@ function numbersNeverRepeatOrSkip(choice: DatabaseChoice): void {
     expect(numbers.map((bill) => bill.invoiceSequence).sort((a, b) => a - b)).toEqual(Array.from({ length: BILLS }, (_, i) => i + 1));
     expect(new Set(numbers.map((bill) => bill.invoiceNumber)).size).toBe(BILLS);
     // As stored, not only as answered.
-    const stored = await test.server.app.ingest.documents.query(SYSTEM_PRINCIPAL, {
+    const stored = await test.server.app.documents.query(SYSTEM_PRINCIPAL, {
       collection: `domains/${A}/bills`,
       where: [['status', '==', 'issued']],
       limit: 100,
@@ -66,7 +66,7 @@ function numbersNeverRepeatOrSkip(choice: DatabaseChoice): void {
     expect([first.status, second.status].sort()).toEqual([200, 409]);
     expect((first.status === 409 ? first : second).body).toMatchObject({ reason: 'bill-frozen' });
     expect(((first.status === 200 ? first : second).body as { bill: { invoiceSequence: number } }).bill.invoiceSequence).toBe(BILLS + 1);
-    const agency = await test.server.app.ingest.documents.get(SYSTEM_PRINCIPAL, `domains/${A}`);
+    const agency = await test.server.app.documents.get(SYSTEM_PRINCIPAL, `domains/${A}`);
     expect(agency?.document.lastInvoiceNumber).toBe(BILLS + 1);
   }, 60_000);
 

@@ -27,7 +27,7 @@ function auditLogReads(choice: DatabaseChoice): void {
   let agency: DocumentsClient;
   let developer: DocumentsClient;
   let anonymous: DocumentsClient;
-  const store = () => test.server.app.ingest.documents;
+  const store = () => test.server.app.documents;
   const asSystem = (path: string, data: Record<string, unknown>) => store().set(SYSTEM_PRINCIPAL, path, data, true);
   const facilityAdmin: Claims = { uid: 'test-audit-admin', accessLevel: ROLE_LEVELS.administrator, domainId: FACILITY, rootDomainId: CORP };
   const otherStaff: Claims = { uid: 'test-audit-other', accessLevel: ROLE_LEVELS.administrator, domainId: OTHER_FACILITY, rootDomainId: OTHER_CORP };

@@ -20,7 +20,7 @@ describe('device lending', () => {
   let agency: BrowserClient;
   let admin: BrowserClient;
 
-  const documents = () => base.server.app.ingest.documents;
+  const documents = () => base.server.app.documents;
   const putDevice = (serial: string, fields: Record<string, unknown> = {}) =>
     documents().set(
       SYSTEM_PRINCIPAL,

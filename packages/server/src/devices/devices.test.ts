@@ -24,7 +24,7 @@ describe('device registration', () => {
   let developer: BrowserClient;
   let frame: Buffer;
 
-  const documents = () => base.server.app.ingest.documents;
+  const documents = () => base.server.app.documents;
   const storedHash = async (serial: string): Promise<unknown> => (await documents().get(SYSTEM_PRINCIPAL, `devices/${serial}`))?.document.credentialHash;
   const putDevice = (serial: string, fields: Record<string, unknown>) =>
     documents().set(

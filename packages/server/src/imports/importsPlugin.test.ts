@@ -31,7 +31,7 @@ describe('uploads', () => {
   const roomA = `imports-a-${Date.now()}`;
   const roomB = `imports-b-${Date.now()}`;
 
-  const documents = () => base.server.app.ingest.documents;
+  const documents = () => base.server.app.documents;
   const upload = async (client: BrowserClient, roomId: string, fileName: string, bytes: Uint8Array) => {
     const response = await fetch(`${base.server.url}/api/rooms/${roomId}/uploads`, {
       method: 'POST',
@@ -106,7 +106,7 @@ describe('uploads', () => {
     expect(created.status).toBe(201);
     await settled();
     expect(await uploadOf(roomC, String(created.body.uploadId))).toMatchObject({ status: 'done', storedSerial: serial });
-    const frames = () => base.server.app.ingest.store.read(serial, 'ecg', fromMs * 1000, (fromMs + 300_000) * 1000);
+    const frames = () => base.server.app.signals.store.read(serial, 'ecg', fromMs * 1000, (fromMs + 300_000) * 1000);
     const stored = createParserSync().decodeSmfStream(await frames());
     expect(stored).toHaveLength(300);
     expect(stored[0]?.startTimeUs).toBe(fromMs * 1000);

@@ -98,7 +98,7 @@ describe('the upload history', () => {
   let resident: BrowserClient;
   const room = (name: string) => `history-${name}-${stamp}`;
 
-  const documents = () => base.server.app.ingest.documents;
+  const documents = () => base.server.app.documents;
   const upload = async (client: BrowserClient, roomId: string, fileName: string, bytes: Uint8Array, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base.server.url}/api/rooms/${roomId}/uploads`, {
       method: 'POST',

@@ -19,6 +19,8 @@ import { randomBytes } from 'node:crypto';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { ParseError } from '@nemuri/parser/errors';
+import type { ChangeFeed } from '../documents/changeFeed.ts';
+import type { LiveHub } from '../signals/liveHub.ts';
 import { MosquittoDeviceAccounts } from './brokerAccounts.ts';
 import type { KnownDevice } from './deviceRegistry.ts';
 import { MQTT_LIMITS, MqttConnectionGuard, type GuardedConnection, type MqttLimits } from './mqttLimits.ts';
@@ -199,6 +201,10 @@ function closeBroker(broker: Aedes): Promise<void> {
 
 export interface ExternalBrokerOptions {
   pipeline: IngestPipeline;
+  /** The live fan-out (`app.signals.hub`): with a shared subscription, the devices browsers watch are subscribed to here. */
+  watchers: LiveHub;
+  /** The document change feed (`app.changeFeed`): device accounts follow retired and deleted devices. */
+  changes: ChangeFeed;
   log: PipelineLogger;
   url: string;
   /** MQTT_SHARED_GROUP: subscribe through `$share/<group>/…` (MQTT 5 shared subscriptions, which Mosquitto and EMQX also offer to 3.1.1 clients). */
@@ -213,6 +219,8 @@ export interface ExternalBrokerOptions {
 
 export async function connectExternalBroker({
   pipeline,
+  watchers,
+  changes,
   log,
   url,
   sharedGroup,
@@ -398,14 +406,14 @@ export async function connectExternalBroker({
   await storing.subscribeAsync(topic, { qos: 1 });
   if (watching) {
     const topicOf = (serial: string): string => `devices/${serial}/frames`;
-    pipeline.hub.onWatch = (serial, watched) => {
+    watchers.onWatch = (serial, watched) => {
       const done = (error?: Error): void => {
         if (error) log.warn({ serial, err: error.message }, 'live MQTT subscription failed');
       };
       if (watched) watching.subscribe(topicOf(serial), { qos: 0 }, (error) => done(error ?? undefined));
       else watching.unsubscribe(topicOf(serial), {}, (error) => done(error ?? undefined));
     };
-    for (const serial of pipeline.hub.watched()) watching.subscribe(topicOf(serial), { qos: 0 });
+    for (const serial of watchers.watched()) watching.subscribe(topicOf(serial), { qos: 0 });
   }
   log.info({ url: redact(url), topic, persistent }, 'subscribed to device frames on the MQTT broker');
   const accounts =
@@ -418,7 +426,7 @@ export async function connectExternalBroker({
       : null;
   if (accounts) {
     pipeline.registry.accounts = accounts;
-    accounts.follow(pipeline.documents.changes, pipeline.registry);
+    accounts.follow(changes, pipeline.registry);
   }
   return {
     port: null,
@@ -428,7 +436,7 @@ export async function connectExternalBroker({
     },
     async close() {
       closing = true;
-      pipeline.hub.onWatch = undefined;
+      watchers.onWatch = undefined;
       if (accounts) pipeline.registry.accounts = null;
       await accounts?.close();
       await watching?.endAsync();

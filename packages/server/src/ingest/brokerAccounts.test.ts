@@ -23,7 +23,7 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('device accounts in Mosquitto (dynam
   let base: IngestTestServer;
   let admin: BrowserClient;
   let frame: Buffer;
-  const documents = () => base.server.app.ingest.documents;
+  const documents = () => base.server.app.documents;
 
   /** A device's connection to the broker, or the broker's refusal. */
   const connectDevice = async (serial: string, secret: string): Promise<MqttClient | Error> => {

@@ -100,7 +100,7 @@ async function streamThrough(base: IngestTestServer, broker: string, serials: st
     }
   }
   // And again once compacted into chunks.
-  await base.server.app.ingest.store.compactAll(Number.MAX_SAFE_INTEGER);
+  await base.server.app.signals.store.compactAll(Number.MAX_SAFE_INTEGER);
   const { rows } = await base.server.database.query<{ n: number }>('select count(*)::int as n from signal_frames_pending where serial = any($1::text[])', [
     serials,
   ]);
@@ -133,7 +133,7 @@ describe('device ingest through the embedded broker (PGlite)', () => {
     for (const serial of serials) await registerDevice(base.server, serial, `secret-of-${serial}`, DEMO_DOMAINS.facilityA);
     await streamThrough(base, base.server.mqttUrl, serials);
     await base.server.app.ingest.status.flush();
-    const after = await base.server.app.ingest.documents.get(SYSTEM_PRINCIPAL, `devices/${serials[0]}`);
+    const after = await base.server.app.documents.get(SYSTEM_PRINCIPAL, `devices/${serials[0]}`);
     expect(typeof after?.document.lastSeenAt).toBe('string');
   });
 
@@ -155,7 +155,7 @@ describe('device ingest through the embedded broker (PGlite)', () => {
       [false, new Date(seenAt).toISOString()],
     ]);
     live.close();
-    const record = await base.server.app.ingest.documents.get(SYSTEM_PRINCIPAL, `devices/${serial}`);
+    const record = await base.server.app.documents.get(SYSTEM_PRINCIPAL, `devices/${serial}`);
     expect(record?.document.lastSeenAt).toBe(new Date(seenAt).toISOString());
     // SMF frames carry no battery level: left as it was.
     expect(record?.document.battery ?? null).toBeNull();
@@ -343,7 +343,7 @@ describe('device ingest through the embedded broker (PGlite)', () => {
     pipeline.storeChannels(['ecg']);
     try {
       expect(pipeline.ingest(device, Buffer.concat([ecg, temperature])).frames).toBe(2);
-      await pipeline.store.flush();
+      await base.server.app.signals.store.flush();
     } finally {
       pipeline.storeChannels(null);
     }

@@ -111,15 +111,14 @@ interface Commit {
 }
 
 export class IngestPipeline {
-  readonly database: Database;
   readonly registry: DeviceRegistry;
-  readonly documents: DocumentStore;
-  readonly hub: LiveHub;
-  readonly store: SignalStore;
   readonly status: DeviceStatusTracker;
   /** Frames on their way to storage and when writes last succeeded: readiness and /metrics. */
   readonly backlog: StorageBacklog;
   readonly stats: IngestStats = { messages: 0, frames: 0, bytes: 0, rejectedMessages: 0, storageErrors: 0, retriedMessages: 0, droppedMessages: 0 };
+  readonly #database: Database;
+  readonly #hub: LiveHub;
+  readonly #store: SignalStore;
   readonly #log: PipelineLogger;
   readonly #retentionDays: number;
   readonly #compactEveryMs: number;
@@ -134,17 +133,16 @@ export class IngestPipeline {
   #stopped: Promise<void> | undefined;
 
   constructor(options: IngestPipelineOptions) {
-    this.database = options.database;
+    this.#database = options.database;
     this.#log = options.log;
     this.#retentionDays = options.retentionDays ?? 30;
     this.#compactEveryMs = options.compactEveryMs ?? 10_000;
     this.registry = new DeviceRegistry(options.database);
     this.backlog = new StorageBacklog(options.storageBounds);
-    this.documents = options.documents;
-    this.store = options.signals.store;
-    this.hub = options.signals.hub;
+    this.#store = options.signals.store;
+    this.#hub = options.signals.hub;
     this.#rings = options.signals.rings;
-    this.status = new DeviceStatusTracker(this.documents, (event) => this.hub.status(event), options.log);
+    this.status = new DeviceStatusTracker(options.documents, (event) => this.#hub.status(event), options.log);
   }
 
   get #decoder(): Parser {
@@ -203,9 +201,9 @@ export class IngestPipeline {
       const bytes = message.subarray(frame.byteOffset, frame.byteOffset + frame.byteLength);
       if (live) {
         this.#ring(device.serial, frame.channel).push(bytes, frame.startTimeUs);
-        this.hub.frameToWatchers(device.serial, frame.channel, bytes);
+        this.#hub.frameToWatchers(device.serial, frame.channel, bytes);
       }
-      if (allDevices) this.hub.frameToAll(device.serial, frame.channel, bytes);
+      if (allDevices) this.#hub.frameToAll(device.serial, frame.channel, bytes);
       kept++;
       if (this.#storedChannels !== null && !this.#storedChannels.has(frame.channel)) return;
       pendingBytes += bytes.byteLength;
@@ -227,7 +225,7 @@ export class IngestPipeline {
     this.stats.bytes += message.byteLength;
     this.status.seen(device.serial, nowMs);
     if (pending.length === 0 || !store) return { frames: kept, durable: Promise.resolve() };
-    const stored = this.store.append(pending);
+    const stored = this.#store.append(pending);
     this.backlog.track(pending.length, pendingBytes, stored);
     // Every message of one staging write shares its commit, and so its watchdog and failure report:
     // one timer and one log line per write instead of per message (9,000 messages/s at 3,000 devices).
@@ -290,7 +288,7 @@ export class IngestPipeline {
         if (compacting) return;
         compacting = true;
         try {
-          const moved = await this.store.compactAll(this.#compactBefore(), { rowsPerPass: 500, pauseMs: 10 });
+          const moved = await this.#store.compactAll(this.#compactBefore(), { rowsPerPass: 500, pauseMs: 10 });
           await this.#vacuum('signal_frames_pending', moved);
         } finally {
           compacting = false;
@@ -315,12 +313,12 @@ export class IngestPipeline {
    * in the file. A plain VACUUM makes the space reusable without locking writers out (milliseconds).
    */
   async #vacuum(table: 'signal_frames_pending' | 'signal_chunks', deletedRows: number): Promise<void> {
-    if (this.database.kind !== 'pglite' || deletedRows === 0) return;
-    await this.database.query(`vacuum ${table}`);
+    if (this.#database.kind !== 'pglite' || deletedRows === 0) return;
+    await this.#database.query(`vacuum ${table}`);
   }
 
   async #retention(): Promise<void> {
-    const deleted = await this.store.deleteOlderThan(this.#retentionDays);
+    const deleted = await this.#store.deleteOlderThan(this.#retentionDays);
     await this.#vacuum('signal_chunks', deleted.chunks);
     await this.#vacuum('signal_frames_pending', deleted.pending);
     if (deleted.chunks + deleted.pending > 0) this.#log.info({ ...deleted, retentionDays: this.#retentionDays }, 'old signals deleted');
@@ -344,7 +342,7 @@ export class IngestPipeline {
       // Failures are logged, not thrown: the server must still stop, and nothing acknowledged is lost
       // (unstaged frames were never acknowledged).
       try {
-        await this.store.flush();
+        await this.#store.flush();
         await this.status.flush();
       } catch (error) {
         this.#log.error({ err: error }, 'frames or device states could not be written at shutdown (the frames were not acknowledged: devices send them again)');

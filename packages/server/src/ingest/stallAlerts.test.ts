@@ -38,7 +38,7 @@ describe('operator alert when ingest stops for a domain', () => {
 
   beforeAll(async () => {
     running = await startIngestServer();
-    const store = running.server.app.ingest.documents;
+    const store = running.server.app.documents;
     const me = serverIdentity('stall-test');
     for (const domain of [DOMAIN, QUIET_DOMAIN]) {
       await store.set(me, `domains/${domain}`, { name: 'ねむり園', kind: 'facility' }, false);
@@ -59,7 +59,7 @@ describe('operator alert when ingest stops for a domain', () => {
   });
 
   const seenAt = async (serial: string, ms: number): Promise<void> => {
-    await running.server.app.ingest.documents.update(SYSTEM_PRINCIPAL, `devices/${serial}`, { lastSeenAt: new Date(ms).toISOString() });
+    await running.server.app.documents.update(SYSTEM_PRINCIPAL, `devices/${serial}`, { lastSeenAt: new Date(ms).toISOString() });
   };
   const rowsOf = async (domainId: string): Promise<QueueRow[]> =>
     (

@@ -77,7 +77,7 @@ export async function startIngestServer(env: Record<string, string> = {}, dataDi
 
 /** Registers a device (as the system) whose secret is `secret`. */
 export async function registerDevice(server: RunningServer, serial: string, secret: string, domainId: string): Promise<void> {
-  await server.app.ingest.documents.set(
+  await server.app.documents.set(
     SYSTEM_PRINCIPAL,
     `devices/${serial}`,
     { deviceTypeId: 'nemuri-pad', domainId, status: 'in_use', credentialHash: hashDeviceSecret(secret) },

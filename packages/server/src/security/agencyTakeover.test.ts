@@ -34,7 +34,7 @@ function agencyTakeoverHolds(choice: DatabaseChoice): void {
   let ownerUid: string;
   let developerUid: string;
 
-  const documents = () => test.server.app.ingest.documents;
+  const documents = () => test.server.app.documents;
   const put = (path: string, data: Record<string, unknown>) => documents().set(SYSTEM_PRINCIPAL, path, data, false);
   const json = (client: DocumentsClient, method: string, path: string, body: unknown) =>
     client.send(method, path, JSON.stringify(body), { 'content-type': 'application/json' });

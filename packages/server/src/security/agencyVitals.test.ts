@@ -41,7 +41,7 @@ describe('agency levels and residents’ vitals', () => {
     for (let s = 60; s > 0; s--) {
       const second = device.generate(now - s * 1000);
       if (second === null) continue;
-      for (const frame of encodeSecond(parser, second, sequences)) test.server.app.ingest.hub.frame(SERIAL, frame.channel as SmfSampleChannel, frame.bytes);
+      for (const frame of encodeSecond(parser, second, sequences)) test.server.app.signals.hub.frame(SERIAL, frame.channel as SmfSampleChannel, frame.bytes);
     }
     test.server.app.monitoring.tick();
     [staff, agency] = await Promise.all([signedIn(test.server, 'staff@example.com'), signedIn(test.server, 'agency@example.com')]);

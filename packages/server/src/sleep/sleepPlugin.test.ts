@@ -14,7 +14,7 @@ describe('POST /api/rooms/:roomId/sleeps/:day/analysis', () => {
   let base: IngestTestServer;
   let staff: BrowserClient;
   let individual: BrowserClient;
-  const documents = () => base.server.app.ingest.documents;
+  const documents = () => base.server.app.documents;
   const serial = uniqueSerial('sleep');
   const roomId = `sleep-room-${serial}`;
   const otherRoom = `sleep-other-${serial}`;
