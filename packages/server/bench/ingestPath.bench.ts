@@ -14,6 +14,7 @@ import { migrate } from '../src/database/migrate.ts';
 import { openPglite } from '../src/database/pglite.ts';
 import { IngestPipeline } from '../src/ingest/pipeline.ts';
 import { DocumentStore } from '../src/documents/store.ts';
+import { createDeviceServices } from '../src/devices/deviceServices.ts';
 import { createSignalServices } from '../src/signals/signalServices.ts';
 import { createTestSchema } from '../src/testing/postgres.ts';
 
@@ -62,7 +63,8 @@ async function main(): Promise<void> {
     await migrate(database);
     const silent = { info: () => undefined, warn: () => undefined, error: (object: object, message: string) => console.error(message, object) };
     const signals = createSignalServices(database);
-    const pipeline = new IngestPipeline({ database, documents: new DocumentStore(database, silent), signals, log: silent });
+    const { status } = createDeviceServices(database, new DocumentStore(database, silent), signals.hub, silent);
+    const pipeline = new IngestPipeline({ database, signals, status, log: silent });
     // The same bytes for every device: the path does not look at values, only at headers and CRCs.
     const seconds = Array.from({ length: SECONDS }, (_, s) => messagesOf(s));
     const devices = Array.from({ length: DEVICES }, (_, i) => ({

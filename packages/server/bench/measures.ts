@@ -5,7 +5,7 @@ import { monitorEventLoopDelay, performance, type EventLoopUtilization } from 'n
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import { hashDeviceSecret } from '../src/devices/deviceSecret.ts';
 import type { DocumentStore } from '../src/documents/store.ts';
-import { SYSTEM_PRINCIPAL } from '../src/ingest/deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../src/documents/systemPrincipal.ts';
 
 export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;

@@ -24,6 +24,7 @@ import { borrowsPlugin } from './borrows/borrowsPlugin.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
 import { databasePlugin } from './database/databasePlugin.ts';
+import { deviceServicesPlugin, type DeviceServices } from './devices/deviceServices.ts';
 import { documentServicesPlugin, type DocumentServices } from './documents/documentServices.ts';
 import { devicesPlugin } from './devices/devicesPlugin.ts';
 import { documentsPlugin } from './documents/documentsPlugin.ts';
@@ -66,6 +67,7 @@ export interface LogDestination {
 export interface EarlyServices {
   documents: DocumentServices;
   signals: SignalServices;
+  devices: DeviceServices;
   ingest: IngestPipeline;
 }
 
@@ -156,6 +158,7 @@ export async function buildApp({
   await app.register(secondFactorPlugin);
   await app.register(documentServicesPlugin, early === undefined ? {} : { services: early.documents });
   await app.register(signalServicesPlugin, early === undefined ? {} : { services: early.signals });
+  await app.register(deviceServicesPlugin, early === undefined ? {} : { services: early.devices });
   await app.register(
     ingestServicePlugin,
     early === undefined ? (config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays }) : { pipeline: early.ingest },

@@ -70,6 +70,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     import('./ingest/pipeline.ts'),
     import('./documents/documentServices.ts'),
     import('./signals/signalServices.ts'),
+    import('./devices/deviceServices.ts'),
   ]);
   const appModule = ingestModules.then(() => import('./app.ts'));
   ingestModules.catch(() => undefined);
@@ -92,15 +93,17 @@ export async function startServer(config: Config, options: StartServerOptions = 
     // Devices first (issue 25: after a crash the broker took 48 s to listen): the pipeline and the
     // broker need only the database, so they start before the rest of the app is even loaded, and
     // a taken MQTT_PORT fails the start at once. Their log lines reach the app's logger once it exists.
-    const [{ connectExternalBroker, startEmbeddedBroker }, { IngestPipeline }, { createDocumentServices }, { createSignalServices }] = await ingestModules;
+    const [{ connectExternalBroker, startEmbeddedBroker }, { IngestPipeline }, { createDocumentServices }, { createSignalServices }, { createDeviceServices }] =
+      await ingestModules;
     timing.step('ingest loaded');
     // The core services the devices need, made now and handed to the app (app.ts) to decorate.
     const documents = createDocumentServices(database, early);
     const signals = createSignalServices(database);
+    const devices = createDeviceServices(database, documents.store, signals.hub, early);
     pipeline = new IngestPipeline({
       database,
-      documents: documents.store,
       signals,
+      status: devices.status,
       log: early,
       ...(config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays }),
     });
@@ -110,6 +113,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     broker = config.mqttUrl
       ? await connectExternalBroker({
           pipeline: ingest,
+          registry: devices.registry,
           watchers: signals.hub,
           changes: documents.changeFeed,
           log: early,
@@ -118,7 +122,14 @@ export async function startServer(config: Config, options: StartServerOptions = 
           clientId: config.mqttClientId,
           deviceAccounts: config.mqttDeviceAccounts,
         })
-      : await startEmbeddedBroker({ pipeline: ingest, log: early, host: config.host, port: config.mqttPort, portExplicit: config.mqttPortExplicit });
+      : await startEmbeddedBroker({
+          pipeline: ingest,
+          registry: devices.registry,
+          log: early,
+          host: config.host,
+          port: config.mqttPort,
+          portExplicit: config.mqttPortExplicit,
+        });
     timing.step(config.mqttUrl ? 'broker connected' : 'broker listening');
     // Ready only while frames can arrive: the embedded broker listens, the external one is connected.
     const watched = broker;
@@ -143,7 +154,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     app = await buildApp({
       config,
       database,
-      early: { documents, signals, ingest },
+      early: { documents, signals, devices, ingest },
       auth: authReady.promise,
       mail: mailReady.promise,
       publicUrl: publicUrlReady.promise,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
-import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { signedInClient, startIngestServer, uniqueSerial, type IngestTestServer } from '../ingest/testing.ts';
 import type { BrowserClient, ClientReply } from '../testing/browserClient.ts';
 import { lastPassedDay } from '@nemuri/shared/billing/billArithmetic';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import { MAX_PAGE_SIZE } from '@nemuri/shared/documents/query';
-import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { describePostgres } from '../testing/postgres.ts';
 import { signedIn, startTestServer, type DatabaseChoice, type DocumentsClient, type TestServer } from '../documents/testing.ts';
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import type { CustomerPartnerRequestRow } from '@nemuri/shared/partnerRequests';
-import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { describePostgres } from '../testing/postgres.ts';
 import { signedIn, startTestServer, type DatabaseChoice, type DocumentsClient, type TestServer } from '../documents/testing.ts';
 

@@ -22,7 +22,7 @@ import {
   type PartnerRequestInput,
   type PartnerRequestStatus,
 } from '@nemuri/shared/partnerRequests';
-import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import { keysetPage, readEveryPage, UnknownCursor } from '../documents/keysetPage.ts';
 import { ApiError } from '../http/errors.ts';

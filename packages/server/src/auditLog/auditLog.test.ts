@@ -10,7 +10,7 @@ import type { AuditLogPage } from '@nemuri/shared/auditLog';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { demoAccount, DocumentsClient, signedIn, startTestServer, type DatabaseChoice, type TestServer } from '../documents/testing.ts';
 import { describePostgres } from '../testing/postgres.ts';
 

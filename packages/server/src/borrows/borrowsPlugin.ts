@@ -52,7 +52,7 @@ function replyError(reply: FastifyReply, error: ApiError): FastifyReply {
 export const borrowsPlugin = fp(
   async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
-    const registry = app.ingest.registry;
+    const registry = app.devices.registry;
     const lending = new DeviceLending(app.documents);
 
     const answer = async <T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T | FastifyReply> => {
@@ -96,5 +96,5 @@ export const borrowsPlugin = fp(
       answer(reply, async () => ({ borrows: await lending.history(lender(request.principal), request.params.serial) })),
     );
   },
-  { name: 'borrows', dependencies: ['documents', 'ingest', 'principal'], encapsulate: true },
+  { name: 'borrows', dependencies: ['documents', 'devices', 'principal'], encapsulate: true },
 );

@@ -19,7 +19,7 @@ import type { Data } from '@nemuri/shared/documents/update';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { readEveryPage } from '../documents/keysetPage.ts';
 import type { DocumentStore } from '../documents/store.ts';
-import { SERIAL_PATTERN } from '../ingest/deviceRegistry.ts';
+import { SERIAL_PATTERN } from '../devices/deviceRegistry.ts';
 import { LendingError } from './lendingError.ts';
 
 /** How often a lend or return reads again after a concurrent change before giving up. */

@@ -7,7 +7,7 @@ import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadParser } from '@nemuri/parser/node';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
-import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { LiveSocket } from '../live/testing.ts';
 import { signedInClient, startIngestServer, uniqueSerial, type IngestTestServer } from '../ingest/testing.ts';
 import type { BrowserClient, ClientReply } from '../testing/browserClient.ts';
@@ -132,7 +132,7 @@ describe('device registration', () => {
     const serial = uniqueSerial('rot');
     await putDevice(serial, { domainId: A });
     const first = secretOf(await register(admin, serial));
-    // Fills the ingest's cache with the first credential.
+    // Fills the device registry's cache with the first credential.
     expect((await ingest(serial, first)).status).toBe(202);
     const second = secretOf(await rotate(admin, serial));
     expect(second).not.toBe(first);

@@ -9,7 +9,7 @@
  * Administrators (level 3+) only, and only devices lent to a domain in their scope; every other
  * serial answers 404, so that nobody learns whether it exists elsewhere. A secret is answered once
  * and only its hash is stored (`credentialHash`, a server-only field of the document engine); the
- * ingest's cache of the device is dropped at once so that the old secret stops working for new
+ * device registry's cache of the device (`app.devices.registry`) is dropped at once so that the old secret stops working for new
  * MQTT connections and every HTTP request; with MQTT_DEVICE_ACCOUNTS the production broker's account
  * gets the new secret in the same request (ingest/brokerAccounts.ts). Writes go through the document engine with the
  * caller's claims, so its scope checks apply and its audit log names the administrator.
@@ -24,7 +24,7 @@ import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { withServerOnlyFields } from '../documents/store.ts';
 import { ApiError, apiErrorOfDocument, sendError } from '../http/errors.ts';
 import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
-import { SERIAL_PATTERN } from '../ingest/deviceRegistry.ts';
+import { SERIAL_PATTERN } from './deviceRegistry.ts';
 import { hashDeviceSecret, newDeviceSecret } from './deviceSecret.ts';
 
 const roomId = z
@@ -51,7 +51,7 @@ function nonEmpty(value: unknown): string | null {
 export const devicesPlugin = fp(
   async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
-    const registry = app.ingest.registry;
+    const registry = app.devices.registry;
     const store = app.documents;
 
     const administrator = (principal: Claims | null): Claims => {
@@ -204,5 +204,5 @@ export const devicesPlugin = fp(
       answerErrors(reply, async () => moveTo(administrator(request.principal), request.params.serial, null)),
     );
   },
-  { name: 'devices', dependencies: ['documents', 'ingest', 'principal'], encapsulate: true },
+  { name: 'devicesApi', dependencies: ['documents', 'devices', 'principal'], encapsulate: true },
 );

@@ -12,7 +12,7 @@ import { createParserSync } from '@nemuri/parser/node';
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import { UPLOAD_FILE_NAME_HEADER } from '@nemuri/shared/imports';
 import { SHARED_DATA_DIR } from '@nemuri/simulator/eit';
-import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { signedInClient, startIngestServer, type IngestTestServer } from '../ingest/testing.ts';
 import type { BrowserClient } from '../testing/browserClient.ts';
 import { writeSmfRecording } from './testing.ts';

@@ -22,7 +22,7 @@ import { ParseError } from '@nemuri/parser/errors';
 import type { ChangeFeed } from '../documents/changeFeed.ts';
 import type { LiveHub } from '../signals/liveHub.ts';
 import { MosquittoDeviceAccounts } from './brokerAccounts.ts';
-import type { KnownDevice } from './deviceRegistry.ts';
+import type { DeviceRegistry, KnownDevice } from '../devices/deviceRegistry.ts';
 import { MQTT_LIMITS, MqttConnectionGuard, type GuardedConnection, type MqttLimits } from './mqttLimits.ts';
 import type { IngestPipeline, IngestRoutes, PipelineLogger } from './pipeline.ts';
 
@@ -54,6 +54,8 @@ const NOT_AUTHORIZED = 5;
 
 export interface EmbeddedBrokerOptions {
   pipeline: IngestPipeline;
+  /** Who may connect: the `devices` service's records and secrets. */
+  registry: DeviceRegistry;
   log: PipelineLogger;
   host: string;
   port: number;
@@ -69,7 +71,7 @@ export interface EmbeddedBroker extends DeviceBroker {
   readonly guard: MqttConnectionGuard;
 }
 
-export async function startEmbeddedBroker({ pipeline, log, host, port, portExplicit, limits }: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
+export async function startEmbeddedBroker({ pipeline, registry, log, host, port, portExplicit, limits }: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const devices = new WeakMap<Client, KnownDevice>();
   const guard = new MqttConnectionGuard({ ...MQTT_LIMITS, ...limits }, log);
   const connections = new WeakMap<object, GuardedConnection>();
@@ -87,7 +89,7 @@ export async function startEmbeddedBroker({ pipeline, log, host, port, portExpli
       // another device's serial as its id, a device holding valid credentials of its own could keep
       // that device off the broker. So the client id is the authenticated serial, nothing else.
       if (client.id !== serial) return refuse('the client id must be the serial (the username)');
-      pipeline.registry.authenticate(serial, password.toString('utf8')).then(
+      registry.authenticate(serial, password.toString('utf8')).then(
         (device) => {
           if (device === null) return refuse('unknown device or wrong secret');
           devices.set(client, device);
@@ -201,6 +203,8 @@ function closeBroker(broker: Aedes): Promise<void> {
 
 export interface ExternalBrokerOptions {
   pipeline: IngestPipeline;
+  /** Which serials are devices (and, with device accounts, whose broker account follows a new secret): the `devices` service's registry. */
+  registry: DeviceRegistry;
   /** The live fan-out (`app.signals.hub`): with a shared subscription, the devices browsers watch are subscribed to here. */
   watchers: LiveHub;
   /** The document change feed (`app.changeFeed`): device accounts follow retired and deleted devices. */
@@ -219,6 +223,7 @@ export interface ExternalBrokerOptions {
 
 export async function connectExternalBroker({
   pipeline,
+  registry,
   watchers,
   changes,
   log,
@@ -320,7 +325,7 @@ export async function connectExternalBroker({
     };
     const attempt = (): void => {
       // Unknown serials are dropped; the lookup is cached, so this is rarely a query.
-      pipeline.registry.find(serial).then(
+      registry.find(serial).then(
         (device) => {
           if (device === null || device.status === 'retired') {
             const now = Date.now();
@@ -425,8 +430,8 @@ export async function connectExternalBroker({
         })
       : null;
   if (accounts) {
-    pipeline.registry.accounts = accounts;
-    accounts.follow(changes, pipeline.registry);
+    registry.accounts = accounts;
+    accounts.follow(changes, registry);
   }
   return {
     port: null,
@@ -437,7 +442,7 @@ export async function connectExternalBroker({
     async close() {
       closing = true;
       watchers.onWatch = undefined;
-      if (accounts) pipeline.registry.accounts = null;
+      if (accounts) registry.accounts = null;
       await accounts?.close();
       await watching?.endAsync();
       await storing.endAsync();

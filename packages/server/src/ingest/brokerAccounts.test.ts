@@ -12,7 +12,7 @@ import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import type { BrowserClient, ClientReply } from '../testing/browserClient.ts';
 import { createTestSchema, SKIP_POSTGRES, type TestSchema } from '../testing/postgres.ts';
 import { PrivateMosquitto } from '../testing/privateMosquitto.ts';
-import { SYSTEM_PRINCIPAL } from './deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { SKIP_MQTT, signedInClient, startIngestServer, uniqueSerial, type IngestTestServer } from './testing.ts';
 
 const ADMIN = { username: 'nemuri-server', password: 'broker-admin-secret' };

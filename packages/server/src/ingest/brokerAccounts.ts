@@ -20,21 +20,13 @@
 import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { ChangeFeed } from '../documents/changeFeed.ts';
-import type { DeviceRegistry } from './deviceRegistry.ts';
+import type { DeviceAccounts, DeviceRegistry } from '../devices/deviceRegistry.ts';
 import type { PipelineLogger } from './pipeline.ts';
 
 export const DYNSEC_TOPIC = '$CONTROL/dynamic-security/v1';
 const RESPONSE_TOPIC = `${DYNSEC_TOPIC}/response`;
 /** How long a command may wait for the plugin's answer. */
 const ANSWER_MS = 10_000;
-
-/** Where a device's credentials go besides the database (the production broker). */
-export interface DeviceAccounts {
-  /** The device's account now has this secret (created if absent, enabled). */
-  provision(serial: string, secret: string): Promise<void>;
-  /** The device's account is gone (retired or deleted device); nothing to do when absent. */
-  remove(serial: string): Promise<void>;
-}
 
 export const deviceRoleOf = (serial: string): string => `nemuri-device-${serial}`;
 

@@ -10,7 +10,7 @@ import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
 import { loadParser } from '@nemuri/parser/node';
 import { startSimulation, type EncodedFrame } from '@nemuri/simulator/index';
 import { SKIP_POSTGRES, createTestSchema, describePostgres } from '../testing/postgres.ts';
-import { SYSTEM_PRINCIPAL } from './deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { makeTempDir } from '../testing/webDist.ts';
 import {
   LiveSignalsClient,
@@ -132,7 +132,7 @@ describe('device ingest through the embedded broker (PGlite)', () => {
     const serials = [uniqueSerial('a'), uniqueSerial('b')];
     for (const serial of serials) await registerDevice(base.server, serial, `secret-of-${serial}`, DEMO_DOMAINS.facilityA);
     await streamThrough(base, base.server.mqttUrl, serials);
-    await base.server.app.ingest.status.flush();
+    await base.server.app.devices.status.flush();
     const after = await base.server.app.documents.get(SYSTEM_PRINCIPAL, `devices/${serials[0]}`);
     expect(typeof after?.document.lastSeenAt).toBe('string');
   });
@@ -143,7 +143,7 @@ describe('device ingest through the embedded broker (PGlite)', () => {
     const browser = await signedInClient(base.server, STAFF);
     const live = await LiveSignalsClient.open(base.server, browser.cookieHeader);
     expect(await live.subscribe(serial)).toMatchObject({ type: 'status', online: false, lastSeenAt: null });
-    const status = base.server.app.ingest.status;
+    const status = base.server.app.devices.status;
     const seenAt = Date.now() - 40_000;
     status.seen(serial, seenAt);
     await status.tick(seenAt + 1000);
@@ -175,7 +175,7 @@ describe('device ingest through the embedded broker (PGlite)', () => {
     const frames = [...Array(1000).keys()].map((sequence) =>
       parser.encodeSmfFrame({ channel: 'eit', format: 'float32', width: 208, sampleRate: 20, sequence, startTimeUs: startUs + sequence * 1e6, values }),
     );
-    const device = (await base.server.app.ingest.registry.find(serial))!;
+    const device = (await base.server.app.devices.registry.find(serial))!;
     for (let i = 0; i < frames.length; i += 100) await base.server.app.ingest.ingest(device, Buffer.concat(frames.slice(i, i + 100))).durable;
     live.pauseReading(false);
     // Until what was queued has arrived (the count stops growing) …
@@ -339,7 +339,7 @@ describe('device ingest through the embedded broker (PGlite)', () => {
       values: [36.6],
     });
     const pipeline = base.server.app.ingest;
-    const device = (await pipeline.registry.find(serial))!;
+    const device = (await base.server.app.devices.registry.find(serial))!;
     pipeline.storeChannels(['ecg']);
     try {
       expect(pipeline.ingest(device, Buffer.concat([ecg, temperature])).frames).toBe(2);

@@ -53,7 +53,7 @@ export const ingestPlugin = fp(
       const { serial } = request.params;
       const secret = bearerOf(request.headers.authorization);
       if (secret === null) return sendError(reply, 401, 'unauthenticated', 'a device secret is required: Authorization: Bearer <secret>');
-      const device = await pipeline.registry.authenticate(serial, secret);
+      const device = await app.devices.registry.authenticate(serial, secret);
       if (device === null) {
         request.log.warn({ serial }, 'HTTP ingest refused: unknown device or wrong secret');
         return sendError(reply, 401, 'unauthenticated', 'unknown device or wrong secret');
@@ -81,5 +81,5 @@ export const ingestPlugin = fp(
       }
     });
   },
-  { name: 'ingestApi', dependencies: ['ingest'], encapsulate: true },
+  { name: 'ingestApi', dependencies: ['ingest', 'devices'], encapsulate: true },
 );

@@ -1,8 +1,8 @@
 /**
  * The `ingest` service (docs/architecture.md, "Services"): device frames in, as `app.ingest` — the
  * pipeline that authenticates nothing itself, decodes each message and routes its frames to the
- * `signals` service (rings, live hub, storage) and the device's state to its record through the
- * `documents` service. The MQTT broker (server.ts) and the HTTP ingest route (ingestPlugin.ts)
+ * `signals` service (rings, live hub, storage) and tells the `devices` service whose frames came
+ * (online status, `lastSeenAt`). The MQTT broker (server.ts) and the HTTP ingest route (ingestPlugin.ts)
  * hand it their messages.
  */
 import fp from 'fastify-plugin';
@@ -29,12 +29,12 @@ export const ingestServicePlugin = fp<IngestServicePluginOptions>(
       pipeline ??
         new IngestPipeline({
           database: app.database,
-          documents: app.documents,
           signals: app.signals,
+          status: app.devices.status,
           log: app.log,
           ...(retentionDays === undefined ? {} : { retentionDays }),
         }),
     );
   },
-  { name: 'ingest', dependencies: ['database', 'documents', 'signals'] },
+  { name: 'ingest', dependencies: ['database', 'signals', 'devices'] },
 );

@@ -4,7 +4,8 @@
  * device channel's 60-second ring → pushed to live subscribers → appended to storage; the caller
  * acknowledges the message once `durable` resolves. The device's online status follows its frames.
  * The pipeline decodes and routes only: the rings, the live hub and the storage are the `signals`
- * service's (signals/signalServices.ts), the device records the `documents` service's.
+ * service's (signals/signalServices.ts); the device records, secrets and online status the
+ * `devices` service's (devices/deviceServices.ts), which the broker and HTTP ingest authenticate with.
  *
  * A message is accepted or rejected as a whole (the parser's rule): a rejected one is counted, logged
  * (at most every few seconds per device) and reported to the caller, and never stops the pipeline.
@@ -15,14 +16,13 @@ import type { Parser } from '@nemuri/parser/parser';
 import { ParseError } from '@nemuri/parser/errors';
 import type { SmfSampleChannel, SmfSampleFrame } from '@nemuri/parser/smf';
 import type { Database } from '../database/database.ts';
-import type { DocumentStore } from '../documents/store.ts';
+import type { KnownDevice } from '../devices/deviceRegistry.ts';
+import type { DeviceStatusTracker } from '../devices/deviceStatus.ts';
 import type { FrameRings } from '../signals/frameRings.ts';
 import type { LiveHub } from '../signals/liveHub.ts';
 import type { FrameRing } from '../signals/ringBuffer.ts';
 import type { SignalServices } from '../signals/signalServices.ts';
 import type { PendingFrame, SignalStore } from '../signals/signalStore.ts';
-import { DeviceRegistry, type KnownDevice } from './deviceRegistry.ts';
-import { DeviceStatusTracker } from './deviceStatus.ts';
 import { StorageBacklog, type StorageBounds } from './storageBacklog.ts';
 
 export interface PipelineLogger {
@@ -33,8 +33,8 @@ export interface PipelineLogger {
 
 export interface IngestPipelineOptions {
   database: Database;
-  /** Where device records are read and their states written: the app's one store. */
-  documents: DocumentStore;
+  /** Told of every device whose frames arrive: the `devices` service's online status. */
+  status: DeviceStatusTracker;
   /** Where frames go: storage, rings and live subscribers. */
   signals: SignalServices;
   log: PipelineLogger;
@@ -111,12 +111,11 @@ interface Commit {
 }
 
 export class IngestPipeline {
-  readonly registry: DeviceRegistry;
-  readonly status: DeviceStatusTracker;
   /** Frames on their way to storage and when writes last succeeded: readiness and /metrics. */
   readonly backlog: StorageBacklog;
   readonly stats: IngestStats = { messages: 0, frames: 0, bytes: 0, rejectedMessages: 0, storageErrors: 0, retriedMessages: 0, droppedMessages: 0 };
   readonly #database: Database;
+  readonly #status: DeviceStatusTracker;
   readonly #hub: LiveHub;
   readonly #store: SignalStore;
   readonly #log: PipelineLogger;
@@ -137,12 +136,11 @@ export class IngestPipeline {
     this.#log = options.log;
     this.#retentionDays = options.retentionDays ?? 30;
     this.#compactEveryMs = options.compactEveryMs ?? 10_000;
-    this.registry = new DeviceRegistry(options.database);
     this.backlog = new StorageBacklog(options.storageBounds);
     this.#store = options.signals.store;
     this.#hub = options.signals.hub;
     this.#rings = options.signals.rings;
-    this.status = new DeviceStatusTracker(options.documents, (event) => this.#hub.status(event), options.log);
+    this.#status = options.status;
   }
 
   get #decoder(): Parser {
@@ -223,7 +221,7 @@ export class IngestPipeline {
     }
     this.stats.frames += kept;
     this.stats.bytes += message.byteLength;
-    this.status.seen(device.serial, nowMs);
+    this.#status.seen(device.serial, nowMs);
     if (pending.length === 0 || !store) return { frames: kept, durable: Promise.resolve() };
     const stored = this.#store.append(pending);
     this.backlog.track(pending.length, pendingBytes, stored);
@@ -279,7 +277,7 @@ export class IngestPipeline {
       timer.unref();
       this.#timers.push(timer);
     };
-    every(STATUS_EVERY_MS, () => this.status.tick(), 'device status update');
+    every(STATUS_EVERY_MS, () => this.#status.tick(), 'device status update');
     let compacting = false;
     every(
       this.#compactEveryMs,
@@ -343,7 +341,7 @@ export class IngestPipeline {
       // (unstaged frames were never acknowledged).
       try {
         await this.#store.flush();
-        await this.status.flush();
+        await this.#status.flush();
       } catch (error) {
         this.#log.error({ err: error }, 'frames or device states could not be written at shutdown (the frames were not acknowledged: devices send them again)');
       }

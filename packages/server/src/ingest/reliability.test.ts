@@ -15,7 +15,7 @@ import { ConfigError, defaultMqttClientId, loadConfig } from '../config.ts';
 import { openPostgres } from '../database/postgresql.ts';
 import type { Database } from '../database/database.ts';
 import { SKIP_POSTGRES, TEST_DATABASE_URL, createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
-import { DeviceRegistry } from './deviceRegistry.ts';
+import { DeviceRegistry } from '../devices/deviceRegistry.ts';
 import { TcpLink } from '../testing/tcpLink.ts';
 import { MOSQUITTO, SKIP_MQTT, registerDevice, requireMosquitto, signedInClient, startIngestServer, uniqueSerial, type IngestTestServer } from './testing.ts';
 
@@ -364,7 +364,7 @@ describe.skipIf(SKIP_POSTGRES)('the simulator refused during a database outage',
           false,
         );
         link.cut();
-        base.server.app.ingest.registry.forget(serial);
+        base.server.app.devices.registry.forget(serial);
         await intruder.endAsync(true);
         await eventually(() => (errors.some((message) => /refused|unavailable/i.test(message)) ? true : undefined), 'a refused reconnection');
         const before = simulation.stats.framesPublished;

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverIdentity } from '../documents/store.ts';
 import type { RuntimeState } from '../health/readiness.ts';
-import { SYSTEM_PRINCIPAL } from './deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { eventually } from './faultTesting.ts';
 import { StallWatch, STALL_AFTER_MS } from './stallAlerts.ts';
 import { registerDevice, startIngestServer, uniqueSerial, type IngestTestServer } from './testing.ts';

@@ -12,7 +12,7 @@ import { hashDeviceSecret } from '../devices/deviceSecret.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { BrowserClient } from '../testing/browserClient.ts';
 import { makeTempDir } from '../testing/webDist.ts';
-import { SYSTEM_PRINCIPAL } from './deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { LIVE_SIGNALS_PATH } from '../signals/signalsPlugin.ts';
 
 export const MOSQUITTO = { host: '127.0.0.1', port: 1883, url: 'mqtt://127.0.0.1:1883' };

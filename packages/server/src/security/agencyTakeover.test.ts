@@ -10,7 +10,7 @@
 import { DEMO_DOMAINS, DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { DocumentsClient, signedIn, startTestServer, type DatabaseChoice, type TestServer } from '../documents/testing.ts';
 import { listOutbox } from '../mail/mail.ts';
 import type { ClientReply } from '../testing/browserClient.ts';

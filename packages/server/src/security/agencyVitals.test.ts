@@ -12,7 +12,7 @@ import { DeviceSimulator, encodeSecond, SequenceCounters } from '@nemuri/simulat
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../documents/store.ts';
 import { signedIn, startTestServer, type DocumentsClient, type TestServer } from '../documents/testing.ts';
-import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { LiveSignalsClient } from '../ingest/testing.ts';
 
 const A = DEMO_DOMAINS.facilityA;

@@ -18,7 +18,7 @@ import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DocumentStore } from '../documents/store.ts';
 import { ok, signedIn, startTestServer, type DatabaseChoice, type DocumentsClient, type TestServer } from '../documents/testing.ts';
-import { SYSTEM_PRINCIPAL } from '../ingest/deviceStatus.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { LiveSocket } from '../live/testing.ts';
 import { BrowserClient } from '../testing/browserClient.ts';
 

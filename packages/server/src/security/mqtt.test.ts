@@ -243,6 +243,7 @@ describe('limits before authentication (a broker with short ones)', () => {
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
     broker = await startEmbeddedBroker({
       pipeline: base.server.app.ingest,
+      registry: base.server.app.devices.registry,
       log,
       host: '127.0.0.1',
       port: 0,

@@ -10,6 +10,7 @@ import { IngestPipeline } from '../ingest/pipeline.ts';
 import { FrameRing } from './ringBuffer.ts';
 import { SignalStore, type PendingFrame } from './signalStore.ts';
 import { frameHeaderAt, splitFrames } from './smfHeader.ts';
+import { createDeviceServices } from '../devices/deviceServices.ts';
 import { createSignalServices } from './signalServices.ts';
 import { DocumentStore } from '../documents/store.ts';
 
@@ -159,10 +160,11 @@ describe('SignalStore', () => {
       warn: (_: object, message: string) => lines.push(message),
       error: (_: object, message: string) => lines.push(message),
     };
+    const signals = createSignalServices(database);
     const pipeline = new IngestPipeline({
       database,
-      documents: new DocumentStore(database, log),
-      signals: createSignalServices(database),
+      signals,
+      status: createDeviceServices(database, new DocumentStore(database, log), signals.hub, log).status,
       log,
       compactEveryMs: 50,
     });

@@ -20,8 +20,8 @@ import { z } from 'zod/v3';
 import { signalReadQuery } from '@nemuri/shared/signalReads';
 import { apiErrorOfDocument, sendApiError } from '../http/errors.ts';
 import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
-import { SERIAL_PATTERN } from '../ingest/deviceRegistry.ts';
-import type { DeviceStatusTracker } from '../ingest/deviceStatus.ts';
+import { SERIAL_PATTERN } from '../devices/deviceRegistry.ts';
+import type { DeviceStatusTracker } from '../devices/deviceStatus.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import type { SocketConnection } from '../live/socketRuntime.ts';
 import type { SignalServices } from './signalServices.ts';
@@ -193,7 +193,7 @@ class SignalSocket {
 
 export const signalsPlugin = fp<SignalsPluginOptions>(
   async (app, { maxBufferedBytes = 4 * 1024 * 1024 }) => {
-    const sources: SignalSources = { documents: app.documents, status: app.ingest.status, signals: app.signals };
+    const sources: SignalSources = { documents: app.documents, status: app.devices.status, signals: app.signals };
     const api = app.withTypeProvider<ZodTypeProvider>();
     api.get(
       '/api/devices/:serial/signals',
@@ -242,5 +242,5 @@ export const signalsPlugin = fp<SignalsPluginOptions>(
       },
     });
   },
-  { name: 'signalsApi', dependencies: ['documents', 'signals', 'ingest', 'live'], encapsulate: true },
+  { name: 'signalsApi', dependencies: ['documents', 'signals', 'devices', 'live'], encapsulate: true },
 );

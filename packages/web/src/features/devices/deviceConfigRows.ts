@@ -7,11 +7,11 @@ import type { Device } from './api/deviceConfigApi.ts';
 
 /**
  * The ingest writes `lastSeenAt` at most every 15 s and calls a device offline 30 s after its last
- * frame (server ingest/deviceStatus.ts): a record older than both together is offline.
+ * frame (server devices/deviceStatus.ts): a record older than both together is offline.
  */
 export const ONLINE_WINDOW_MS = 45_000;
 
-/** Serials as the server accepts them (server ingest/deviceRegistry.ts SERIAL_PATTERN). */
+/** Serials as the server accepts them (server devices/deviceRegistry.ts SERIAL_PATTERN). */
 export const SERIAL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
 import { DEVICE_STATUSES } from '@nemuri/shared/documents/collections';

@@ -3,17 +3,13 @@
  * the device record — written at most every {@link LAST_SEEN_WRITE_MS} per device (a record write per
  * frame would be thousands of writes a second), and when the device goes offline.
  */
-import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import type { Claims } from '@nemuri/shared/documents/access';
 import type { DocumentStore } from '../documents/store.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import type { DeviceStatusEvent } from '../signals/liveHub.ts';
 
 /** A device is offline when its last frame arrived longer ago than this. */
 export const OFFLINE_AFTER_MS = 30_000;
 export const LAST_SEEN_WRITE_MS = 15_000;
-
-/** The ingest writes device records as the system, not as a user. */
-export const SYSTEM_PRINCIPAL: Claims = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
 
 interface Seen {
   lastFrameMs: number;

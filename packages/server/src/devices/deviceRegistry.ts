@@ -1,5 +1,5 @@
 /**
- * The devices the ingest knows: the `devices/{serial}` records of the document store, read straight
+ * The devices the server knows: the `devices/{serial}` records of the document store, read straight
  * from the `documents` table by path (the ingest acts for no user), cached briefly so that HTTP
  * batches and reconnect storms do not cost a query each. Checks device secrets against the record's
  * `credentialHash` (devices/deviceSecret.ts).
@@ -11,8 +11,15 @@
  * outage never revives a credential that was replaced while the database could be read.
  */
 import type { Database } from '../database/database.ts';
-import { verifyDeviceSecret } from '../devices/deviceSecret.ts';
-import type { DeviceAccounts } from './brokerAccounts.ts';
+import { verifyDeviceSecret } from './deviceSecret.ts';
+
+/** Where a device's credentials go besides the database (the production broker: ingest/brokerAccounts.ts). */
+export interface DeviceAccounts {
+  /** The device's account now has this secret (created if absent, enabled). */
+  provision(serial: string, secret: string): Promise<void>;
+  /** The device's account is gone (retired or deleted device); nothing to do when absent. */
+  remove(serial: string): Promise<void>;
+}
 
 export interface KnownDevice {
   serial: string;
