@@ -25,8 +25,6 @@ import {
 } from './parameterForm.ts';
 import { useDeviceTypes, useParameters } from './api/masterQueries.ts';
 
-const LIMIT = 1000;
-
 interface Choice {
   value: string;
   label: string;
@@ -158,7 +156,7 @@ function ParameterForm({
 export default function ParameterList() {
   const { t } = useTranslation();
   const canEdit = useCanEditMaster();
-  const parameters = useParameters(LIMIT);
+  const parameters = useParameters();
   const types = useDeviceTypes();
   const [search, setSearch] = useState('');
   const [typeId, setTypeId] = useState<string | null>(null);

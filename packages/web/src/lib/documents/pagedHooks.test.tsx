@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { FetchInit } from '../http/httpClient.ts';
 import { DocumentsClient, type SocketLike } from './client.ts';
 import { DocumentsProvider } from './hooks.ts';
-import { useEveryRecord, useLivePages, type ListQuery } from './pagedHooks.ts';
+import { useEveryLiveRecord, useEveryRecord, useLivePages, type ListQuery } from './pagedHooks.ts';
 
 class StandInSocket implements SocketLike {
   readyState = 0;
@@ -107,5 +107,36 @@ describe('paged document hooks', () => {
     expect(result.current.error).toBeNull();
     expect(result.current.data.map((record) => record.documentPath)).toEqual(ALL_DEVICES.map((record) => record.documentPath));
     expect(asked).toHaveLength(3);
+  });
+
+  it('useEveryLiveRecord follows every page live and re-chains the pages after a changed one', () => {
+    const { sockets, wrapper } = setUp();
+    const { result } = renderHook(() => useEveryLiveRecord<ReturnType<typeof device>>({ collection: 'devices' }), { wrapper });
+    const socket = sockets[0] as StandInSocket;
+    act(() => socket.open());
+    const answerLatest = (records: ReturnType<typeof device>[]) => {
+      const { id } = socket.latest();
+      act(() => socket.answer({ type: 'snapshot', id, documents: records }));
+    };
+    const first = socket.latest();
+    expect(first.target).toEqual({ query: { collection: 'devices', limit: MAX_PAGE_SIZE } });
+    answerLatest(ALL_DEVICES.slice(0, MAX_PAGE_SIZE));
+    // A full first page: the second is asked for, and nothing is shown until the chain ends.
+    expect(result.current.loading).toBe(true);
+    expect(socket.latest().target).toEqual({ query: { collection: 'devices', limit: MAX_PAGE_SIZE, startAfter: { document: `devices/NM-00999` } } });
+    answerLatest(ALL_DEVICES.slice(MAX_PAGE_SIZE, 2 * MAX_PAGE_SIZE));
+    answerLatest(ALL_DEVICES.slice(2 * MAX_PAGE_SIZE));
+    expect(result.current.loading).toBe(false);
+    expect(result.current.data.map((record) => record.documentPath)).toEqual(ALL_DEVICES.map((record) => record.documentPath));
+
+    // A record deleted from the first page: the first page now ends one later, the rest follow it.
+    const withoutFirst = ALL_DEVICES.slice(1);
+    const subscriptions = socket.received.filter((message) => message.type === 'subscribe').length;
+    act(() => socket.answer({ type: 'snapshot', id: first.id, documents: withoutFirst.slice(0, MAX_PAGE_SIZE) }));
+    expect(socket.received.filter((message) => message.type === 'subscribe')).toHaveLength(subscriptions + 1);
+    expect(socket.latest().target).toEqual({ query: { collection: 'devices', limit: MAX_PAGE_SIZE, startAfter: { document: `devices/NM-01000` } } });
+    answerLatest(withoutFirst.slice(MAX_PAGE_SIZE, 2 * MAX_PAGE_SIZE));
+    answerLatest(withoutFirst.slice(2 * MAX_PAGE_SIZE));
+    expect(result.current.data.map((record) => record.documentPath)).toEqual(withoutFirst.map((record) => record.documentPath));
   });
 });

@@ -93,3 +93,70 @@ export function useEveryRecord<T extends Listed>(query: ListQuery | null): Query
   if (state?.request !== request) return { data: [], loading: true, error: null, reload };
   return { data: state.data, loading: false, error: state.error, reload };
 }
+
+interface LiveChainPage<T> {
+  after: string | null;
+  /** The page's latest snapshot; null until the first one arrives. */
+  records: T[] | null;
+  stop: () => void;
+}
+
+/**
+ * Every record the query matches, live, for lists that are edited on screen and searched or
+ * looked up by id across all of it (device types, parameters, release notes). Each full engine
+ * page subscribes the next one after its last record; when a page changes, the pages after it
+ * follow its new last record, so an insert or delete anywhere shows without a reload.
+ */
+export function useEveryLiveRecord<T extends Listed>(query: ListQuery | null): QueryState<T> {
+  const client = useDocumentsClient();
+  const key = query === null ? null : JSON.stringify(query);
+  const [state, setState] = useState<{ key: string; data: T[]; loading: boolean; error: DocumentError | null } | null>(null);
+  useEffect(() => {
+    if (key === null) return undefined;
+    const base = JSON.parse(key) as ListQuery;
+    const pages: LiveChainPage<T>[] = [];
+    let stopped = false;
+    const closeFrom = (index: number) => {
+      for (const page of pages.splice(index)) page.stop();
+    };
+    const publish = () => {
+      if (stopped) return;
+      const loading = pages.some((page) => page.records === null);
+      setState({ key, data: loading ? [] : pages.flatMap((page) => page.records ?? []), loading, error: null });
+    };
+    const open = (index: number, after: string | null) => {
+      const page: LiveChainPage<T> = { after, records: null, stop: () => undefined };
+      pages[index] = page;
+      const window = { limit: MAX_PAGE_SIZE, ...(after === null ? {} : { startAfter: { document: after } }) };
+      page.stop = client.subscribeQuery<T>(
+        { ...base, ...window },
+        {
+          next: (records) => {
+            // A snapshot of a page since replaced by one with another cursor is stale.
+            if (stopped || pages[index] !== page) return;
+            // As in useLivePages: `Chosen<T, …>` is T here.
+            page.records = records as T[];
+            const last = records.length >= MAX_PAGE_SIZE ? ((records.at(-1) as T | undefined)?.documentPath ?? null) : null;
+            if (last === null) closeFrom(index + 1);
+            else if (pages[index + 1]?.after !== last) {
+              closeFrom(index + 1);
+              open(index + 1, last);
+            }
+            publish();
+          },
+          error: (error) => {
+            if (!stopped) setState({ key, data: [], loading: false, error: asDocumentError(error) });
+          },
+        },
+      );
+    };
+    open(0, null);
+    return () => {
+      stopped = true;
+      closeFrom(0);
+    };
+  }, [client, key]);
+  if (key === null) return { data: [], loading: false, error: null };
+  if (state?.key !== key) return { data: [], loading: true, error: null };
+  return { data: state.data, loading: state.loading, error: state.error };
+}

@@ -4,21 +4,23 @@
  */
 import type { RecordOf } from '../../../lib/documents/records.ts';
 import { useQuery } from '../../../lib/documents/hooks.ts';
-import { useEveryRecord, type ListQuery } from '../../../lib/documents/pagedHooks.ts';
+import { useEveryLiveRecord, useEveryRecord, type ListQuery } from '../../../lib/documents/pagedHooks.ts';
 
-/** Records per list still read in one go (views, release notes, a type's parameters: a handful each). */
-const ALL = 1000;
 /** Rows per page of the lists that can grow (a domain's records, a type's devices). */
 export const MASTER_PAGE = 50;
 
 /** Every domain, read page after page: the domain list searches and names parents across all of them. */
 export const useAllDomains = () => useEveryRecord<RecordOf<'domains'>>({ collection: 'domains' });
-export const useDeviceTypes = () => useQuery({ collection: 'deviceTypes', limit: 200 });
-export const useViews = () => useQuery({ collection: 'views', limit: ALL });
-export const useParameters = (limit: number) => useQuery({ collection: 'parameters', limit });
+/*
+ * The edited master lists are read whole and live, page after page: they are searched, sorted and
+ * checked for a taken id across every record, and name device types by id.
+ */
+export const useDeviceTypes = () => useEveryLiveRecord<RecordOf<'deviceTypes'>>({ collection: 'deviceTypes' });
+export const useViews = () => useEveryLiveRecord<RecordOf<'views'>>({ collection: 'views' });
+export const useParameters = () => useEveryLiveRecord<RecordOf<'parameters'>>({ collection: 'parameters' });
 
 /** The release notes; `enabled` false reads nothing. */
-export const useReleaseHistories = (enabled = true) => useQuery(enabled ? { collection: 'histories', limit: ALL } : null);
+export const useReleaseHistories = (enabled = true) => useEveryLiveRecord<RecordOf<'histories'>>(enabled ? { collection: 'histories' } : null);
 
 export const useDeviceBorrows = (serial: string, limit: number) => useQuery({ collection: `devices/${serial}/borrows`, orderBy: [['from', 'desc']], limit });
 export const useRoomUploads = (roomId: string | null, limit: number) =>
@@ -26,7 +28,8 @@ export const useRoomUploads = (roomId: string | null, limit: number) =>
 export const useRoomNights = (roomId: string, nights: number) =>
   useQuery({ collection: `rooms/${roomId}/sleeps`, orderBy: [['bedTime', 'desc']], limit: nights });
 
-export const useDeviceTypeParameters = (typeId: string) => useQuery({ collection: 'parameters', where: [['deviceTypeId', '==', typeId]], limit: ALL });
+export const useDeviceTypeParameters = (typeId: string) =>
+  useEveryLiveRecord<RecordOf<'parameters'>>({ collection: 'parameters', where: [['deviceTypeId', '==', typeId]] });
 /** A type's devices (by serial), for useLivePages and, the same query, useCount. */
 export const deviceTypeDevicesQuery = (typeId: string): ListQuery => ({ collection: 'devices', where: [['deviceTypeId', '==', typeId]] });
 /** A domain's rooms, for useCount. */
