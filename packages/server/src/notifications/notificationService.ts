@@ -39,9 +39,11 @@ export class NotificationService {
   #chain: Promise<void> = Promise.resolve();
 
   readonly #changeFeed: ChangeFeed;
+  readonly #channels: NotificationServiceOptions['channels'];
 
   constructor(options: NotificationServiceOptions) {
     this.#changeFeed = options.changeFeed;
+    this.#channels = options.channels;
     this.#log = options.log;
     this.#now = options.now ?? Date.now;
     this.#tickMs = options.tickMs ?? 1000;
@@ -63,6 +65,7 @@ export class NotificationService {
     this.#unsubscribe?.();
     await this.#chain;
     await this.worker.stop();
+    await Promise.all(Object.values(this.#channels).map((channel) => channel.close?.()));
   }
 
   /** Sweep when due, due escalation steps, then the queue. Resolves when done (tests call it with a fake clock). */

@@ -19,6 +19,8 @@ export interface Channel {
    * the batch (Web Push: 1,000 staff told of one alert).
    */
   sendAll?(notifications: readonly ClaimedNotification[], concurrency: number): Promise<Map<number, TimedResult>>;
+  /** Ends what the channel runs beside the requests (Web Push: its encryption workers); a later send starts it again. */
+  close?(): Promise<void>;
 }
 
 export interface TimedResult extends SendResult {

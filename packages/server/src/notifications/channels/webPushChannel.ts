@@ -1,6 +1,6 @@
 /**
- * Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm payload encryption (RFC 8291, the
- * `web-push` library's `encrypt`). The VAPID header is signed once per push service and reused for
+ * Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm payload encryption (RFC 8291,
+ * pushEncryption.ts, in worker threads: pushEncryptionPool.ts). The VAPID header is signed once per push service and reused for
  * 11 of its 12 hours (signing each of 1,000 requests would cost more than encrypting them), and
  * requests go out through node:https with kept-alive connections (httpPost.ts; http for a stand-in
  * push service in tests).
@@ -8,11 +8,13 @@
  * `Topic` is the alert's tag: a push service keeps only the newest undelivered message per topic,
  * and a device shows one notification per tag, so a message sent twice (a crash between the push
  * service's answer and the queue's record) replaces itself. A subscription the push service calls
- * gone (404, 410) is deleted. The library is loaded on first use: a server (or a worktree whose
- * packages predate it) starts without it.
+ * gone (404, 410) is deleted. The `web-push` library (VAPID signing) is loaded on first use: a
+ * server (or a worktree whose packages predate it) starts without it.
  *
  * An alert reaches 1,000 staff in one batch (`sendAll`): their subscriptions are read in one query,
- * messages encrypted and posted by a bounded pool of lanes, and the subscriptions' bookkeeping
+ * all its messages handed to the encryption workers at once, then posted by a bounded pool of
+ * lanes as their bodies come back (a message that could not be encrypted — a bad key, a worker that
+ * died — is a failed attempt, tried again later like a refused connection), and the subscriptions' bookkeeping
  * (last success, failures, gone) written in one statement per outcome afterwards — a read and a
  * write per row used to hold the pool on the database (bench:notify).
  */
@@ -24,6 +26,7 @@ import type { ClaimedNotification } from '../deliveryQueue.ts';
 import { isPushEndpointAllowed } from '../targets.ts';
 import type { VapidKeys } from '../vapidKeys.ts';
 import { httpPost, keptAliveAgents } from './httpPost.ts';
+import { PushEncryptionPool } from './pushEncryptionPool.ts';
 import { REQUEST_TIMEOUT_MS, refused, resultOfError, resultOfStatus, type Channel, type SendResult, type TimedResult } from './channel.ts';
 
 export interface WebPushOptions {
@@ -42,7 +45,7 @@ interface SubscriptionRow {
 }
 
 /** The parts of `web-push` used here (the library itself is loaded on first use). */
-type WebPushLibrary = Pick<typeof WebPush, 'encrypt' | 'getVapidHeaders'>;
+type WebPushLibrary = Pick<typeof WebPush, 'getVapidHeaders'>;
 
 /** Connections per push service: beyond the worker's concurrency (64) they would only wait. */
 const MAX_CONNECTIONS = 64;
@@ -57,6 +60,7 @@ export function topicOf(tag: string): string {
 export function webPushChannel({ db, keys, subject, extraOrigins, now }: WebPushOptions): Channel {
   // Connections to each push service stay open for the next alert (TLS handshakes cost more than the requests).
   const agents = keptAliveAgents(MAX_CONNECTIONS);
+  const encryption = new PushEncryptionPool();
   const signed = new Map<string, { authorization: string; since: number; until: number }>();
   let loaded: Promise<WebPushLibrary> | undefined;
   const library = () =>
@@ -84,13 +88,17 @@ export function webPushChannel({ db, keys, subject, extraOrigins, now }: WebPush
     return headers.Authorization;
   };
 
-  /** Encrypts and posts one message; `gone` when the push service says the subscription is no more. */
-  const post = async (web: WebPushLibrary, subscription: SubscriptionRow, notification: ClaimedNotification): Promise<SendResult & { gone?: boolean }> => {
-    if (!isPushEndpointAllowed(subscription.endpoint, extraOrigins)) return refused('the endpoint is not a known push service');
+  /** Posts one encrypted message; `gone` when the push service says the subscription is no more. */
+  const post = async (
+    subscription: SubscriptionRow,
+    notification: ClaimedNotification,
+    encrypted: Promise<Buffer | Error>,
+  ): Promise<SendResult & { gone?: boolean }> => {
     const message = notification.payload.message as PushMessage;
     const urgent = notification.payload.urgent === true;
     try {
-      const { cipherText } = web.encrypt(subscription.p256dh, subscription.auth, JSON.stringify(message), 'aes128gcm');
+      const body = await encrypted;
+      if (body instanceof Error) throw body;
       const answer = await httpPost(new URL(subscription.endpoint), {
         headers: {
           authorization: await authorizationFor(new URL(subscription.endpoint).origin),
@@ -100,7 +108,7 @@ export function webPushChannel({ db, keys, subject, extraOrigins, now }: WebPush
           urgency: urgent ? 'high' : 'normal',
           topic: topicOf(message.tag),
         },
-        body: cipherText,
+        body,
         timeoutMs: REQUEST_TIMEOUT_MS,
         agents,
       });
@@ -121,7 +129,18 @@ export function webPushChannel({ db, keys, subject, extraOrigins, now }: WebPush
       [[...new Set(notifications.map((notification) => notification.destination))]],
     );
     const subscriptions = new Map(rows.map((row) => [row.id, row]));
-    const web = await library();
+    const usable = (notification: ClaimedNotification) => {
+      const subscription = subscriptions.get(notification.destination);
+      return subscription === undefined || subscription.user_id !== notification.recipient ? undefined : subscription;
+    };
+    // Every message to the workers now, so the posts are not held up by encryption (an error is settled here, not left unhandled).
+    const encrypted = notifications.map((notification) => {
+      const subscription = usable(notification);
+      if (subscription === undefined || !isPushEndpointAllowed(subscription.endpoint, extraOrigins)) return null;
+      return encryption
+        .encrypt({ p256dh: subscription.p256dh, auth: subscription.auth, payload: JSON.stringify(notification.payload.message) })
+        .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+    });
     const succeeded: string[] = [];
     const failed: string[] = [];
     const gone: string[] = [];
@@ -130,11 +149,13 @@ export function webPushChannel({ db, keys, subject, extraOrigins, now }: WebPush
       for (let index = next++; index < notifications.length; index = next++) {
         const notification = notifications[index] as ClaimedNotification;
         const started = performance.now();
-        const subscription = subscriptions.get(notification.destination);
+        const subscription = usable(notification);
+        const body = encrypted[index] ?? null;
         let result: SendResult & { gone?: boolean };
-        if (subscription === undefined || subscription.user_id !== notification.recipient) result = refused('the subscription was removed');
+        if (subscription === undefined) result = refused('the subscription was removed');
+        else if (body === null) result = refused('the endpoint is not a known push service');
         else {
-          result = await post(web, subscription, notification);
+          result = await post(subscription, notification, body);
           (result.gone === true ? gone : result.ok ? succeeded : failed).push(subscription.id);
         }
         results.set(notification.id, {
@@ -165,6 +186,7 @@ export function webPushChannel({ db, keys, subject, extraOrigins, now }: WebPush
 
   return {
     sendAll,
+    close: () => encryption.close(),
     async send(notification: ClaimedNotification): Promise<SendResult> {
       const result = (await sendAll([notification], 1)).get(notification.id);
       return result === undefined ? refused('not sent') : { ok: result.ok, statusCode: result.statusCode, error: result.error, retry: result.retry };

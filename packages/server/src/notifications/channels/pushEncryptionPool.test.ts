@@ -1,0 +1,52 @@
+import { createECDH, randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decryptAes128gcm } from '../testing/pushServiceStandIn.ts';
+import { PushEncryptionPool } from './pushEncryptionPool.ts';
+
+function browserSubscription() {
+  const ecdh = createECDH('prime256v1');
+  const auth = randomBytes(16);
+  return { ecdh, auth, p256dh: ecdh.generateKeys().toString('base64url'), authText: auth.toString('base64url') };
+}
+
+describe('push encryption in worker threads', () => {
+  const pool = new PushEncryptionPool(1);
+  afterEach(() => pool.close());
+
+  it('gives bodies the subscriber decrypts, each with its own ephemeral key and salt', async () => {
+    const browser = browserSubscription();
+    const messages = Array.from({ length: 100 }, (_, index) => JSON.stringify({ index, title: '無呼吸' }));
+    const bodies = await Promise.all(messages.map((payload) => pool.encrypt({ p256dh: browser.p256dh, auth: browser.authText, payload })));
+    expect(bodies.map((body) => decryptAes128gcm(body, browser.ecdh, browser.auth).toString('utf8'))).toEqual(messages);
+    expect(new Set(bodies.map((body) => body.subarray(0, 86).toString('hex'))).size).toBe(100);
+  });
+
+  it('fails only the message whose key is unusable', async () => {
+    const browser = browserSubscription();
+    const [bad, good] = await Promise.allSettled([
+      pool.encrypt({ p256dh: 'AAAA', auth: browser.authText, payload: '{}' }),
+      pool.encrypt({ p256dh: browser.p256dh, auth: browser.authText, payload: '{}' }),
+    ]);
+    expect(bad).toMatchObject({ status: 'rejected', reason: { message: expect.stringContaining('p256dh') } });
+    expect(good.status).toBe('fulfilled');
+  });
+
+  it('fails the messages a dying worker held, then starts another', async () => {
+    const browser = browserSubscription();
+    await pool.encrypt({ p256dh: browser.p256dh, auth: browser.authText, payload: '{}' });
+    const held = pool.encrypt({ p256dh: browser.p256dh, auth: browser.authText, payload: '{}' });
+    await new Promise((resolve) => setImmediate(resolve));
+    await pool.workers[0]?.terminate();
+    await expect(held).rejects.toThrow(/worker ended/);
+    const body = await pool.encrypt({ p256dh: browser.p256dh, auth: browser.authText, payload: '"again"' });
+    expect(decryptAes128gcm(body, browser.ecdh, browser.auth).toString('utf8')).toBe('"again"');
+  });
+
+  it('ends its workers on close', async () => {
+    const browser = browserSubscription();
+    await pool.encrypt({ p256dh: browser.p256dh, auth: browser.authText, payload: '{}' });
+    expect(pool.workers).toHaveLength(1);
+    await pool.close();
+    expect(pool.workers).toHaveLength(0);
+  });
+});
