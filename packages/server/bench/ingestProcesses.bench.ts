@@ -48,6 +48,10 @@ interface ServerReport {
   messages: number;
   frames: number;
   storageErrors: number;
+  /** Frames received again while a write carrying them was under way (not written twice). */
+  joinedFrames: number;
+  /** Messages tried again after a failed write (external broker). */
+  retriedMessages: number;
   load: ThreadLoad;
   /** CPU seconds of the whole process over the streaming phase. */
   cpuSeconds: number;
@@ -102,6 +106,8 @@ async function serveProcess(): Promise<void> {
           messages: stats.messages - statsAtMark.messages,
           frames: stats.frames - statsAtMark.frames,
           storageErrors: stats.storageErrors - statsAtMark.storageErrors,
+          joinedFrames: stats.joinedFrames - statsAtMark.joinedFrames,
+          retriedMessages: stats.retriedMessages - statsAtMark.retriedMessages,
           load: load.read(),
           cpuSeconds: (cpu.user + cpu.system) / 1e6,
           writes: { writes: writes.writes - writesAtMark.writes, frames: writes.frames - writesAtMark.frames, writeMs: writes.writeMs - writesAtMark.writeMs },
@@ -371,7 +377,7 @@ async function run(
     reports.forEach((report, i) => {
       const frames = report.writes.frames;
       console.log(
-        `  process ${i + 1}: took ${report.messages} messages (${report.frames} frames), staged ${frames} frames in ${report.writes.writes} commits, storage errors ${report.storageErrors}; ` +
+        `  process ${i + 1}: took ${report.messages} messages (${report.frames} frames), staged ${frames} frames in ${report.writes.writes} commits, storage errors ${report.storageErrors}, retried ${report.retriedMessages} messages, joined ${report.joinedFrames} frames; ` +
           `CPU ${((report.cpuSeconds / elapsed) * 100).toFixed(0)} % of a core, ${frames > 0 ? ((report.cpuSeconds * 1e6) / frames).toFixed(0) : '–'} µs per stored frame; ${loadLine(report.load)}`,
       );
     });

@@ -24,7 +24,7 @@ import type { LiveHub } from '../signals/liveHub.ts';
 import { MosquittoDeviceAccounts } from './brokerAccounts.ts';
 import type { DeviceRegistry, KnownDevice } from '../devices/deviceRegistry.ts';
 import { MQTT_LIMITS, MqttConnectionGuard, type GuardedConnection, type MqttLimits } from './mqttLimits.ts';
-import type { IngestPipeline, IngestRoutes, PipelineLogger } from './pipeline.ts';
+import type { IngestPipeline, IngestResult, IngestRoutes, PipelineLogger } from './pipeline.ts';
 
 export const FRAMES_TOPIC_FILTER = 'devices/+/frames';
 const FRAMES_TOPIC = /^devices\/([^/]+)\/frames$/;
@@ -308,6 +308,8 @@ export async function connectExternalBroker({
    * Looks the device up and stores the message, then acknowledges it. A failure (the database is
    * down) is not the message's fault: it is tried again with backoff until stored, and acknowledged
    * then, so that no message stays without PUBACK and fills the broker's in-flight window for good.
+   * A write that is only slow is not a failure: the message waits for it (IngestResult.stored), and a
+   * copy the broker delivers again meanwhile joins it in the pipeline (its in-flight set).
    * The PUBACK goes only to the connection the message came on: after a reconnection a persistent
    * session gets the message again from the broker, so this attempt gives up (the broker's copy is
    * stored instead); a clean session's broker has forgotten it, so this attempt goes on until stored.
@@ -335,17 +337,20 @@ export async function connectExternalBroker({
             }
             return ack();
           }
-          let durable: Promise<void>;
+          let result: IngestResult;
           try {
             // A retried message was shown live the first time: now it is only stored.
-            durable = pipeline.ingest(device, payload, Date.now(), seenLive ? { live: false, allDevices: false, store: routes.store ?? true } : routes).durable;
+            result = pipeline.ingest(device, payload, Date.now(), seenLive ? { live: false, allDevices: false, store: routes.store ?? true } : routes);
             seenLive = true;
           } catch (error) {
             if (error instanceof ParseError) return ack();
             logFailure({ serial, err: error }, 'MQTT message could not be ingested: it is tried again');
             return retry();
           }
-          durable.then(ack, retry);
+          // Past the in-flight limit the write may still be under way (a slow database): this
+          // message is tried again only once that write has failed, and acknowledged if it commits.
+          // Handing it to storage again meanwhile would only queue a second copy behind the first.
+          result.durable.then(ack, () => result.stored.then(ack, retry));
         },
         (error: unknown) => {
           logFailure({ serial, err: error }, 'device lookup failed: the message is tried again');

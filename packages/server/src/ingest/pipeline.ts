@@ -44,6 +44,8 @@ export interface IngestPipelineOptions {
   compactEveryMs?: number;
   /** When storage counts as stalled (readiness); STORAGE_BOUNDS unless given (tests). */
   storageBounds?: Partial<StorageBounds>;
+  /** IN_FLIGHT_LIMIT_MS unless given (tests). */
+  inFlightLimitMs?: number;
 }
 
 export interface IngestStats {
@@ -58,6 +60,11 @@ export interface IngestStats {
   retriedMessages: number;
   /** Messages dropped because the retry backlog was full on a clean session (external broker). */
   droppedMessages: number;
+  /**
+   * Frames not handed to storage again because a staging write carrying them was queued or under way
+   * (a retry or a redelivery of a message whose first write had not settled): they wait for that write.
+   */
+  joinedFrames: number;
 }
 
 /**
@@ -77,8 +84,14 @@ export interface IngestRoutes {
 export interface IngestResult {
   /** Sample frames kept (a multi frame counts its nested frames). */
   frames: number;
-  /** Resolves when the frames are committed to the database. */
+  /** Resolves when the frames are committed to the database; fails past the in-flight limit. */
   durable: Promise<void>;
+  /**
+   * The writes themselves, without the in-flight limit: settles when every write carrying the
+   * message's frames has. A caller that retries on its own (the external broker) waits for this
+   * rather than handing the message to storage again while its first write is under way.
+   */
+  stored: Promise<void>;
 }
 
 const MINUTE_MS = 60_000;
@@ -108,23 +121,51 @@ interface Commit {
   durable: Promise<void>;
   /** Messages whose frames it carries. */
   messages: number;
+  /** The keys of its frames in the in-flight set, removed when the write settles. */
+  keys: string[];
+}
+
+const SETTLED = Promise.resolve();
+
+/** What identifies a frame (the read removes duplicates by the same fields: signalStore.ts). */
+function frameKey(serial: string, channel: string, startTimeUs: number, sequence: number): string {
+  return `${serial}/${channel}/${startTimeUs}/${sequence}`;
 }
 
 export class IngestPipeline {
   /** Frames on their way to storage and when writes last succeeded: readiness and /metrics. */
   readonly backlog: StorageBacklog;
-  readonly stats: IngestStats = { messages: 0, frames: 0, bytes: 0, rejectedMessages: 0, storageErrors: 0, retriedMessages: 0, droppedMessages: 0 };
+  readonly stats: IngestStats = {
+    messages: 0,
+    frames: 0,
+    bytes: 0,
+    rejectedMessages: 0,
+    storageErrors: 0,
+    retriedMessages: 0,
+    droppedMessages: 0,
+    joinedFrames: 0,
+  };
   readonly #database: Database;
   readonly #status: DeviceStatusTracker;
   readonly #hub: LiveHub;
   readonly #store: SignalStore;
   readonly #log: PipelineLogger;
+  readonly #inFlightLimitMs: number;
   readonly #retentionDays: number;
   readonly #compactEveryMs: number;
   readonly #rings: FrameRings;
   readonly #loggedAt = new Map<string, number>();
   /** The staging write each message's frames went to (SignalStore batches them). */
   readonly #commits = new WeakMap<Promise<void>, Commit>();
+  /**
+   * The frames queued for or in a staging write, by key, and that write: a copy of one of them (a
+   * message tried again after the in-flight limit, a QoS 1 message the broker delivers again, an HTTP
+   * request repeated) joins that write instead of being written again. Without it, a slow database
+   * is sent every message again each time the limit passes, and slows further (issue 24: 1.06 M rows
+   * for 90,000 frames). At most the storage backlog's bound of frames; past it, frames are written
+   * without an entry (a copy is then a duplicate, removed on read).
+   */
+  readonly #inFlight = new Map<string, Promise<void>>();
   readonly #timers: NodeJS.Timeout[] = [];
   #parser: Parser | undefined;
   /** Channels whose frames are stored; null: all. */
@@ -134,6 +175,7 @@ export class IngestPipeline {
   constructor(options: IngestPipelineOptions) {
     this.#database = options.database;
     this.#log = options.log;
+    this.#inFlightLimitMs = options.inFlightLimitMs ?? IN_FLIGHT_LIMIT_MS;
     this.#retentionDays = options.retentionDays ?? 30;
     this.#compactEveryMs = options.compactEveryMs ?? 10_000;
     this.backlog = new StorageBacklog(options.storageBounds);
@@ -193,6 +235,9 @@ export class IngestPipeline {
       throw error;
     }
     const pending: PendingFrame[] = [];
+    const keys: string[] = [];
+    /** Writes under way that already carry some of these frames. */
+    const joined = new Set<Promise<void>>();
     let pendingBytes = 0;
     let kept = 0;
     const keep = (frame: SmfSampleFrame): void => {
@@ -203,7 +248,15 @@ export class IngestPipeline {
       }
       if (allDevices) this.#hub.frameToAll(device.serial, frame.channel, bytes);
       kept++;
-      if (this.#storedChannels !== null && !this.#storedChannels.has(frame.channel)) return;
+      if (!store || (this.#storedChannels !== null && !this.#storedChannels.has(frame.channel))) return;
+      const key = frameKey(device.serial, frame.channel, frame.startTimeUs, frame.sequence);
+      const carrying = this.#inFlight.get(key);
+      if (carrying !== undefined) {
+        joined.add(carrying);
+        this.stats.joinedFrames++;
+        return;
+      }
+      keys.push(key);
       pendingBytes += bytes.byteLength;
       pending.push({
         serial: device.serial,
@@ -222,36 +275,78 @@ export class IngestPipeline {
     this.stats.frames += kept;
     this.stats.bytes += message.byteLength;
     this.#status.seen(device.serial, nowMs);
-    if (pending.length === 0 || !store) return { frames: kept, durable: Promise.resolve() };
-    const stored = this.#store.append(pending);
-    this.backlog.track(pending.length, pendingBytes, stored);
-    // Every message of one staging write shares its commit, and so its watchdog and failure report:
-    // one timer and one log line per write instead of per message (9,000 messages/s at 3,000 devices).
-    let commit = this.#commits.get(stored);
-    if (commit === undefined) commit = this.#watch(stored, device.serial);
-    commit.messages++;
-    return { frames: kept, durable: commit.durable };
+    let commit: Commit | undefined;
+    if (pending.length > 0) {
+      const stored = this.#store.append(pending);
+      this.backlog.track(pending.length, pendingBytes, stored);
+      // Every message of one staging write shares its commit, and so its watchdog and failure report:
+      // one timer and one log line per write instead of per message (9,000 messages/s at 3,000 devices).
+      commit = this.#commits.get(stored) ?? this.#watch(stored, device.serial);
+      this.#remember(commit, stored, keys);
+      joined.add(stored);
+    }
+    if (joined.size === 0) return { frames: kept, durable: SETTLED, stored: SETTLED };
+    if (joined.size === 1 && commit !== undefined) {
+      commit.messages++;
+      return { frames: kept, durable: commit.durable, stored: [...joined][0]! };
+    }
+    return { frames: kept, ...this.#join(joined) };
+  }
+
+  /** Enters a write's new frames in the in-flight set, as far as its bound allows. */
+  #remember(commit: Commit, stored: Promise<void>, keys: readonly string[]): void {
+    const room = Math.max(0, this.backlog.bounds.maxBacklogFrames - this.#inFlight.size);
+    const entered = keys.length <= room ? keys : keys.slice(0, room);
+    for (const key of entered) {
+      this.#inFlight.set(key, stored);
+      commit.keys.push(key);
+    }
+  }
+
+  /**
+   * A message some of whose frames are in writes already under way: it is stored when all of them
+   * are. Its own in-flight limit counts from now (the write it joined may have passed its own), and
+   * its failure is counted here but logged by the writes' watchdogs, once per write.
+   */
+  #join(writes: ReadonlySet<Promise<void>>): { durable: Promise<void>; stored: Promise<void> } {
+    const stored = Promise.all(writes).then(() => undefined);
+    const durable = withDeadline(stored, this.#inFlightLimitMs, `the frames were not stored within ${this.#inFlightLimitMs / 1000} s`);
+    durable.catch(() => {
+      this.stats.storageErrors++;
+    });
+    return { durable, stored };
   }
 
   /**
    * The in-flight watchdog of one staging write: a write that hangs (a database that stopped answering
    * without closing the connection) must not keep the devices waiting for their acknowledgement
-   * forever. Past the limit the callers are told it failed, so the devices send again (a write
-   * completing later is a duplicate, removed on read). It counts from the write's first message: a
-   * message that joined the write later (while the previous write was under way) is given up that much
-   * sooner, which only makes its device send it again sooner.
+   * forever. Past the limit the callers are told it failed, so the devices send again; what they send
+   * again joins the write still under way (the in-flight set) rather than being written a second time,
+   * and the write's settling, success or failure, frees its frames' entries. It counts from the
+   * write's first message: a message that joined the write later (while the previous write was under
+   * way) is given up that much sooner, which only makes its device send it again sooner.
    */
   #watch(stored: Promise<void>, serial: string): Commit {
     const commit: Commit = {
-      durable: withDeadline(stored, IN_FLIGHT_LIMIT_MS, `the frames were not stored within ${IN_FLIGHT_LIMIT_MS / 1000} s`),
+      durable: withDeadline(stored, this.#inFlightLimitMs, `the frames were not stored within ${this.#inFlightLimitMs / 1000} s`),
       messages: 0,
+      keys: [],
     };
     this.#commits.set(stored, commit);
     commit.durable.catch((error: unknown) => {
       this.stats.storageErrors += commit.messages;
       this.#log.error({ serial, messages: commit.messages, err: error }, 'frames could not be stored: not acknowledged');
     });
+    const forget = (): void => {
+      for (const key of commit.keys) if (this.#inFlight.get(key) === stored) this.#inFlight.delete(key);
+    };
+    stored.then(forget, forget);
     return commit;
+  }
+
+  /** Frames in the in-flight set (tests, /metrics). */
+  get inFlightFrames(): number {
+    return this.#inFlight.size;
   }
 
   #ring(serial: string, channel: SmfSampleChannel): FrameRing {

@@ -27,6 +27,7 @@ const EXPECTED_METRICS = [
   'nemuri_ingest_rejected_messages_total',
   'nemuri_ingest_storage_errors_total',
   'nemuri_ingest_retried_messages_total',
+  'nemuri_ingest_joined_frames_total',
   'nemuri_live_sockets',
   'nemuri_live_subscriptions',
   'nemuri_live_users',

@@ -79,6 +79,11 @@ export function metricsRegistry(app: FastifyInstance, database: Database, readin
     () => stats.droppedMessages,
   );
   ingestCounter('nemuri_ingest_retried_messages_total', 'Device messages tried again after a failed lookup or write.', () => stats.retriedMessages);
+  ingestCounter(
+    'nemuri_ingest_joined_frames_total',
+    'Frames received again while a write carrying them was under way: they waited for it instead of being written twice.',
+    () => stats.joinedFrames,
+  );
 
   // Readiness as /api/health/ready answers it, one check per label: an alert on nemuri_ready == 0
   // and the failing check's label say what is wrong without a second request.
