@@ -21,9 +21,6 @@ import { apiFilterOf, csvAllowed, filterFromParams, paramsOfFilter, periodIsVali
 import { useDomainChoices, useStaffChoices } from './api/auditChoices.ts';
 
 const PAGE_SIZE = 50;
-/** Choices of the person and domain filters: a facility's staff and domains fit; more are searched. */
-const CHOICES_LIMIT = 500;
-
 export default function AuditLogScreen() {
   const { t } = useTranslation();
   const [encoding, setEncoding] = useCsvEncoding();
@@ -35,8 +32,8 @@ export default function AuditLogScreen() {
   const apiFilter = useMemo(() => apiFilterOf(validPeriod ? filter : { ...filter, to: null }), [filter, validPeriod]);
   const pages = useAuditPages(apiFilter, PAGE_SIZE);
 
-  const domains = useDomainChoices(CHOICES_LIMIT);
-  const staff = useStaffChoices(CHOICES_LIMIT);
+  const domains = useDomainChoices();
+  const staff = useStaffChoices();
   // An agency's audit scope is its own agency (its customers' changes are theirs).
   const ownOnly = user !== null && isAgencyLevel(user);
   const domainChoices = domains.data

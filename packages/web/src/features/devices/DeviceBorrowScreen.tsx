@@ -11,9 +11,6 @@ import { HistoryDialog, LendDialog, ReturnDialog, type DomainChoice } from './De
 import { BORROW_STATUSES, buildBorrowRows, filterBorrowRows, groupByHolder, isLendable, type BorrowRow, type BorrowStatus } from './deviceBorrowRows.ts';
 import { useAllBorrows, useDevices, useDeviceTypes, useDomains } from './api/deviceQueries.ts';
 
-/** More devices, borrows and domains than the maker has; the engine's page limit. */
-const LIMIT = 1000;
-
 interface RowActions {
   lend: (row: BorrowRow) => void;
   giveBack: (row: BorrowRow) => void;
@@ -142,9 +139,9 @@ function HolderOverview({ rows, onHistory }: { rows: readonly BorrowRow[]; onHis
  */
 export default function DeviceBorrowScreen() {
   const { t } = useTranslation();
-  const devices = useDevices(LIMIT);
-  const borrows = useAllBorrows(LIMIT);
-  const domains = useDomains(LIMIT);
+  const devices = useDevices();
+  const borrows = useAllBorrows();
+  const domains = useDomains();
   const types = useDeviceTypes();
 
   const [search, setSearch] = useState('');

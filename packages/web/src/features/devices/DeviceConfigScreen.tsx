@@ -16,8 +16,6 @@ import { QrLabelsDialog } from './QrLabels.tsx';
 import { useDevices, useDeviceTypes, useRoomsByName } from './api/deviceQueries.ts';
 
 const LAYOUT_OF_ROUTE: Record<string, Layout> = { deviceConfigCard: 'card', deviceConfigTable: 'table', deviceConfigSmallCard: 'smallcard' };
-/** More devices than any facility of ours holds. */
-const DEVICE_LIMIT = 1000;
 /** Online turns offline with time alone: the list looks again this often. */
 const CLOCK_MS = 5000;
 
@@ -46,9 +44,9 @@ export default function DeviceConfigScreen() {
   const [params, setParams] = useSearchParams();
   const registerParam = params.get('register');
 
-  const devices = useDevices(DEVICE_LIMIT);
+  const devices = useDevices();
   const types = useDeviceTypes();
-  const rooms = useRoomsByName(DEVICE_LIMIT);
+  const rooms = useRoomsByName();
   const now = useNow();
 
   const [search, setSearch] = useState('');

@@ -17,7 +17,6 @@ type Layout = 'card' | 'table' | 'smallcard';
 const LAYOUT_OF_ROUTE: Record<string, Layout> = { homeCard: 'card', homeTable: 'table', homeSmallCard: 'smallcard' };
 const PATH_OF_LAYOUT: Record<Layout, string> = { card: '/card', table: '/table', smallcard: '/smallcard' };
 /** More rooms than any facility of ours holds; the list says so when it is cut. */
-const ROOM_LIMIT = 500;
 
 type Row = RoomRow;
 
@@ -30,7 +29,7 @@ export default function RoomListScreen() {
   const navigate = useNavigate();
   const route = useCurrentRoute();
   const layout = LAYOUT_OF_ROUTE[route?.name ?? ''] ?? 'card';
-  const rooms = useRoomsByName(ROOM_LIMIT);
+  const rooms = useRoomsByName();
   const live = useRoomStates();
   const filter = useRoomFilter(rooms.data);
   const { apply } = filter;

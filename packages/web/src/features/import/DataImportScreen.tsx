@@ -9,12 +9,10 @@ import { ImportFileTable } from './ImportFileTable.tsx';
 import { useImportFiles, type RoomChoice } from './useImportFiles.ts';
 import { useRoomsByName } from './api/uploads.ts';
 
-const ROOM_LIMIT = 1000;
-
 /** `/data-import`: many recordings at once, each matched to its room by device serial or by hand. */
 export default function DataImportScreen() {
   const { t } = useTranslation();
-  const roomsQuery = useRoomsByName(ROOM_LIMIT);
+  const roomsQuery = useRoomsByName();
   const rooms = useMemo<RoomChoice[]>(
     () =>
       (roomsQuery.data ?? []).map((room) => ({

@@ -24,8 +24,6 @@ type Layout = 'card' | 'table' | 'smallcard';
 
 const LAYOUT_OF_ROUTE: Record<string, Layout> = { roomConfigCard: 'card', roomConfigTable: 'table', roomConfigSmallCard: 'smallcard' };
 const PATH_OF_LAYOUT: Record<Layout, string> = { card: '/room-config/card', table: '/room-config/table', smallcard: '/room-config/smallcard' };
-/** Above any facility of ours; the engine's own ceiling for one query. */
-const ROOM_LIMIT = 1000;
 /** Domains that hold rooms (an agency's or the maker's own domain does not). */
 const ROOM_DOMAIN_KINDS = new Set(['corporation', 'facility', 'individual']);
 
@@ -57,8 +55,8 @@ export default function RoomConfigScreen() {
   const canDelete = levelAllows(ROOMS, 'delete', level);
   const canAssign = levelAllows(DEVICES, 'update', level);
 
-  const rooms = useRoomsByName(ROOM_LIMIT);
-  const devices = useDevices(ROOM_LIMIT);
+  const rooms = useRoomsByName();
+  const devices = useDevices();
   const domains = useDomains();
 
   const [search, setSearch] = useState('');
@@ -243,11 +241,6 @@ export default function RoomConfigScreen() {
       ) : (
         <RoomConfigCards groups={groups} small={layout === 'smallcard'} handlers={handlers} />
       )}
-      {rooms.data.length >= ROOM_LIMIT ? (
-        <Text size="sm" c="dimmed">
-          {t('roomConfig.truncated', { count: ROOM_LIMIT })}
-        </Text>
-      ) : null}
 
       {editing !== null ? (
         <RoomConfigForm

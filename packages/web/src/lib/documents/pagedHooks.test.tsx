@@ -135,6 +135,9 @@ describe('paged document hooks', () => {
     act(() => socket.answer({ type: 'snapshot', id: first.id, documents: withoutFirst.slice(0, MAX_PAGE_SIZE) }));
     expect(socket.received.filter((message) => message.type === 'subscribe')).toHaveLength(subscriptions + 1);
     expect(socket.latest().target).toEqual({ query: { collection: 'devices', limit: MAX_PAGE_SIZE, startAfter: { document: `devices/NM-01000` } } });
+    // Meanwhile the last whole list stays shown rather than blanking.
+    expect(result.current.loading).toBe(false);
+    expect(result.current.data).toHaveLength(ALL_DEVICES.length);
     answerLatest(withoutFirst.slice(MAX_PAGE_SIZE, 2 * MAX_PAGE_SIZE));
     answerLatest(withoutFirst.slice(2 * MAX_PAGE_SIZE));
     expect(result.current.data.map((record) => record.documentPath)).toEqual(withoutFirst.map((record) => record.documentPath));

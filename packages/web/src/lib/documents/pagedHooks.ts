@@ -119,10 +119,14 @@ export function useEveryLiveRecord<T extends Listed>(query: ListQuery | null): Q
     const closeFrom = (index: number) => {
       for (const page of pages.splice(index)) page.stop();
     };
+    let complete = false;
     const publish = () => {
       if (stopped) return;
-      const loading = pages.some((page) => page.records === null);
-      setState({ key, data: loading ? [] : pages.flatMap((page) => page.records ?? []), loading, error: null });
+      const waiting = pages.some((page) => page.records === null);
+      // While the pages after a changed one re-subscribe, the last whole list stays on screen.
+      if (waiting && complete) return;
+      complete = !waiting;
+      setState({ key, data: waiting ? [] : pages.flatMap((page) => page.records ?? []), loading: waiting, error: null });
     };
     const open = (index: number, after: string | null) => {
       const page: LiveChainPage<T> = { after, records: null, stop: () => undefined };

@@ -1,4 +1,5 @@
 /** The rooms the alert history filters by, by name, live. */
-import { useQuery } from '../../../lib/documents/hooks.ts';
+import { useEveryLiveRecord } from '../../../lib/documents/pagedHooks.ts';
+import type { RecordOf } from '../../../lib/documents/records.ts';
 
-export const useRoomsByName = () => useQuery({ collection: 'rooms', orderBy: [['name']], limit: 500 });
+export const useRoomsByName = () => useEveryLiveRecord<RecordOf<'rooms'>>({ collection: 'rooms', orderBy: [['name']] });

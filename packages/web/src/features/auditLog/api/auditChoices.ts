@@ -1,5 +1,6 @@
 /** What the audit log's filters offer: the domains and staff in the caller's scope, live. */
-import { useQuery } from '../../../lib/documents/hooks.ts';
+import { useEveryLiveRecord } from '../../../lib/documents/pagedHooks.ts';
+import type { RecordOf } from '../../../lib/documents/records.ts';
 
-export const useDomainChoices = (limit: number) => useQuery({ collection: 'domains', limit });
-export const useStaffChoices = (limit: number) => useQuery({ collection: 'staff', collectionGroup: true, limit });
+export const useDomainChoices = () => useEveryLiveRecord<RecordOf<'domains'>>({ collection: 'domains' });
+export const useStaffChoices = () => useEveryLiveRecord<RecordOf<'domains/staff'>>({ collection: 'staff', collectionGroup: true });

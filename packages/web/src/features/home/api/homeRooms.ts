@@ -1,4 +1,5 @@
 /** The rooms of the home screen's list, by name, live. */
-import { useQuery } from '../../../lib/documents/hooks.ts';
+import { useEveryLiveRecord } from '../../../lib/documents/pagedHooks.ts';
+import type { RecordOf } from '../../../lib/documents/records.ts';
 
-export const useRoomsByName = (limit: number) => useQuery({ collection: 'rooms', orderBy: [['name']], limit });
+export const useRoomsByName = () => useEveryLiveRecord<RecordOf<'rooms'>>({ collection: 'rooms', orderBy: [['name']] });

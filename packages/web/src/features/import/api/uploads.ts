@@ -5,8 +5,10 @@
 import { useCount, useQuery } from '../../../lib/documents/hooks.ts';
 import { http } from '../../../lib/http/httpClient.ts';
 import type { UnknownColumnChoice } from '@nemuri/shared/imports';
+import { useEveryLiveRecord } from '../../../lib/documents/pagedHooks.ts';
+import type { RecordOf } from '../../../lib/documents/records.ts';
 
-export const useRoomsByName = (limit: number) => useQuery({ collection: 'rooms', orderBy: [['name']], limit });
+export const useRoomsByName = () => useEveryLiveRecord<RecordOf<'rooms'>>({ collection: 'rooms', orderBy: [['name']] });
 
 /** `limit` uploads of the room, newest first, after the upload created at `startAfter`. */
 export function useUploadPage(roomId: string, limit: number, startAfter: string | undefined) {

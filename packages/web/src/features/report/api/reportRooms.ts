@@ -1,4 +1,5 @@
 /** The rooms a report can be made for: those in the caller's scope, live. */
-import { useQuery } from '../../../lib/documents/hooks.ts';
+import { useEveryLiveRecord } from '../../../lib/documents/pagedHooks.ts';
+import type { RecordOf } from '../../../lib/documents/records.ts';
 
-export const useReportRooms = () => useQuery({ collection: 'rooms', limit: 1000 });
+export const useReportRooms = () => useEveryLiveRecord<RecordOf<'rooms'>>({ collection: 'rooms' });
