@@ -8,9 +8,11 @@
  * runtime). The capability plugins after them take what they need from the app (`app.documents`,
  * `app.signals`, `app.live`, …) and name it in their `dependencies`, so that Fastify refuses to
  * start when one is registered before what it uses. docs/architecture.md, "Services", draws the graph.
+ * Each core service but `database` can be replaced by another plugin of the same name (`services`):
+ * server.ts hands over the ones it made before the app, a test one that records or pretends.
  */
 import fastifyCompress from '@fastify/compress';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,8 +26,8 @@ import { borrowsPlugin } from './borrows/borrowsPlugin.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database/database.ts';
 import { databasePlugin } from './database/databasePlugin.ts';
-import { deviceServicesPlugin, type DeviceServices } from './devices/deviceServices.ts';
-import { documentServicesPlugin, type DocumentServices } from './documents/documentServices.ts';
+import { deviceServicesPlugin } from './devices/deviceServices.ts';
+import { documentServicesPlugin } from './documents/documentServices.ts';
 import { devicesPlugin } from './devices/devicesPlugin.ts';
 import { documentsPlugin } from './documents/documentsPlugin.ts';
 import { healthPlugin } from './health/health.ts';
@@ -34,9 +36,8 @@ import { importsPlugin } from './imports/importsPlugin.ts';
 import { integrationsPlugin } from './integrations/integrationsPlugin.ts';
 import { ingestPlugin } from './ingest/ingestPlugin.ts';
 import { ingestServicePlugin } from './ingest/ingestService.ts';
-import type { IngestPipeline } from './ingest/pipeline.ts';
 import { secondFactorPlugin } from './auth/secondFactorPolicy.ts';
-import { signalServicesPlugin, type SignalServices } from './signals/signalServices.ts';
+import { signalServicesPlugin } from './signals/signalServices.ts';
 import { errorsPlugin } from './http/errors.ts';
 import { fairSharePlugin } from './http/fairShare.ts';
 import { jsonGuardPlugin } from './http/jsonGuard.ts';
@@ -63,12 +64,29 @@ export interface LogDestination {
   write(line: string): void;
 }
 
-/** The core services made before the app (server.ts: devices are taken before the app is built). */
-export interface EarlyServices {
-  documents: DocumentServices;
-  signals: SignalServices;
-  devices: DeviceServices;
-  ingest: IngestPipeline;
+/** The core services that another plugin may stand in for (docs/architecture.md, "Services"). */
+export type CoreServiceName = 'secondFactor' | 'documents' | 'signals' | 'devices' | 'ingest' | 'live';
+
+/**
+ * Core services replaced by other plugins. Each is a fastify-plugin plugin named as the service it
+ * replaces, so that the plugins naming that service in their `dependencies` still find it, and
+ * Fastify still checks the replacement's own `dependencies` when the app starts.
+ */
+export type CoreServicePlugins = Partial<Record<CoreServiceName, FastifyPluginAsync>>;
+
+const PLUGIN_META = Symbol.for('plugin-meta');
+
+/** The replacement for `name`, refused at once when it is not a plugin of that name. */
+function replacementOf(services: CoreServicePlugins, name: CoreServiceName): FastifyPluginAsync | undefined {
+  const plugin = services[name];
+  if (plugin === undefined) return undefined;
+  // fastify-plugin keeps the name it was given under this symbol (Fastify reads it the same way).
+  const meta = (plugin as unknown as Record<symbol, { name?: string } | undefined>)[PLUGIN_META];
+  if (meta?.name !== name)
+    throw new Error(
+      `the replacement for the ${name} service must be a fastify-plugin plugin named '${name}' (it is ${meta?.name === undefined ? 'unnamed' : `'${meta.name}'`})`,
+    );
+  return plugin;
 }
 
 export interface BuildAppOptions {
@@ -89,8 +107,8 @@ export interface BuildAppOptions {
   uploadDir?: string;
   /** The start steps server.ts completes after building the app; absent: nothing left to start. */
   readiness?: Readiness;
-  /** The core services, when they were made before the app (server.ts); absent: the app makes them. */
-  early?: EarlyServices;
+  /** Core services replaced by other plugins (server.ts: the ones it made before the app; tests); absent: the app makes them. */
+  services?: CoreServicePlugins;
 }
 
 /** Content types worth compressing per request: text, JSON, XML, JavaScript, SVG; not binary. */
@@ -121,7 +139,7 @@ export async function buildApp({
   logger = true,
   uploadDir,
   readiness = new Readiness(),
-  early,
+  services = {},
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // A number of hops becomes proxy-addr's trust function: the nearest n addresses are proxies.
@@ -155,13 +173,12 @@ export async function buildApp({
   });
   // The core services (see the header): every plugin below finds them on the app.
   await app.register(databasePlugin, { database });
-  await app.register(secondFactorPlugin);
-  await app.register(documentServicesPlugin, early === undefined ? {} : { services: early.documents });
-  await app.register(signalServicesPlugin, early === undefined ? {} : { services: early.signals });
-  await app.register(deviceServicesPlugin, early === undefined ? {} : { services: early.devices });
+  await app.register(replacementOf(services, 'secondFactor') ?? secondFactorPlugin);
+  await app.register(replacementOf(services, 'documents') ?? documentServicesPlugin());
+  await app.register(replacementOf(services, 'signals') ?? signalServicesPlugin());
+  await app.register(replacementOf(services, 'devices') ?? deviceServicesPlugin());
   await app.register(
-    ingestServicePlugin,
-    early === undefined ? (config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays }) : { pipeline: early.ingest },
+    replacementOf(services, 'ingest') ?? ingestServicePlugin(config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays }),
   );
 
   await app.register(securityHeadersPlugin);
@@ -180,7 +197,8 @@ export async function buildApp({
   await app.register(principalPlugin, { auth });
   // The `live` service. Before authPlugin: it watches sign-in's answers (sign-out) to check the live
   // sockets at once. Registers @fastify/websocket; every live channel below serves through it (app.live).
-  await app.register(socketRuntimePlugin, { auth });
+  const live = replacementOf(services, 'live');
+  await (live === undefined ? app.register(socketRuntimePlugin, { auth }) : app.register(live));
   await app.register(authPlugin, { auth });
   await app.register(sessionPlugin, { auth });
   await app.register(documentsPlugin);

@@ -71,6 +71,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     import('./documents/documentServices.ts'),
     import('./signals/signalServices.ts'),
     import('./devices/deviceServices.ts'),
+    import('./ingest/ingestService.ts'),
   ]);
   const appModule = ingestModules.then(() => import('./app.ts'));
   ingestModules.catch(() => undefined);
@@ -93,10 +94,16 @@ export async function startServer(config: Config, options: StartServerOptions = 
     // Devices first (issue 25: after a crash the broker took 48 s to listen): the pipeline and the
     // broker need only the database, so they start before the rest of the app is even loaded, and
     // a taken MQTT_PORT fails the start at once. Their log lines reach the app's logger once it exists.
-    const [{ connectExternalBroker, startEmbeddedBroker }, { IngestPipeline }, { createDocumentServices }, { createSignalServices }, { createDeviceServices }] =
-      await ingestModules;
+    const [
+      { connectExternalBroker, startEmbeddedBroker },
+      { IngestPipeline },
+      { createDocumentServices, documentServicesPlugin },
+      { createSignalServices, signalServicesPlugin },
+      { createDeviceServices, deviceServicesPlugin },
+      { ingestServicePlugin },
+    ] = await ingestModules;
     timing.step('ingest loaded');
-    // The core services the devices need, made now and handed to the app (app.ts) to decorate.
+    // The core services the devices need, made now and handed to the app (app.ts) as its service plugins.
     const documents = createDocumentServices(database, early);
     const signals = createSignalServices(database);
     const devices = createDeviceServices(database, documents.store, signals.hub, early);
@@ -154,7 +161,12 @@ export async function startServer(config: Config, options: StartServerOptions = 
     app = await buildApp({
       config,
       database,
-      early: { documents, signals, devices, ingest },
+      services: {
+        documents: documentServicesPlugin(documents),
+        signals: signalServicesPlugin(signals),
+        devices: deviceServicesPlugin(devices),
+        ingest: ingestServicePlugin({ pipeline: ingest }),
+      },
       auth: authReady.promise,
       mail: mailReady.promise,
       publicUrl: publicUrlReady.promise,

@@ -21,7 +21,8 @@ import { DocumentStore } from '../documents/store.ts';
 import { SecondFactorPolicy } from '../auth/secondFactorPolicy.ts';
 import { createTestSchema } from '../testing/postgres.ts';
 import { DEMO_ROOMS } from './demoTenants.ts';
-import { demoUserIds, seedDemoData, SYSTEM_PRINCIPAL, type DemoDataCounts } from './seedDemoData.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
+import { demoUserIds, seedDemoData, type DemoDataCounts } from './seedDemoData.ts';
 
 export type DatabaseChoice = 'pglite' | 'postgresql';
 

@@ -13,15 +13,11 @@
  * (every id is deterministic).
  */
 import { DEMO_ACCOUNTS } from '@nemuri/shared/demoAccounts';
-import type { Claims } from '@nemuri/shared/documents/access';
-import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Queryable } from '../database/database.ts';
 import type { DocumentStore } from '../documents/store.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { buildDemoRecords, type DemoRecord } from './demoRecords.ts';
 import { tokyoDay } from './tokyoTime.ts';
-
-/** Who writes the demo data: the system, with every right (the audit log says `system`). */
-export const SYSTEM_PRINCIPAL: Claims = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
 
 /** The app_meta key marking a completed demo data set; its value holds when and what was written. */
 export const DEMO_DATA_SET_KEY = 'demo_data_set';

@@ -7,6 +7,7 @@
  * hub). Ingest reports the frames it takes; device registration, lending and the signal API read
  * or reset what is kept here.
  */
+import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../database/database.ts';
 import type { DocumentStore } from '../documents/store.ts';
@@ -30,14 +31,16 @@ export function createDeviceServices(database: Database, documents: DocumentStor
   return { registry: new DeviceRegistry(database), status: new DeviceStatusTracker(documents, (event) => hub.status(event), log) };
 }
 
-export interface DeviceServicesPluginOptions {
-  /** Made before the app (server.ts, with the ingest pipeline); absent: made here over the app's services. */
-  services?: DeviceServices;
+/**
+ * The `devices` service plugin over `made` (server.ts makes it before the app, with the ingest
+ * pipeline), or over services made here from the app's. A test replaces it with another plugin
+ * named `devices` (app.ts).
+ */
+export function deviceServicesPlugin(made?: DeviceServices): FastifyPluginAsync {
+  return fp(
+    async (app) => {
+      app.decorate('devices', made ?? createDeviceServices(app.database, app.documents, app.signals.hub, app.log));
+    },
+    { name: 'devices', dependencies: ['database', 'documents', 'signals'] },
+  );
 }
-
-export const deviceServicesPlugin = fp<DeviceServicesPluginOptions>(
-  async (app, { services }) => {
-    app.decorate('devices', services ?? createDeviceServices(app.database, app.documents, app.signals.hub, app.log));
-  },
-  { name: 'devices', dependencies: ['database', 'documents', 'signals'] },
-);

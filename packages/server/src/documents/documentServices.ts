@@ -6,6 +6,7 @@
  * staff rules) hears every write. On PostgreSQL the feed also listens for other processes' writes
  * from the app's start to its close.
  */
+import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../database/database.ts';
 import { ChangeFeed } from './changeFeed.ts';
@@ -34,24 +35,25 @@ export function createDocumentServices(database: Database, log: Logger): Documen
   return { store: new DocumentStore(database, log, changeFeed), changeFeed };
 }
 
-export interface DocumentServicesPluginOptions {
-  /** Made before the app (server.ts); absent: made here over `app.database`. */
-  services?: DocumentServices;
+/**
+ * The `documents` service plugin over `made` (server.ts makes it before the app), or over a store
+ * made here on `app.database`. A test replaces it with another plugin named `documents` (app.ts).
+ */
+export function documentServicesPlugin(made?: DocumentServices): FastifyPluginAsync {
+  return fp(
+    async (app) => {
+      const { store, changeFeed } = made ?? createDocumentServices(app.database, app.log);
+      app.decorate('documents', store);
+      app.decorate('changeFeed', changeFeed);
+      // Other processes' changes (PostgreSQL): listening starts with the server and ends before the
+      // database closes (server.ts closes the app first).
+      app.addHook('onReady', async () => {
+        await changeFeed.start(app.log);
+      });
+      app.addHook('onClose', async () => {
+        await changeFeed.stop();
+      });
+    },
+    { name: 'documents', dependencies: ['database'] },
+  );
 }
-
-export const documentServicesPlugin = fp<DocumentServicesPluginOptions>(
-  async (app, { services }) => {
-    const { store, changeFeed } = services ?? createDocumentServices(app.database, app.log);
-    app.decorate('documents', store);
-    app.decorate('changeFeed', changeFeed);
-    // Other processes' changes (PostgreSQL): listening starts with the server and ends before the
-    // database closes (server.ts closes the app first).
-    app.addHook('onReady', async () => {
-      await changeFeed.start(app.log);
-    });
-    app.addHook('onClose', async () => {
-      await changeFeed.stop();
-    });
-  },
-  { name: 'documents', dependencies: ['database'] },
-);

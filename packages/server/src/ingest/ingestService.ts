@@ -5,6 +5,7 @@
  * (online status, `lastSeenAt`). The MQTT broker (server.ts) and the HTTP ingest route (ingestPlugin.ts)
  * hand it their messages.
  */
+import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { IngestPipeline } from './pipeline.ts';
 
@@ -15,26 +16,29 @@ declare module 'fastify' {
   }
 }
 
-export interface IngestServicePluginOptions {
-  /** Made before the app (server.ts: devices are taken before the app is built); absent: made here. */
-  pipeline?: IngestPipeline;
-  /** SIGNAL_RETENTION_DAYS, for a pipeline made here. */
-  retentionDays?: number;
-}
+export type IngestServiceMade =
+  /** Made before the app (server.ts: devices are taken before the app is built). */
+  | { pipeline: IngestPipeline }
+  /** Made here from the app's services; SIGNAL_RETENTION_DAYS when set. */
+  | { retentionDays?: number };
 
-export const ingestServicePlugin = fp<IngestServicePluginOptions>(
-  async (app, { pipeline, retentionDays }) => {
-    app.decorate(
-      'ingest',
-      pipeline ??
-        new IngestPipeline({
-          database: app.database,
-          signals: app.signals,
-          status: app.devices.status,
-          log: app.log,
-          ...(retentionDays === undefined ? {} : { retentionDays }),
-        }),
-    );
-  },
-  { name: 'ingest', dependencies: ['database', 'signals', 'devices'] },
-);
+/** The `ingest` service plugin. A test replaces it with another plugin named `ingest` (app.ts). */
+export function ingestServicePlugin(made: IngestServiceMade = {}): FastifyPluginAsync {
+  return fp(
+    async (app) => {
+      app.decorate(
+        'ingest',
+        'pipeline' in made
+          ? made.pipeline
+          : new IngestPipeline({
+              database: app.database,
+              signals: app.signals,
+              status: app.devices.status,
+              log: app.log,
+              ...(made.retentionDays === undefined ? {} : { retentionDays: made.retentionDays }),
+            }),
+      );
+    },
+    { name: 'ingest', dependencies: ['database', 'signals', 'devices'] },
+  );
+}

@@ -5,6 +5,7 @@
  * (liveHub.ts). Ingest fills them; the signal API, the room-state estimator, the morning analysis
  * and the imports read or add to them.
  */
+import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../database/database.ts';
 import { FrameRings } from './frameRings.ts';
@@ -28,14 +29,16 @@ export function createSignalServices(database: Database, options: SignalStoreOpt
   return { store: new SignalStore(database, options), rings: new FrameRings(), hub: new LiveHub() };
 }
 
-export interface SignalServicesPluginOptions {
-  /** Made before the app (server.ts, with the ingest pipeline); absent: made here over `app.database`. */
-  services?: SignalServices;
+/**
+ * The `signals` service plugin over `made` (server.ts makes it before the app, with the ingest
+ * pipeline), or over services made here on `app.database`. A test replaces it with another plugin
+ * named `signals` (app.ts).
+ */
+export function signalServicesPlugin(made?: SignalServices): FastifyPluginAsync {
+  return fp(
+    async (app) => {
+      app.decorate('signals', made ?? createSignalServices(app.database));
+    },
+    { name: 'signals', dependencies: ['database'] },
+  );
 }
-
-export const signalServicesPlugin = fp<SignalServicesPluginOptions>(
-  async (app, { services }) => {
-    app.decorate('signals', services ?? createSignalServices(app.database));
-  },
-  { name: 'signals', dependencies: ['database'] },
-);
