@@ -62,9 +62,9 @@ async function main(): Promise<void> {
   try {
     await migrate(database);
     const silent = { info: () => undefined, warn: () => undefined, error: (object: object, message: string) => console.error(message, object) };
-    const signals = createSignalServices(database);
+    const signals = createSignalServices(database, silent);
     const { status } = createDeviceServices(database, new DocumentStore(database, silent), signals.hub, silent);
-    const pipeline = new IngestPipeline({ database, signals, status, log: silent });
+    const pipeline = new IngestPipeline({ signals, status, log: silent });
     // The same bytes for every device: the path does not look at values, only at headers and CRCs.
     const seconds = Array.from({ length: SECONDS }, (_, s) => messagesOf(s));
     const devices = Array.from({ length: DEVICES }, (_, i) => ({

@@ -175,11 +175,12 @@ export async function buildApp({
   await app.register(databasePlugin, { database });
   await app.register(replacementOf(services, 'secondFactor') ?? secondFactorPlugin);
   await app.register(replacementOf(services, 'documents') ?? documentServicesPlugin());
-  await app.register(replacementOf(services, 'signals') ?? signalServicesPlugin());
-  await app.register(replacementOf(services, 'devices') ?? deviceServicesPlugin());
   await app.register(
-    replacementOf(services, 'ingest') ?? ingestServicePlugin(config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays }),
+    replacementOf(services, 'signals') ??
+      signalServicesPlugin(undefined, config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays }),
   );
+  await app.register(replacementOf(services, 'devices') ?? deviceServicesPlugin());
+  await app.register(replacementOf(services, 'ingest') ?? ingestServicePlugin());
 
   await app.register(securityHeadersPlugin);
   await app.register(errorsPlugin);

@@ -23,6 +23,7 @@ import type { DeviceBroker } from './ingest/broker.ts';
 import type { DemoSimulation } from './ingest/demoSimulation.ts';
 import { LateLogger } from './ingest/lateLogger.ts';
 import type { IngestPipeline } from './ingest/pipeline.ts';
+import type { SignalServices } from './signals/signalServices.ts';
 import type { StallWatch } from './ingest/stallAlerts.ts';
 import type { Mailer } from './mail/mail.ts';
 
@@ -82,6 +83,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
   let broker: DeviceBroker | undefined;
   let simulation: DemoSimulation | null = null;
   let pipeline: IngestPipeline | undefined;
+  let signals: SignalServices | undefined;
   let checkpoints: Checkpoints | undefined;
   let stallWatch: StallWatch | undefined;
   const early = new LateLogger();
@@ -105,15 +107,9 @@ export async function startServer(config: Config, options: StartServerOptions = 
     timing.step('ingest loaded');
     // The core services the devices need, made now and handed to the app (app.ts) as its service plugins.
     const documents = createDocumentServices(database, early);
-    const signals = createSignalServices(database);
+    signals = createSignalServices(database, early, config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays });
     const devices = createDeviceServices(database, documents.store, signals.hub, early);
-    pipeline = new IngestPipeline({
-      database,
-      signals,
-      status: devices.status,
-      log: early,
-      ...(config.signalRetentionDays === undefined ? {} : { retentionDays: config.signalRetentionDays }),
-    });
+    pipeline = new IngestPipeline({ signals, status: devices.status, log: early });
     const ingest = pipeline;
     ingest.warmUp();
     timing.step('parser loaded');
@@ -165,7 +161,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
         documents: documentServicesPlugin(documents),
         signals: signalServicesPlugin(signals),
         devices: deviceServicesPlugin(devices),
-        ingest: ingestServicePlugin({ pipeline: ingest }),
+        ingest: ingestServicePlugin(ingest),
       },
       auth: authReady.promise,
       mail: mailReady.promise,
@@ -178,6 +174,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     timing.step('app built');
     await listen(app, config);
     ingest.start();
+    signals.upkeep.start();
     timing.step('HTTP listening');
     const { port } = app.server.address() as AddressInfo;
     const url = `http://${displayHost(config.host)}:${port}`;
@@ -288,6 +285,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     await simulation?.stop().catch(() => undefined);
     await broker?.close().catch(() => undefined);
     pipeline?.stopTimers();
+    signals?.upkeep.stop();
     checkpoints?.stop();
     stallWatch?.stop();
     if (app === undefined) early.drainToStderr();

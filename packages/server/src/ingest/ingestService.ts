@@ -16,28 +16,15 @@ declare module 'fastify' {
   }
 }
 
-export type IngestServiceMade =
-  /** Made before the app (server.ts: devices are taken before the app is built). */
-  | { pipeline: IngestPipeline }
-  /** Made here from the app's services; SIGNAL_RETENTION_DAYS when set. */
-  | { retentionDays?: number };
-
-/** The `ingest` service plugin. A test replaces it with another plugin named `ingest` (app.ts). */
-export function ingestServicePlugin(made: IngestServiceMade = {}): FastifyPluginAsync {
+/**
+ * The `ingest` service plugin over `made` (server.ts: devices are taken before the app is built), or
+ * over a pipeline made here from the app's services. A test replaces it with another plugin named
+ * `ingest` (app.ts).
+ */
+export function ingestServicePlugin(made?: IngestPipeline): FastifyPluginAsync {
   return fp(
     async (app) => {
-      app.decorate(
-        'ingest',
-        'pipeline' in made
-          ? made.pipeline
-          : new IngestPipeline({
-              database: app.database,
-              signals: app.signals,
-              status: app.devices.status,
-              log: app.log,
-              ...(made.retentionDays === undefined ? {} : { retentionDays: made.retentionDays }),
-            }),
-      );
+      app.decorate('ingest', made ?? new IngestPipeline({ signals: app.signals, status: app.devices.status, log: app.log }));
     },
     { name: 'ingest', dependencies: ['database', 'signals', 'devices'] },
   );

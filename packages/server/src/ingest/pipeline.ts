@@ -15,7 +15,6 @@ import { createParserSync } from '@nemuri/parser/node';
 import type { Parser } from '@nemuri/parser/parser';
 import { ParseError } from '@nemuri/parser/errors';
 import type { SmfSampleChannel, SmfSampleFrame } from '@nemuri/parser/smf';
-import type { Database } from '../database/database.ts';
 import type { KnownDevice } from '../devices/deviceRegistry.ts';
 import type { DeviceStatusTracker } from '../devices/deviceStatus.ts';
 import type { FrameRings } from '../signals/frameRings.ts';
@@ -32,16 +31,11 @@ export interface PipelineLogger {
 }
 
 export interface IngestPipelineOptions {
-  database: Database;
   /** Told of every device whose frames arrive: the `devices` service's online status. */
   status: DeviceStatusTracker;
   /** Where frames go: storage, rings and live subscribers. */
   signals: SignalServices;
   log: PipelineLogger;
-  /** SIGNAL_RETENTION_DAYS. Default 30. */
-  retentionDays?: number;
-  /** Compaction period. Default 10 s. */
-  compactEveryMs?: number;
   /** When storage counts as stalled (readiness); STORAGE_BOUNDS unless given (tests). */
   storageBounds?: Partial<StorageBounds>;
   /** IN_FLIGHT_LIMIT_MS unless given (tests). */
@@ -94,12 +88,8 @@ export interface IngestResult {
   stored: Promise<void>;
 }
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 3_600_000;
 /** Often, so that the devices' spread-out lastSeenAt writes go a few at a time. */
 const STATUS_EVERY_MS = 1_000;
-/** Compact a minute once it has been over this long (frames of a second arrive after it ends). */
-const COMPACT_GRACE_MS = 10_000;
 const LOG_EVERY_MS = 10_000;
 /** The longest a message waits for its frames' commit before the caller is told it failed. */
 export const IN_FLIGHT_LIMIT_MS = 30_000;
@@ -145,14 +135,11 @@ export class IngestPipeline {
     droppedMessages: 0,
     joinedFrames: 0,
   };
-  readonly #database: Database;
   readonly #status: DeviceStatusTracker;
   readonly #hub: LiveHub;
   readonly #store: SignalStore;
   readonly #log: PipelineLogger;
   readonly #inFlightLimitMs: number;
-  readonly #retentionDays: number;
-  readonly #compactEveryMs: number;
   readonly #rings: FrameRings;
   readonly #loggedAt = new Map<string, number>();
   /** The staging write each message's frames went to (SignalStore batches them). */
@@ -173,11 +160,8 @@ export class IngestPipeline {
   #stopped: Promise<void> | undefined;
 
   constructor(options: IngestPipelineOptions) {
-    this.#database = options.database;
     this.#log = options.log;
     this.#inFlightLimitMs = options.inFlightLimitMs ?? IN_FLIGHT_LIMIT_MS;
-    this.#retentionDays = options.retentionDays ?? 30;
-    this.#compactEveryMs = options.compactEveryMs ?? 10_000;
     this.backlog = new StorageBacklog(options.storageBounds);
     this.#store = options.signals.store;
     this.#hub = options.signals.hub;
@@ -363,58 +347,16 @@ export class IngestPipeline {
     );
   }
 
-  /** Starts the periodic work: device status, compaction of complete minutes, retention. */
-  start(): void {
-    const every = (ms: number, work: () => Promise<unknown>, what: string): void => {
-      const timer = setInterval(() => {
-        work().catch((error: unknown) => this.#log.error({ err: error }, `${what} failed`));
-      }, ms);
-      timer.unref();
-      this.#timers.push(timer);
-    };
-    every(STATUS_EVERY_MS, () => this.#status.tick(), 'device status update');
-    let compacting = false;
-    every(
-      this.#compactEveryMs,
-      async () => {
-        // A compaction longer than the period is not joined by another.
-        if (compacting) return;
-        compacting = true;
-        try {
-          const moved = await this.#store.compactAll(this.#compactBefore(), { rowsPerPass: 500, pauseMs: 10 });
-          await this.#vacuum('signal_frames_pending', moved);
-        } finally {
-          compacting = false;
-        }
-      },
-      'signal compaction',
-    );
-    every(HOUR_MS, () => this.#retention(), 'signal retention');
-    const first = setTimeout(() => {
-      this.#retention().catch((error: unknown) => this.#log.error({ err: error }, 'signal retention failed'));
-    }, MINUTE_MS);
-    first.unref();
-    this.#timers.push(first);
-  }
-
-  #compactBefore(nowMs = Date.now()): number {
-    return Math.floor((nowMs - COMPACT_GRACE_MS) / MINUTE_MS) * MINUTE_MS * 1000;
-  }
-
   /**
-   * PGlite runs no autovacuum (PostgreSQL does): without it every staged and deleted frame would stay
-   * in the file. A plain VACUUM makes the space reusable without locking writers out (milliseconds).
+   * Starts the periodic work: device status. (Compaction and retention are the `signals` service's:
+   * signals/signalUpkeep.ts.)
    */
-  async #vacuum(table: 'signal_frames_pending' | 'signal_chunks', deletedRows: number): Promise<void> {
-    if (this.#database.kind !== 'pglite' || deletedRows === 0) return;
-    await this.#database.query(`vacuum ${table}`);
-  }
-
-  async #retention(): Promise<void> {
-    const deleted = await this.#store.deleteOlderThan(this.#retentionDays);
-    await this.#vacuum('signal_chunks', deleted.chunks);
-    await this.#vacuum('signal_frames_pending', deleted.pending);
-    if (deleted.chunks + deleted.pending > 0) this.#log.info({ ...deleted, retentionDays: this.#retentionDays }, 'old signals deleted');
+  start(): void {
+    const timer = setInterval(() => {
+      this.#status.tick().catch((error: unknown) => this.#log.error({ err: error }, 'device status update failed'));
+    }, STATUS_EVERY_MS);
+    timer.unref();
+    this.#timers.push(timer);
   }
 
   /** Stops the periodic work only (a start that failed). */
@@ -425,9 +367,7 @@ export class IngestPipeline {
 
   /**
    * Stops the periodic work and writes what is held: queued frames, then the devices' lastSeenAt.
-   * Call after the broker and HTTP ingest have stopped. Staged frames are not compacted here: that
-   * could take longer than a shutdown may (a backlog of minutes), and the compaction timer takes
-   * them in the background after the next start; they are durable and readable meanwhile.
+   * Call after the broker and HTTP ingest have stopped.
    */
   stop(): Promise<void> {
     this.#stopped ??= (async () => {

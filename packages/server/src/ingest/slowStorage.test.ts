@@ -50,10 +50,9 @@ describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)('a slow database under ingest', () =
     database = await openPostgres({ url: link.through(TEST_DATABASE_URL), searchPath: schema.schema });
     parser = await loadParser();
     documents = new DocumentStore(database, quiet);
-    signals = createSignalServices(database);
+    signals = createSignalServices(database, quiet);
     devices = createDeviceServices(database, documents, signals.hub, quiet);
     pipeline = new IngestPipeline({
-      database,
       signals,
       status: devices.status,
       log: quiet,

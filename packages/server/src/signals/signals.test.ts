@@ -153,32 +153,28 @@ describe('SignalStore', () => {
     expect(rows[0]?.n).toBe(3 * 3);
   });
 
-  it('is compacted (and vacuumed on PGlite) by the running pipeline once a minute is over', async () => {
+  it('is compacted (and vacuumed on PGlite) by the signals upkeep once a minute is over', async () => {
     const lines: string[] = [];
     const log = {
       info: () => undefined,
       warn: (_: object, message: string) => lines.push(message),
       error: (_: object, message: string) => lines.push(message),
     };
-    const signals = createSignalServices(database);
-    const pipeline = new IngestPipeline({
-      database,
-      signals,
-      status: createDeviceServices(database, new DocumentStore(database, log), signals.hub, log).status,
-      log,
-      compactEveryMs: 50,
-    });
+    const signals = createSignalServices(database, log, { compactEveryMs: 50 });
+    const pipeline = new IngestPipeline({ signals, status: createDeviceServices(database, new DocumentStore(database, log), signals.hub, log).status, log });
     const device = { serial: 'P-1', domainId: 'd', rootDomainId: 'r', credentialHash: null, status: 'in_use' };
     const startUs = (Math.floor(Date.now() / 60_000) - 5) * 60_000_000;
     const frames = [0, 1, 2].map((sequence) => ecg(sequence, startUs + sequence * 1e6).bytes);
     await pipeline.ingest(device, Buffer.concat(frames)).durable;
     pipeline.start();
+    signals.upkeep.start();
     try {
       const deadline = Date.now() + 5000;
       const chunkCount = async () => (await database.query<{ n: number }>("select count(*)::int as n from signal_chunks where serial = 'P-1'")).rows[0]?.n;
       while ((await chunkCount()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(await chunkCount()).toBe(1);
     } finally {
+      signals.upkeep.stop();
       await pipeline.stop();
     }
     expect((await store.read('P-1', 'ecg', startUs, startUs + 60e6)).equals(Buffer.concat(frames))).toBe(true);
