@@ -148,9 +148,11 @@ export class SignalStore {
 
   /**
    * One statement per `rowsPerStatement` frames, whatever their number: the columns go as arrays and
-   * the frames' bytes as one bytea (sliced by offset and length in SQL), so the statement text is the
-   * same every time (parsed and planned cheaply) and the driver sends nine parameters instead of seven
-   * per row; the bytes travel in binary, unescaped.
+   * the frames' bytes as one base64 text (decoded once and sliced by offset and length in SQL), so the
+   * statement text is the same every time (parsed and planned cheaply) and the driver sends nine
+   * parameters instead of seven per row. Base64 rather than a bytea parameter: bytea's text form is hex,
+   * half again as long, and on PGlite every character of a parameter is copied into the WebAssembly
+   * heap on the database thread (bench:ingest: 98 → 45 µs of database time per frame).
    */
   async #write(frames: readonly PendingFrame[]): Promise<void> {
     for (let i = 0; i < frames.length; i += this.#rowsPerStatement) {
@@ -181,12 +183,13 @@ export class SignalStore {
       }
       // A lost connection (one the server closed before the pool noticed) costs a second try, not the
       // devices' frames: a row written twice is a duplicate, removed on read.
-      const params = [serials, channels, starts, sequences, Buffer.concat(parts, offset), offsets, lengths, domains, roots];
+      const params = [serials, channels, starts, sequences, Buffer.concat(parts, offset).toString('base64'), offsets, lengths, domains, roots];
       await againOnConnectionLoss(() =>
         this.#database.query(
           `insert into signal_frames_pending (serial, channel, start_us, seq, frame, domain_id, root_domain_id)
-         select f.serial, f.channel, f.start_us, f.seq, substring($5::bytea from f.at + 1 for f.length), f.domain_id, f.root_domain_id
-         from unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $6::int[], $7::int[], $8::text[], $9::text[])
+         select f.serial, f.channel, f.start_us, f.seq, substring(b.bytes from f.at + 1 for f.length), f.domain_id, f.root_domain_id
+         from (select decode($5::text, 'base64') as bytes) b,
+              unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $6::int[], $7::int[], $8::text[], $9::text[])
            as f(serial, channel, start_us, seq, at, length, domain_id, root_domain_id)`,
           params,
         ),

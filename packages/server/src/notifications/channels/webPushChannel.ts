@@ -61,7 +61,8 @@ export function webPushChannel({ db, keys, subject, extraOrigins, now }: WebPush
   // Connections to each push service stay open for the next alert (TLS handshakes cost more than the requests).
   const agents = keptAliveAgents(MAX_CONNECTIONS);
   const encryption = new PushEncryptionPool();
-  const signed = new Map<string, { authorization: string; since: number; until: number }>();
+  // The signing in progress is shared: 64 lanes starting at once on a cold cache sign once, not 64 times.
+  const signed = new Map<string, { authorization: Promise<string>; since: number; until: number }>();
   let loaded: Promise<WebPushLibrary> | undefined;
   const library = () =>
     (loaded ??= import('web-push').then(
@@ -71,10 +72,7 @@ export function webPushChannel({ db, keys, subject, extraOrigins, now }: WebPush
         throw error;
       },
     ));
-  const authorizationFor = async (audience: string): Promise<string> => {
-    const cached = signed.get(audience);
-    // A clock set back (NTP, a fake clock) would keep a token whose expiry lies beyond what push services accept: sign anew.
-    if (cached !== undefined && cached.since <= now() && cached.until > now()) return cached.authorization;
+  const sign = async (audience: string): Promise<string> => {
     const { publicKey, privateKey } = await keys();
     const headers = (await library()).getVapidHeaders(
       audience,
@@ -84,8 +82,20 @@ export function webPushChannel({ db, keys, subject, extraOrigins, now }: WebPush
       'aes128gcm',
       Math.floor(now() / 1000) + JWT_LIFETIME_SEC,
     );
-    signed.set(audience, { authorization: headers.Authorization, since: now(), until: now() + JWT_REUSE_MS });
     return headers.Authorization;
+  };
+  const authorizationFor = (audience: string): Promise<string> => {
+    const cached = signed.get(audience);
+    // A clock set back (NTP, a fake clock) would keep a token whose expiry lies beyond what push services accept: sign anew.
+    if (cached !== undefined && cached.since <= now() && cached.until > now()) return cached.authorization;
+    const authorization = sign(audience);
+    const entry = { authorization, since: now(), until: now() + JWT_REUSE_MS };
+    signed.set(audience, entry);
+    // A failed signing is not kept: the next request tries again.
+    authorization.catch(() => {
+      if (signed.get(audience) === entry) signed.delete(audience);
+    });
+    return authorization;
   };
 
   /** Posts one encrypted message; `gone` when the push service says the subscription is no more. */
