@@ -18,7 +18,7 @@ import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import { reportQuery, type ReportQuery } from '@nemuri/shared/report/period';
 import { reportDate } from '@nemuri/shared/report/columns';
-import { csvOptions, REPORT_LINKS_DEFAULT_PAGE, REPORT_LINKS_MAX_PAGE, reportCommentInput } from '@nemuri/shared/report/reportApi';
+import { REPORT_LINKS_DEFAULT_PAGE, REPORT_LINKS_MAX_PAGE, reportCommentInput, reportCsvQuery } from '@nemuri/shared/report/reportApi';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { ApiError, apiErrorOfDocument, sendApiError } from '../http/errors.ts';
 import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
@@ -42,8 +42,6 @@ const linksQuery = z
   .strict();
 
 const roomParams = z.object({ roomId: idParam });
-/** The CSV's query: the report's rooms and period, and which CSV in which encoding. */
-const reportCsvQuery = reportQuery.and(csvOptions);
 
 function signedIn(request: FastifyRequest, minLevel: number = ROLE_LEVELS.individualUser): Claims {
   const claims = request.principal;

@@ -1,7 +1,7 @@
 /**
  * Attacker's test of the route schemas (http/zodRouteSchemas.ts): malformed, oversized and
  * prototype-polluting bodies and queries sent to routes that declare their input as zod schemas
- * (a report comment, agency bill generation and listing, device lending, signal reads) answer 400
+ * (a report comment, the report queries, agency bill generation and listing, device lending, signal reads) answer 400
  * `invalid-argument` before any handler runs, and nothing is written: the room's comment, the
  * agency's bills and the device's borrows are as before, and Object.prototype is untouched.
  */
@@ -66,6 +66,27 @@ function routeSchemasRefuse(choice: DatabaseChoice): void {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // The same route still takes a good comment.
     expect(ok(await staff.send('PUT', COMMENT_PATH, '{"comment":"  よく眠れた  "}', json)).body).toEqual({ comment: 'よく眠れた' });
+  });
+
+  it('refuses a report query with an unknown, repeated or mistyped key, naming it: CSV, PDF and data alike', async () => {
+    const good = 'rooms=route-schema-0&from=2026-11-01&to=2026-11-02';
+    const attacks: Record<string, string> = {
+      'an unknown key': `${good}&format=xlsx`,
+      'a __proto__ key': `${good}&__proto__[polluted]=1`,
+      'a repeated room list': `${good}&rooms=other`,
+      'an unknown CSV kind': `${good}&kind=everything`,
+    };
+    for (const path of ['/api/reports/csv', '/api/reports/pdf', '/api/reports/data'])
+      for (const [label, query] of Object.entries(attacks)) {
+        if (label === 'an unknown CSV kind' && path !== '/api/reports/csv') continue;
+        const reply = await staff.get(`${path}?${query}`);
+        expectRefused(reply, `${path} ${label}`);
+        if (label === 'an unknown key') expect((reply.body as { message: string }).message, path).toBe("query: Unrecognized key(s) in object: 'format'");
+      }
+    // The CSV's own keys are still taken there, and only there.
+    expect((await staff.get(`/api/reports/csv?${good}&kind=epochs&encoding=sjis`)).status).toBe(200);
+    expectRefused(await staff.get(`/api/reports/data?${good}&encoding=sjis`), 'a CSV key on the data query');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('refuses bad bill queries and bodies, and no bill is made', async () => {

@@ -59,26 +59,38 @@ export function periodAround(kind: Exclude<PeriodKind, 'custom'>, anchor: string
 
 const day = z.string().refine(isReportDay, 'must be a date YYYY-MM-DD');
 
-/** Rooms (comma-separated ids in a query string) and a period; the server parses its query with it. */
-export const reportQuery = z
-  .object({
-    rooms: z
-      .string()
-      .min(1)
-      .transform((value) => [
-        ...new Set(
-          value
-            .split(',')
-            .map((id) => id.trim())
-            .filter((id) => id !== ''),
-        ),
-      ])
-      .refine((ids) => ids.length >= 1 && ids.length <= MAX_REPORT_ROOMS, `from 1 to ${MAX_REPORT_ROOMS} rooms`)
-      .refine((ids) => ids.every((id) => id.length <= 200 && !id.includes('/')), 'not a room id'),
-    from: day,
-    to: day,
-  })
-  .refine((query) => query.from <= query.to, { message: 'from must not be after to', path: ['to'] })
-  .refine((query) => periodLength(query.from, query.to) <= MAX_REPORT_DAYS, { message: `at most ${MAX_REPORT_DAYS} days`, path: ['to'] });
+/** Rooms (comma-separated ids in a query string) and a period: the fields every report query has. */
+export const reportQueryFields = {
+  rooms: z
+    .string()
+    .min(1)
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((id) => id.trim())
+          .filter((id) => id !== ''),
+      ),
+    ])
+    .refine((ids) => ids.length >= 1 && ids.length <= MAX_REPORT_ROOMS, `from 1 to ${MAX_REPORT_ROOMS} rooms`)
+    .refine((ids) => ids.every((id) => id.length <= 200 && !id.includes('/')), 'not a room id'),
+  from: day,
+  to: day,
+};
+
+/**
+ * A report query's object, strict (an unknown key is refused by name, not ignored), with the period's
+ * rules; the CSV's query (reportApi.ts) adds its own keys to the same fields.
+ */
+export function withReportPeriod<T extends z.ZodRawShape & typeof reportQueryFields>(shape: T) {
+  return z
+    .object(shape)
+    .strict()
+    .refine((query) => (query.from as string) <= (query.to as string), { message: 'from must not be after to', path: ['to'] })
+    .refine((query) => periodLength(query.from as string, query.to as string) <= MAX_REPORT_DAYS, { message: `at most ${MAX_REPORT_DAYS} days`, path: ['to'] });
+}
+
+/** GET /api/reports/data and /pdf: rooms and a period, nothing else. */
+export const reportQuery = withReportPeriod(reportQueryFields);
 
 export type ReportQuery = z.infer<typeof reportQuery>;

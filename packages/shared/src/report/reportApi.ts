@@ -3,15 +3,18 @@
  * on besides the numbers: the CSV choices, the comment body, and how a report link is listed.
  */
 import { z } from 'zod/v3';
-import { MAX_REPORT_COMMENT } from './period.ts';
+import { MAX_REPORT_COMMENT, reportQueryFields, withReportPeriod } from './period.ts';
 
 export const CSV_KINDS = ['days', 'epochs'] as const;
 export const CSV_ENCODINGS = ['utf8bom', 'sjis'] as const;
 export type CsvKind = (typeof CSV_KINDS)[number];
 export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
 
-/** `kind` and `encoding` of GET /api/reports/csv (the rooms and period: period.ts reportQuery). */
-export const csvOptions = z.object({ kind: z.enum(CSV_KINDS).default('days'), encoding: z.enum(CSV_ENCODINGS).default('utf8bom') });
+/** `kind` and `encoding` of GET /api/reports/csv (the rooms and period: period.ts reportQueryFields). */
+const csvOptions = { kind: z.enum(CSV_KINDS).default('days'), encoding: z.enum(CSV_ENCODINGS).default('utf8bom') };
+
+/** GET /api/reports/csv: the report's rooms and period, which CSV in which encoding, nothing else. */
+export const reportCsvQuery = withReportPeriod({ ...reportQueryFields, ...csvOptions });
 
 /** PUT /api/reports/rooms/:roomId/comment; a blank comment clears it. */
 export const reportCommentInput = z.object({ comment: z.string().max(MAX_REPORT_COMMENT).nullable() }).strict();
