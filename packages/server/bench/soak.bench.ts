@@ -7,7 +7,8 @@
 // /metrics, so what an operator's scraper sees) and the ingest latency (publish to PUBACK: a frame is
 // acknowledged once stored) of that minute; at the end a verdict: memory flat after the warm-up when
 // the RSS and heap trends (least squares over the minutes after it) would add less than 10 % an hour.
-// The heap judged is the heap after a full garbage collection, read through the inspector
+// The last column is how long the minute's last checkpoint of the embedded database held it (timed
+// on the database's thread, from /metrics). The heap judged is the heap after a full garbage collection, read through the inspector
 // (inspectorSession.ts): the heap in use between collections rises and falls with the collector's
 // timing and showed a trend where nothing was kept. With --snapshots the bench also takes a heap
 // snapshot at the end of the warm-up and at the end, and prints which constructors grew and what
@@ -96,6 +97,9 @@ interface Minute {
   latencyP50: number;
   latencyP99: number;
   latencyMax: number;
+  /** The embedded database's checkpoints: the last one's hold on the database (timed on its thread), and the longest since start; NaN on PostgreSQL. */
+  checkpointLastMs: number;
+  checkpointMaxMs: number;
 }
 
 async function main(): Promise<void> {
@@ -230,7 +234,7 @@ async function main(): Promise<void> {
   await scrape();
   const snapshotDir = join(tmpdir(), `nemuri-soak-snapshots-${process.pid}`);
   const snapshotAt = (name: string) => join(snapshotDir, `${name}.heapsnapshot`);
-  console.log('min  RSS      heap  after GC   external  loop p99  loop max  frames/min  latency p50 / p99 / max      failed');
+  console.log('min  RSS      heap  after GC   external  loop p99  loop max  frames/min  latency p50 / p99 / max      failed  checkpoint');
   const began = Date.now();
   for (let minute = 1; minute <= MINUTES; minute++) {
     const due = began + minute * 60_000 - Date.now();
@@ -253,6 +257,8 @@ async function main(): Promise<void> {
       latencyP50: percentile(sorted, 50),
       latencyP99: percentile(sorted, 99),
       latencyMax: sorted.at(-1) ?? Number.NaN,
+      checkpointLastMs: sample(text, 'nemuri_pglite_checkpoint_last_seconds') * 1000,
+      checkpointMaxMs: sample(text, 'nemuri_pglite_checkpoint_max_seconds') * 1000,
     };
     failed = 0;
     minutes.push(row);
@@ -268,6 +274,7 @@ async function main(): Promise<void> {
         String(row.acked).padStart(10),
         `${row.latencyP50.toFixed(0)} / ${row.latencyP99.toFixed(0)} / ${row.latencyMax.toFixed(0)} ms`.padStart(26),
         String(row.failed).padStart(9),
+        Number.isNaN(row.checkpointLastMs) ? '' : `${row.checkpointLastMs.toFixed(0)} ms`.padStart(10),
       ].join('  '),
     );
     if (args.snapshots && (minute === WARM_UP || minute === MINUTES)) {
@@ -303,6 +310,9 @@ async function main(): Promise<void> {
   console.log(
     `ingest latency after the warm-up: worst minute p99 ${Math.max(...all.map((row) => row.latencyP99)).toFixed(0)} ms, max ${Math.max(...all.map((row) => row.latencyMax)).toFixed(0)} ms; frames acknowledged ${total('framesPublished')} of ${total('framesGenerated')} generated, ${total('publishErrors')} failed`,
   );
+  const checkpointMaxMs = minutes.at(-1)?.checkpointMaxMs ?? Number.NaN;
+  if (!Number.isNaN(checkpointMaxMs))
+    console.log(`embedded database checkpoints (every 30 s, timed on its thread): the longest held the database ${checkpointMaxMs.toFixed(0)} ms`);
   console.log(
     `verdict: memory ${rssFlat && heapFlat ? 'FLAT' : 'NOT FLAT'} after a ${WARM_UP}-minute warm-up (${settled.length} minutes judged; flat = trend under ${FLAT_SHARE_PER_HOUR * 100} % of the mean an hour)`,
   );

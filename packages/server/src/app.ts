@@ -45,7 +45,7 @@ import { zodRouteSchemasPlugin } from './http/zodRouteSchemas.ts';
 import { securityHeadersPlugin } from './http/securityHeaders.ts';
 import { livePlugin } from './live/livePlugin.ts';
 import { metricsPlugin } from './metrics/metricsPlugin.ts';
-import { socketRuntimePlugin } from './live/socketRuntime.ts';
+import { socketRuntimePlugin, type SocketRuntimePluginOptions } from './live/socketRuntime.ts';
 import type { Mailer } from './mail/mail.ts';
 import { outboxPlugin } from './mail/outbox.ts';
 import { monitoringPlugin } from './monitoring/monitoringPlugin.ts';
@@ -72,12 +72,15 @@ export type CoreServiceName = 'secondFactor' | 'documents' | 'signals' | 'device
  * replaces, so that the plugins naming that service in their `dependencies` still find it, and
  * Fastify still checks the replacement's own `dependencies` when the app starts.
  */
-export type CoreServicePlugins = Partial<Record<CoreServiceName, FastifyPluginAsync>>;
+export type CoreServicePlugins = Partial<Record<Exclude<CoreServiceName, 'live'>, FastifyPluginAsync>> & {
+  /** Registered with what the default is given (`{ auth }`), so that it can serve sockets the same way. */
+  live?: FastifyPluginAsync<SocketRuntimePluginOptions>;
+};
 
 const PLUGIN_META = Symbol.for('plugin-meta');
 
 /** The replacement for `name`, refused at once when it is not a plugin of that name. */
-function replacementOf(services: CoreServicePlugins, name: CoreServiceName): FastifyPluginAsync | undefined {
+function replacementOf<Name extends CoreServiceName>(services: CoreServicePlugins, name: Name): CoreServicePlugins[Name] | undefined {
   const plugin = services[name];
   if (plugin === undefined) return undefined;
   // fastify-plugin keeps the name it was given under this symbol (Fastify reads it the same way).
@@ -199,7 +202,7 @@ export async function buildApp({
   // The `live` service. Before authPlugin: it watches sign-in's answers (sign-out) to check the live
   // sockets at once. Registers @fastify/websocket; every live channel below serves through it (app.live).
   const live = replacementOf(services, 'live');
-  await (live === undefined ? app.register(socketRuntimePlugin, { auth }) : app.register(live));
+  await (live === undefined ? app.register(socketRuntimePlugin, { auth }) : app.register(live, { auth }));
   await app.register(authPlugin, { auth });
   await app.register(sessionPlugin, { auth });
   await app.register(documentsPlugin);

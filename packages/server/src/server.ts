@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { BuildAppOptions } from './app.ts';
+import type { BuildAppOptions, CoreServicePlugins } from './app.ts';
 import type { Auth } from './auth/auth.ts';
 import { publicUrlOf } from './auth/http.ts';
 import { resolveDemo, resolveSimulate, SIGNAL_CHANNELS, type Config } from './config.ts';
@@ -54,6 +54,11 @@ export interface RunningServer {
 export interface StartServerOptions {
   /** See BuildAppOptions.logger. */
   logger?: BuildAppOptions['logger'];
+  /**
+   * Replacements of the core services the server does not make before the app (tests; see
+   * BuildAppOptions.services). The `live` replacement is registered with `{ auth }`, as the default is.
+   */
+  services?: Pick<CoreServicePlugins, 'secondFactor' | 'live'>;
 }
 
 export async function startServer(config: Config, options: StartServerOptions = {}): Promise<RunningServer> {
@@ -158,6 +163,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       config,
       database,
       services: {
+        ...options.services,
         documents: documentServicesPlugin(documents),
         signals: signalServicesPlugin(signals),
         devices: deviceServicesPlugin(devices),

@@ -3,18 +3,26 @@
  * service serves every capability that uses it, and Fastify still checks what it depends on.
  */
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { loadParser } from '@nemuri/parser/node';
+import { POLICY_CLOSE_CODE } from '@nemuri/shared/liveSockets';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { buildApp, type BuildAppOptions } from './app.ts';
 import type { Auth } from './auth/auth.ts';
+import { SecondFactorPolicy } from './auth/secondFactorPolicy.ts';
+import { loadConfig } from './config.ts';
 import type { Database } from './database/database.ts';
 import { migrate } from './database/migrate.ts';
 import { openPglite } from './database/pglite.ts';
 import { DeviceRegistry, type KnownDevice } from './devices/deviceRegistry.ts';
 import { createDeviceServices } from './devices/deviceServices.ts';
-import { makeTestWebDist, type TempDir } from './testing/webDist.ts';
+import { socketRuntimePlugin, type SocketRuntimePluginOptions } from './live/socketRuntime.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { BrowserClient } from './testing/browserClient.ts';
+import { makeTempDir, makeTestWebDist, type TempDir } from './testing/webDist.ts';
 
 const SERIAL = 'NM-FIXED-1';
 const SECRET = 'fixed-secret';
@@ -53,7 +61,7 @@ beforeAll(async () => {
   webDist = await makeTestWebDist();
   database = await openPglite(null);
   await migrate(database);
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await database?.close();
   await webDist?.remove();
@@ -114,5 +122,84 @@ describe('a replacement that does not fit', () => {
     );
     const misnamed = fp(async () => undefined, { name: 'registry' });
     await expect(buildApp(options({ devices: misnamed }))).rejects.toThrow(/named 'devices' \(it is 'registry'\)/);
+  });
+});
+
+/** A policy under which every account needs a second factor, whatever its domain says. */
+class EveryoneNeedsASecondFactor extends SecondFactorPolicy {
+  override requires(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+}
+
+describe('the secondFactor and live services replaced in a running server', () => {
+  let dir: TempDir;
+  let server: RunningServer;
+  const secondFactor = fp(
+    async (app) => {
+      app.decorate('secondFactor', new EveryoneNeedsASecondFactor(app.database));
+    },
+    {
+      name: 'secondFactor',
+      dependencies: ['database'],
+    },
+  );
+  // The real socket runtime with other limits: one signed-out socket per address over all channels.
+  const live = fp(
+    async (app, { auth }: SocketRuntimePluginOptions) => {
+      await app.register(socketRuntimePlugin, { auth, limits: { signedOutSocketsPerAddress: 1 } });
+    },
+    {
+      name: 'live',
+      dependencies: ['database', 'secondFactor'],
+    },
+  );
+  beforeAll(async () => {
+    dir = await makeTempDir();
+    server = await startServer(
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'error',
+        DATABASE_URL: 'memory://',
+        DATA_DIR: dir.path,
+        DEMO: '0',
+        WEB_DIST: join(dir.path, 'no-web'),
+      }),
+      { services: { secondFactor, live } },
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await dir?.remove();
+  });
+
+  it('asks every account for a second factor: sign-in, /api/me and the principal all use the replacement', async () => {
+    expect(server.app.secondFactor).toBeInstanceOf(EveryoneNeedsASecondFactor);
+    const browser = new BrowserClient(server.url);
+    expect((await browser.signUp({ name: '二要素 花子', email: 'hanako@example.com', password: 'futon-and-makura' })).status).toBe(200);
+    // Without a domain the default policy never requires one (auth.test.ts: secondFactorRequired false).
+    expect(await browser.me()).toMatchObject({ email: 'hanako@example.com', domainId: null, secondFactorRequired: true });
+  });
+
+  it('serves every live channel through the replacement runtime and its limits', async () => {
+    const open = (path: string) =>
+      new Promise<{ opened: boolean; closed: Promise<number> }>((resolve, reject) => {
+        const socket = new WebSocket(`${server.url.replace('http', 'ws')}${path}`, { headers: { origin: server.url } });
+        const closed = new Promise<number>((done) => socket.once('close', (code) => done(code)));
+        socket.once('open', () => resolve({ opened: true, closed }));
+        socket.once('error', reject);
+        sockets.push(socket);
+      });
+    const sockets: WebSocket[] = [];
+    try {
+      const first = await open('/api/live');
+      expect(first.opened).toBe(true);
+      // The default allows 32 from one address; this runtime allows one, on whichever channel.
+      for (const path of ['/api/signals/live', '/api/monitoring/live']) expect(await (await open(path)).closed).toBe(POLICY_CLOSE_CODE);
+      expect(server.app.live.limits.signedOutSocketsPerAddress).toBe(1);
+    } finally {
+      for (const socket of sockets) socket.terminate();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '../testing/webDist.ts';
 import { startCheckpoints } from './checkpoints.ts';
 import type { Database } from './database.ts';
-import { openPglite } from './pglite.ts';
+import { checkpointStatsOf, openPglite } from './pglite.ts';
 
 describe('embedded database checkpoints', () => {
   let dir: TempDir | undefined;
@@ -30,6 +30,12 @@ describe('embedded database checkpoints', () => {
       while (checkpoints.count < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(checkpoints.count).toBeGreaterThanOrEqual(2);
       expect(await redo()).not.toBe(before);
+      // Each timed on the database's thread (/metrics shows these).
+      const stats = checkpointStatsOf(db)!;
+      expect(stats.count).toBeGreaterThanOrEqual(2);
+      expect(stats.maxMs).toBeGreaterThan(0);
+      expect(stats.lastMs).toBeLessThanOrEqual(stats.maxMs);
+      expect(stats.totalMs).toBeGreaterThanOrEqual(stats.maxMs);
     } finally {
       checkpoints.stop();
     }

@@ -172,6 +172,33 @@ function queryable(thread: PgliteThread): Queryable {
   };
 }
 
+/** The embedded database's checkpoints so far (checkpoints.ts; /metrics). */
+export interface CheckpointStats {
+  count: number;
+  /** How long the last one held the database, timed on its thread: frames and requests waited that long (ms). */
+  lastMs: number;
+  /** The longest so far (ms). */
+  maxMs: number;
+  /** Their sum (ms). */
+  totalMs: number;
+}
+
+/** One checkpoint: how long it held the database, and how long it waited for its turn first (ms). */
+export interface CheckpointTiming {
+  heldMs: number;
+  waitedMs: number;
+}
+
+/** Runs a checkpoint when `database` is the embedded one; null on PostgreSQL, which checkpoints by itself. */
+export function checkpointOf(database: Database): (() => Promise<CheckpointTiming>) | null {
+  return database instanceof PgliteDatabase ? () => database.checkpoint() : null;
+}
+
+/** The checkpoints' figures when `database` is the embedded one; null on PostgreSQL. */
+export function checkpointStatsOf(database: Database): Readonly<CheckpointStats> | null {
+  return database instanceof PgliteDatabase ? database.checkpointStats : null;
+}
+
 class PgliteDatabase implements Database {
   readonly kind = 'pglite';
   readonly #thread: PgliteThread;
@@ -181,6 +208,8 @@ class PgliteDatabase implements Database {
   readonly #direct: Queryable;
   readonly #lock: DataDirLock | undefined;
   #closing: Promise<void> | undefined;
+
+  readonly checkpointStats: CheckpointStats = { count: 0, lastMs: 0, maxMs: 0, totalMs: 0 };
 
   constructor(thread: PgliteThread, lock: DataDirLock | undefined) {
     this.#thread = thread;
@@ -196,6 +225,25 @@ class PgliteDatabase implements Database {
   exec(sql: string): Promise<void> {
     this.#guard.assertOutside('exec');
     return this.#turn.run(() => this.#direct.exec(sql));
+  }
+
+  /**
+   * A CHECKPOINT in its turn, timed on the database's thread (from the server's thread the time would
+   * include the statements queued before it, and any pause of the server's own event loop).
+   */
+  checkpoint(): Promise<CheckpointTiming> {
+    this.#guard.assertOutside('exec');
+    const asked = performance.now();
+    return this.#turn.run(async () => {
+      const waitedMs = performance.now() - asked;
+      const heldMs = await this.#thread.call<number>({ op: 'checkpoint' });
+      const stats = this.checkpointStats;
+      stats.count++;
+      stats.lastMs = heldMs;
+      stats.totalMs += heldMs;
+      if (heldMs > stats.maxMs) stats.maxMs = heldMs;
+      return { heldMs, waitedMs };
+    });
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {

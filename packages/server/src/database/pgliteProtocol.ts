@@ -10,6 +10,8 @@ export type PgliteRequest =
   | { id: number; op: 'listen'; channel: string; listener: number }
   | { id: number; op: 'unlisten'; listener: number }
   | { id: number; op: 'close' }
+  /** A CHECKPOINT; answers how long it held the database, timed on the database's own thread (ms). */
+  | { id: number; op: 'checkpoint' }
   /** A consistent copy of the whole database (a gzipped tar of its data directory) written to `path`. */
   | { id: number; op: 'dump'; path: string; checksums: boolean };
 

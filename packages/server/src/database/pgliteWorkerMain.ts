@@ -59,6 +59,11 @@ async function answer(request: PgliteRequest): Promise<unknown> {
     case 'exec':
       await pglite.exec(request.sql);
       return null;
+    case 'checkpoint': {
+      const started = performance.now();
+      await pglite.exec('checkpoint');
+      return performance.now() - started;
+    }
     case 'inTransaction':
       return !pglite.closed && pglite.isInTransaction();
     case 'listen': {

@@ -486,6 +486,8 @@ export interface SocketRuntimePluginOptions {
   /** Overrides of the intervals (tests). */
   heartbeatMs?: number;
   recheckMs?: number;
+  /** Overrides of SOCKET_LIMITS (a deployment or test with other limits). */
+  limits?: Partial<SocketLimits>;
 }
 
 /** The WebSocket close code of a server going down (RFC 6455: "going away"). */
@@ -495,7 +497,7 @@ const SHUTDOWN_GRACE_MS = 500;
 
 /** Registers @fastify/websocket and decorates the app with `live`, before the channels. */
 export const socketRuntimePlugin = fp<SocketRuntimePluginOptions>(
-  async (app, { auth, heartbeatMs, recheckMs }) => {
+  async (app, { auth, heartbeatMs, recheckMs, limits }) => {
     await app.register(websocket, {
       options: { maxPayload: MAX_SOCKET_MESSAGE_BYTES },
       // At shutdown every socket is told (1001, the page reconnects to another process or to this one
@@ -518,7 +520,11 @@ export const socketRuntimePlugin = fp<SocketRuntimePluginOptions>(
       app.log,
       () => (app.server.address() as AddressInfo).port,
     );
-    runtime.configure({ ...(heartbeatMs === undefined ? {} : { heartbeatMs }), ...(recheckMs === undefined ? {} : { recheckMs }) });
+    runtime.configure({
+      ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
+      ...(recheckMs === undefined ? {} : { recheckMs }),
+      ...(limits === undefined ? {} : { limits }),
+    });
     app.decorate('live', runtime);
     // Sign-out, revoked sessions, a changed password or second factor: whoever held the cookie is
     // checked at once. Better Auth answers an error with a status of 400 and above.

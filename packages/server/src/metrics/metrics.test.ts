@@ -34,6 +34,12 @@ const EXPECTED_METRICS = [
   'nemuri_rooms',
 ];
 const POOL_METRICS = ['nemuri_db_pool_connections', 'nemuri_db_pool_idle', 'nemuri_db_pool_waiting'];
+const CHECKPOINT_METRICS = [
+  'nemuri_pglite_checkpoints',
+  'nemuri_pglite_checkpoint_last_seconds',
+  'nemuri_pglite_checkpoint_max_seconds',
+  'nemuri_pglite_checkpoint_seconds_total',
+];
 
 /** `# TYPE` names, after checking that every other line is a comment or a well-formed sample. */
 function metricNames(text: string): Set<string> {
@@ -111,6 +117,7 @@ function metricsHold(choice: 'pglite' | 'postgresql'): void {
     const names = metricNames(reply.text);
     for (const name of EXPECTED_METRICS) expect(names, name).toContain(name);
     for (const name of POOL_METRICS) expect(names.has(name), name).toBe(choice === 'postgresql');
+    for (const name of CHECKPOINT_METRICS) expect(names.has(name), name).toBe(choice === 'pglite');
     // The live sockets' per-channel figures and the room states are labelled series.
     expect(reply.text).toMatch(/^nemuri_rooms\{state="offline",service="nemuri-monitor"\} \d+$/m);
   });

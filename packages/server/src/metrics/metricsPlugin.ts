@@ -16,6 +16,7 @@ import { ROOM_STATE_NAMES } from '@nemuri/shared/monitoring';
 import type { FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Database } from '../database/database.ts';
+import { checkpointStatsOf } from '../database/pglite.ts';
 import { poolStatsOf } from '../database/postgresql.ts';
 import { DiskSpaceProbe, type DiskSpace } from '../health/diskSpace.ts';
 import { readinessReport } from '../health/health.ts';
@@ -203,6 +204,28 @@ export function metricsRegistry(app: FastifyInstance, database: Database, readin
     poolGauge('nemuri_db_pool_connections', 'PostgreSQL pool connections open.', (pool) => pool.total);
     poolGauge('nemuri_db_pool_idle', 'PostgreSQL pool connections idle.', (pool) => pool.idle);
     poolGauge('nemuri_db_pool_waiting', 'Queries waiting for a PostgreSQL pool connection.', (pool) => pool.waiting);
+  }
+  // The embedded database's checkpoints hold its one connection: ingest and requests wait meanwhile.
+  if (checkpointStatsOf(database) !== null) {
+    const checkpointGauge = (name: string, help: string, read: (stats: { count: number; lastMs: number; maxMs: number; totalMs: number }) => number): void => {
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          const stats = checkpointStatsOf(database);
+          if (stats !== null) this.set(read(stats));
+        },
+      });
+    };
+    checkpointGauge('nemuri_pglite_checkpoints', 'Checkpoints of the embedded database since start.', (stats) => stats.count);
+    checkpointGauge(
+      'nemuri_pglite_checkpoint_last_seconds',
+      'How long the last checkpoint held the embedded database (timed on its thread).',
+      (stats) => stats.lastMs / 1000,
+    );
+    checkpointGauge('nemuri_pglite_checkpoint_max_seconds', 'The longest checkpoint of the embedded database since start.', (stats) => stats.maxMs / 1000);
+    checkpointGauge('nemuri_pglite_checkpoint_seconds_total', 'Time checkpoints held the embedded database since start.', (stats) => stats.totalMs / 1000);
   }
   return registry;
 }
