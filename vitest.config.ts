@@ -1,21 +1,5 @@
 import { defineConfig } from 'vitest/config';
 
-// Vitest 5 prints failures with Map.groupBy, which Node 20 lacks: without this a failing test exits 1
-// but its assertion message is lost.
-if (!('groupBy' in Map)) {
-  Object.assign(Map, {
-    groupBy<K, T>(items: Iterable<T>, keyOf: (item: T, index: number) => K): Map<K, T[]> {
-      const groups = new Map<K, T[]>();
-      let index = 0;
-      for (const item of items) {
-        const key = keyOf(item, index++);
-        groups.set(key, [...(groups.get(key) ?? []), item]);
-      }
-      return groups;
-    },
-  });
-}
-
 /**
  * One test command, five projects: shared rules, the WebAssembly parser against real recordings, the server against real databases, the web app in
  * jsdom, and end-to-end browser tests against one built server (run after `vite build`).
