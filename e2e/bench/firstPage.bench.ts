@@ -4,6 +4,7 @@
  * "Fast 3G" network (562.5 ms latency, 180 kB/s down, 84 kB/s up), against the real server.
  * Interactive = the e-mail field is visible and enabled (the app has drawn its form and answers
  * input). Prints the median of RUNS cold loads, and the bytes transferred (compressed).
+ * FIRST_PAGE_WATERFALL=1 also prints the first load's requests, to see its chain of round trips.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -61,6 +62,50 @@ const browser = await chromium.launch({
   ],
 });
 
+interface LoadedRequest {
+  url: string;
+  started: number;
+  /** When it left the browser: later than `started` while it waited for a free connection. */
+  sent?: number;
+  connection?: number;
+  finished?: number;
+  encoding?: string;
+  bytes?: number;
+}
+type Cdp = Awaited<ReturnType<Awaited<ReturnType<typeof browser.newContext>>['newCDPSession']>>;
+
+/** Every request of one load, by CDP's monotonic clock (seconds), to print the critical chain. */
+function recordWaterfall(cdp: Cdp): Map<string, LoadedRequest> {
+  const requests = new Map<string, LoadedRequest>();
+  cdp.on('Network.requestWillBeSent', (event) => requests.set(event.requestId, { url: event.request.url, started: event.timestamp }));
+  cdp.on('Network.responseReceived', (event) => {
+    const request = requests.get(event.requestId);
+    if (request === undefined) return;
+    request.encoding = String(event.response.headers['content-encoding'] ?? event.response.headers['Content-Encoding'] ?? '-');
+    request.connection = event.response.connectionId;
+    if (event.response.timing !== undefined) request.sent = event.response.timing.requestTime + event.response.timing.sendStart / 1000;
+  });
+  cdp.on('Network.loadingFinished', (event) => {
+    const request = requests.get(event.requestId);
+    if (request) Object.assign(request, { finished: event.timestamp, bytes: event.encodedDataLength });
+  });
+  return requests;
+}
+
+/** The first run's requests: start and end (ms from the document request), bytes, encoding. */
+function printWaterfall(requests: Map<string, LoadedRequest>, ready: number): void {
+  const all = [...requests.values()];
+  const origin = Math.min(...all.map((request) => request.started));
+  const at = (time: number | undefined): string => (time === undefined ? '-' : String(Math.round((time - origin) * 1000))).padStart(6);
+  console.log(`waterfall of the first load (interactive at ${ready} ms; asked, sent, done in ms from the document request; connection):`);
+  for (const request of all.sort((a, b) => a.started - b.started)) {
+    const kb = request.bytes === undefined ? '' : `${(request.bytes / 1024).toFixed(1)} kB`;
+    console.log(
+      `  ${at(request.started)} ${at(request.sent)} ${at(request.finished)} ${String(request.connection ?? '').padStart(4)} ${kb.padStart(9)} ${(request.encoding ?? '').padEnd(4)} ${request.url.replace(server.url, '')}`,
+    );
+  }
+}
+
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 try {
@@ -76,6 +121,7 @@ try {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     let bytes = 0;
     cdp.on('Network.loadingFinished', (event: { encodedDataLength: number }) => (bytes += event.encodedDataLength));
+    const waterfall = run === 0 && process.env.FIRST_PAGE_WATERFALL === '1' ? recordWaterfall(cdp) : undefined;
     const started = Date.now();
     await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
     await page.locator('input[type="email"]').first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -86,6 +132,7 @@ try {
       return navigation?.domContentLoadedEventEnd ?? Number.NaN;
     });
     interactive.push(ready);
+    if (waterfall !== undefined) printWaterfall(waterfall, ready);
     domReady.push(dcl);
     transferred = bytes;
     await context.close();

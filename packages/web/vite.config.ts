@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type HtmlTagDescriptor } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const brotli = promisify(brotliCompress);
@@ -82,19 +82,124 @@ function notificationWorker(): Plugin {
   };
 }
 
+/** index.html's session check (src/lib/http/sessionCheck.ts): a build entry of its own. */
+const SESSION_CHECK = resolve(import.meta.dirname, 'src/lib/http/sessionCheck.ts');
+/**
+ * Lazy chunks that the first page of a signed-out visit (the sign-in page, where `/` sends them)
+ * always needs: the sign-in screen and the default language's translations.
+ */
+const FIRST_PAGE_CHUNKS = [/web[\\/]src[\\/]features[\\/]auth[\\/]LoginScreen\.tsx$/, /web[\\/]src[\\/]locales[\\/]ja\.json$/];
+
+/**
+ * What index.html asks for at once so that a cold first page waits for one wave of requests after
+ * the HTML, not three (HTML → app code → the sign-in screen's chunks and the session check, each a
+ * round trip of ≈ 0.6 s on a slow mobile network; `npm run bench:first-page`):
+ * - the session check, a module of its own that starts `GET /api/me` while the app's code downloads;
+ * - modulepreloads of the sign-in screen's and the translations' chunks, which the router and
+ *   i18n would otherwise request only after the app's code has run. A visit that opens another
+ *   page (signed in, cold cache: rare, the service worker keeps the app) fetches them needlessly:
+ *   about 36 kB compressed.
+ */
+function firstPageRequests(): Plugin {
+  return {
+    name: 'nemuri-first-page-requests',
+    apply: 'build',
+    buildStart() {
+      this.emitFile({ type: 'chunk', id: SESSION_CHECK, name: 'session-check' });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (bundle === undefined) return html;
+        const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []));
+        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+        const withImports = (fileName: string, into: Set<string>): Set<string> => {
+          if (into.has(fileName)) return into;
+          into.add(fileName);
+          for (const imported of byFile.get(fileName)?.imports ?? []) withImports(imported, into);
+          return into;
+        };
+        // What index.html loads already: its scripts and modulepreloads, and what they import.
+        const initial = new Set<string>();
+        for (const [, fileName] of html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)) if (fileName !== undefined) withImports(fileName, initial);
+        const sessionCheck = chunks.find((chunk) => chunk.facadeModuleId === SESSION_CHECK);
+        if (sessionCheck === undefined) throw new Error('the session check chunk is missing from the bundle');
+        if (sessionCheck.imports.length > 0)
+          throw new Error(`${sessionCheck.fileName} must not import anything (it would wait for ${sessionCheck.imports.join(', ')})`);
+        const lazy = new Set<string>();
+        for (const pattern of FIRST_PAGE_CHUNKS) {
+          const chunk = chunks.find((candidate) => candidate.moduleIds.some((id) => pattern.test(id)));
+          if (chunk === undefined) throw new Error(`no chunk for ${pattern}: the first page's preloads are out of date`);
+          withImports(chunk.fileName, lazy);
+        }
+        const preloads = [...lazy].filter((fileName) => !initial.has(fileName));
+        const styles = preloads.flatMap((fileName) => [...(byFile.get(fileName)?.viteMetadata?.importedCss ?? [])]);
+        const tags: HtmlTagDescriptor[] = [
+          // First in <head> and async: its request goes out before the app's code takes the line, and
+          // it runs as soon as it arrives (a deferred module would wait for the whole document).
+          { tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: `/${sessionCheck.fileName}` }, injectTo: 'head-prepend' },
+          ...preloads.map((fileName): HtmlTagDescriptor => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
+            injectTo: 'head',
+          })),
+          ...styles.map((fileName): HtmlTagDescriptor => ({
+            tag: 'link',
+            attrs: { rel: 'preload', as: 'style', crossorigin: true, href: `/${fileName}` },
+            injectTo: 'head',
+          })),
+        ];
+        return tags;
+      },
+    },
+  };
+}
+
+/** Mantine's generated class names (`m_` and 8 hex digits), in its components' code and CSS. */
+const MANTINE_CLASS = /\bm_[0-9a-f]{8}\b/g;
+
+/**
+ * Keeps src/app/mantineStyles.css complete: it loads Mantine's CSS per component, and a component
+ * put to use without its file would render unstyled. Every Mantine class in the bundled code must
+ * have rules in the bundled CSS.
+ */
+function mantineStylesCheck(): Plugin {
+  return {
+    name: 'nemuri-mantine-styles-check',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const outputs = Object.values(bundle);
+      const styled = new Set(
+        outputs.flatMap((output) => (output.type === 'asset' && output.fileName.endsWith('.css') ? (String(output.source).match(MANTINE_CLASS) ?? []) : [])),
+      );
+      const missing = new Set(
+        outputs.flatMap((output) => (output.type === 'chunk' ? (output.code.match(MANTINE_CLASS) ?? []) : [])).filter((name) => !styled.has(name)),
+      );
+      if (missing.size > 0) {
+        this.error(
+          `Mantine classes without CSS: ${[...missing].join(', ')}. Add the file of the component that uses them ` +
+            `(grep node_modules/@mantine/*/styles for the class) to src/app/mantineStyles.css.`,
+        );
+      }
+    },
+  };
+}
+
 const NODE_MODULES = /node_modules[\\/]/;
 const APP_SOURCE = /packages[\\/](web|shared)[\\/]src[\\/]/;
-const ENTRY_MODULES = /web[\\/]src[\\/](main\.tsx|app[\\/]shell[\\/]notificationWorker\.ts)$/;
+const ENTRY_MODULES = /web[\\/]src[\\/](app[\\/]shell[\\/]notificationWorker\.ts|lib[\\/]http[\\/]sessionCheck\.ts)$/;
 
 /**
  * What the sign-in pages (login, sign-up, registration, SSO: the plain layout's screens) share
- * beyond the shell: the authentication client and the form parts of Mantine. One chunk, fetched
- * beside the sign-in screen's own: a cold first page on a slow network pays a round trip per
- * request wave, and a scatter of small shared chunks would make several.
+ * beyond the shell: the authentication client and the form parts of Mantine, with the sign-in
+ * screen itself (the first page of every signed-out visit, preloaded by index.html). One chunk: a
+ * cold first page on a slow network pays a round trip per request wave, HTTP/1.1 gives it six
+ * connections (a seventh request waits for one), and a scatter of small chunks would make several.
  */
 const SIGN_IN_KIT = [
   /web[\\/]src[\\/]lib[\\/](authClient|authErrorMessage|useAuthAction|credentialRules|appInfo)\.ts$/,
-  /web[\\/]src[\\/]components[\\/](ScreenPage|SocialSignIn)\.tsx$/,
+  /web[\\/]src[\\/]components[\\/](ScreenPage|SocialSignIn|OptionalPart)\.tsx$/,
+  /web[\\/]src[\\/]features[\\/]auth[\\/]LoginScreen\.tsx$/,
   /shared[\\/]src[\\/](registrationErrors|appInfo)\.ts$/,
   /@mantine[\\/]core[\\/]esm[\\/]components[\\/](Input|InputBase|TextInput|PasswordInput|Anchor|Alert|Divider)[\\/]/,
 ];
@@ -110,10 +215,11 @@ const SIGN_IN_KIT = [
 const vendorGroups = [
   { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 5 },
   { name: 'vendor-initial', test: NODE_MODULES, tags: ['$initial' as const], priority: 4 },
-  // The app's own start-up code (besides the entry module): named here so that no later group
-  // takes part of it with a dependency and makes that group's chunk part of the first page.
-  // The entry modules stay in their own chunks: the notification handlers (another entry) are
-  // loaded by the service worker with importScripts and must not import anything.
+  // The app's own start-up code, the entry module (main.tsx) included, so that index.html loads
+  // it as one request: named here so that no later group takes part of it with a dependency and
+  // makes that group's chunk part of the first page. The other entries stay in their own chunks:
+  // the notification handlers are loaded by the service worker with importScripts, and the
+  // session check must start before the app's chunks arrive; neither may import anything.
   { name: 'app-shell', test: (id: string) => APP_SOURCE.test(id) && !ENTRY_MODULES.test(id), tags: ['$initial' as const], priority: 4 },
   { name: 'parser', test: /packages[\\/]parser[\\/]src[\\/]/, priority: 3 },
   { name: 'sign-in', test: (id: string) => SIGN_IN_KIT.some((pattern) => pattern.test(id)), priority: 2 },
@@ -126,6 +232,8 @@ export default defineConfig({
   // JSX uses Vite's built-in Oxc transform (automatic runtime); no React plugin is needed to build.
   plugins: [
     notificationWorker(),
+    firstPageRequests(),
+    mantineStylesCheck(),
     VitePWA({
       strategies: 'generateSW',
       filename: 'sw.js',
@@ -162,6 +270,9 @@ export default defineConfig({
   ],
   build: {
     target: 'es2022',
+    // Every browser the app supports knows modulepreload (Safari since 17); an older one only
+    // fetches a chunk when the code that imports it arrives.
+    modulePreload: { polyfill: false },
     sourcemap: false,
     rolldownOptions: {
       // Mantine marks modules "use client" for React Server Components; meaningless in this SPA.

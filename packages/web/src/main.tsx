@@ -5,6 +5,7 @@ import { App } from './app/App.tsx';
 import { buildRoutes } from './app/routes.tsx';
 import { runStartup } from './app/startup.ts';
 import { loadDeviceParser } from './lib/deviceParser.ts';
+import { clientTakingEarlyAnswer } from './lib/http/earlyAnswer.ts';
 import { initTranslations, storedLanguage } from './lib/i18n.ts';
 import { fetchCurrentUser, setCurrentUser } from './lib/session.ts';
 
@@ -14,7 +15,7 @@ async function start(): Promise<void> {
   const router = createBrowserRouter(buildRoutes());
   await runStartup([
     { name: 'translations', run: () => initTranslations(storedLanguage()) },
-    { name: 'backend client', run: async () => setCurrentUser(await fetchCurrentUser()) },
+    { name: 'backend client', run: async () => setCurrentUser(await fetchCurrentUser(clientTakingEarlyAnswer('/api/me'))) },
   ]);
   const container = document.getElementById('root');
   if (!container) throw new Error('#root is missing from index.html');

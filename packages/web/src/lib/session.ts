@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { CurrentUserResponse, SignedInUser } from '@nemuri/shared/user';
-import { http } from './http/httpClient.ts';
+import { http, type HttpClient } from './http/httpClient.ts';
 
 /**
  * The signed-in user as the web app knows it. It is loaded once at start-up from `GET /api/me`
@@ -47,9 +47,12 @@ export function useCurrentUser(): SignedInUser | null {
   return useSyncExternalStore(subscribe, getCurrentUser, getCurrentUser);
 }
 
-/** Who is signed in now (`GET /api/me`); a failure is an ApiError (lib/http). */
-export async function fetchCurrentUser(): Promise<SignedInUser | null> {
-  return (await http.json<CurrentUserResponse>('GET', '/api/me')).user;
+/**
+ * Who is signed in now (`GET /api/me`); a failure is an ApiError (lib/http). At start-up the client
+ * is one that takes index.html's early session check (lib/http/earlyAnswer.ts).
+ */
+export async function fetchCurrentUser(client: HttpClient = http): Promise<SignedInUser | null> {
+  return (await client.json<CurrentUserResponse>('GET', '/api/me')).user;
 }
 
 /** Ends the session on the server, then forgets the user here. */
