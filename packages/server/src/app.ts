@@ -49,6 +49,7 @@ import { socketRuntimePlugin, type SocketRuntimePluginOptions } from './live/soc
 import type { Mailer } from './mail/mail.ts';
 import { outboxPlugin } from './mail/outbox.ts';
 import { monitoringPlugin } from './monitoring/monitoringPlugin.ts';
+import type { RoomStateSharing } from './monitoring/roomStateSharing.ts';
 import { collectRoutes, openApiPlugin } from './openapi/openapi.ts';
 import { notificationsPlugin } from './notifications/notificationsPlugin.ts';
 import { reportsPlugin } from './reports/reportsPlugin.ts';
@@ -112,6 +113,8 @@ export interface BuildAppOptions {
   readiness?: Readiness;
   /** Core services replaced by other plugins (server.ts: the ones it made before the app; tests); absent: the app makes them. */
   services?: CoreServicePlugins;
+  /** Several server processes on one broker (MQTT_SHARED_GROUP): who computes which room's state (ingest/processGroup.ts); absent: this process computes all. */
+  roomStateSharing?: RoomStateSharing | null;
 }
 
 /** Content types worth compressing per request: text, JSON, XML, JavaScript, SVG; not binary. */
@@ -143,6 +146,7 @@ export async function buildApp({
   uploadDir,
   readiness = new Readiness(),
   services = {},
+  roomStateSharing = null,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // A number of hops becomes proxy-addr's trust function: the nearest n addresses are proxies.
@@ -222,7 +226,7 @@ export async function buildApp({
   // Staff: accounts follow their staff records; second-factor reset (staff/staffPlugin.ts).
   await app.register(staffPlugin);
   // Live room states and alerts, from the same frames.
-  await app.register(monitoringPlugin);
+  await app.register(monitoringPlugin, { sharing: roomStateSharing });
   // Alerts to staff away from the station: push, mail, LINE, webhooks, escalation (notifications/notificationsPlugin.ts).
   await app.register(notificationsPlugin, { ...(mail === undefined ? {} : { mail }), ...(publicUrl === undefined ? {} : { publicUrl }) });
   // Each morning's sleep records from the stored signals (sleep/sleepPlugin.ts).

@@ -169,6 +169,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
         devices: deviceServicesPlugin(devices),
         ingest: ingestServicePlugin(ingest),
       },
+      roomStateSharing: broker.group,
       auth: authReady.promise,
       mail: mailReady.promise,
       publicUrl: publicUrlReady.promise,

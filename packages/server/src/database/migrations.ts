@@ -253,4 +253,26 @@ export const MIGRATIONS: readonly Migration[] = [
       create index integration_api_keys_domain on integration_api_keys (domain_id, created_at desc);
     `,
   },
+  {
+    // The alert open for each room and type (monitoring/roomStateService.ts): its primary key lets
+    // one server process open it, so that processes sharing the database (docs/scaling.md) open an
+    // alert once, and a process that takes a room over from another continues its open alerts.
+    // Seeded with the open alerts of rooms, the newest of each room and type.
+    id: '010_monitoring_open_alerts',
+    sql: `
+      create table monitoring_open_alerts (
+        room_id text collate "C" not null,
+        type text collate "C" not null,
+        alert_id text collate "C" not null,
+        opened_at timestamptz not null default now(),
+        primary key (room_id, type)
+      );
+      insert into monitoring_open_alerts (room_id, type, alert_id)
+        select distinct on (data ->> 'roomId', data ->> 'type') data ->> 'roomId', data ->> 'type', id
+          from documents
+         where collection = 'alerts' and coalesce(data ->> 'endedAt', '') = ''
+           and coalesce(data ->> 'roomId', '') <> '' and coalesce(data ->> 'type', '') <> ''
+         order by data ->> 'roomId', data ->> 'type', data ->> 'startedAt' desc;
+    `,
+  },
 ];

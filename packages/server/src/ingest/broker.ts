@@ -17,7 +17,7 @@
 import { createServer, type Server } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import { ParseError } from '@nemuri/parser/errors';
 import type { ChangeFeed } from '../documents/changeFeed.ts';
 import type { LiveHub } from '../signals/liveHub.ts';
@@ -25,6 +25,7 @@ import { MosquittoDeviceAccounts } from './brokerAccounts.ts';
 import type { DeviceRegistry, KnownDevice } from '../devices/deviceRegistry.ts';
 import { MQTT_LIMITS, MqttConnectionGuard, type GuardedConnection, type MqttLimits } from './mqttLimits.ts';
 import type { IngestPipeline, IngestResult, IngestRoutes, PipelineLogger } from './pipeline.ts';
+import { ProcessGroup } from './processGroup.ts';
 
 export const FRAMES_TOPIC_FILTER = 'devices/+/frames';
 const FRAMES_TOPIC = /^devices\/([^/]+)\/frames$/;
@@ -36,6 +37,8 @@ export interface DeviceBroker {
   readonly url: string;
   /** Whether devices' frames can arrive now: the embedded broker listens, or the external one is connected (readiness). */
   readonly connected: boolean;
+  /** With MQTT_SHARED_GROUP: the processes of the group, which divide the devices' room states (processGroup.ts); null otherwise. */
+  readonly group: ProcessGroup | null;
   close(): Promise<void>;
 }
 
@@ -177,6 +180,7 @@ export async function startEmbeddedBroker({ pipeline, registry, log, host, port,
     get connected() {
       return server.listening;
     },
+    group: null,
     guard,
     async close() {
       await closeBroker(broker);
@@ -279,11 +283,18 @@ export async function connectExternalBroker({
     reconnecting.add(stream);
     stream.destroy();
   };
-  const takeFrames = (client: MqttClient, routes: IngestRoutes): void => {
+  const takeFrames = (client: MqttClient, routesOf: (serial: string) => IngestRoutes | null, other?: (packet: IPublishPacket) => void): void => {
     const DEFERRED = new Error('acknowledged later');
     client.handleMessage = (packet: IPublishPacket, callback: (error?: Error) => void): void => {
       const serial = FRAMES_TOPIC.exec(packet.topic)?.[1];
       if (serial === undefined) {
+        other?.(packet);
+        callback();
+        return;
+      }
+      const routes = routesOf(serial);
+      // A device neither watched nor followed any more (an unsubscription under way).
+      if (routes === null) {
         callback();
         return;
       }
@@ -395,17 +406,27 @@ export async function connectExternalBroker({
     attempt();
   };
 
-  // Without a shared subscription one client takes every device's frames, for storage and live. With
-  // one, this process receives only its share of the messages: it stores and processes those (room
-  // state: the broker must then give each device's messages to one process, e.g. EMQX's hash_topic
-  // strategy), and a second client subscribes (QoS 0) to the devices its browsers watch, for their
-  // live views only, whichever process stores them.
+  // Without a shared subscription one client takes every device's frames, for storage, live and room
+  // state. With one, this process receives only its share of the messages, one by one, and stores
+  // those; a second client subscribes (QoS 0) to the devices its browsers watch, for their live views,
+  // and to the devices whose room states it owns (processGroup.ts), for the room-state service, which
+  // must see every second of a device.
   const storing = await connectClient(url, { clientId: clientId ?? `nemuri-server-${randomBytes(6).toString('hex')}`, clean: !persistent }, (client) =>
-    takeFrames(client, shared ? { live: false, allDevices: true, store: true } : {}),
+    takeFrames(client, shared ? () => ({ live: false, allDevices: false, store: true }) : () => ({})),
   );
-  const watching = shared
-    ? await connectClient(url, { clientId: `nemuri-live-${randomBytes(6).toString('hex')}`, clean: true }, (client) =>
-        takeFrames(client, { live: true, allDevices: false, store: false }),
+  const processId = randomBytes(6).toString('hex');
+  const group = sharedGroup !== null ? new ProcessGroup({ group: sharedGroup, processId, log }) : null;
+  const watching = group
+    ? await connectClient(url, { clientId: `nemuri-live-${processId}`, clean: true, ...group.connectOptions }, (client) =>
+        takeFrames(
+          client,
+          (serial) => {
+            const live = group.watches(serial);
+            const allDevices = group.follows(serial);
+            return live || allDevices ? { live, allDevices, store: false } : null;
+          },
+          (packet) => group.message(packet),
+        ),
       ).catch(async (error: unknown) => {
         await storing.endAsync(true);
         throw error;
@@ -414,16 +435,14 @@ export async function connectExternalBroker({
   for (const client of [storing, watching]) client?.on('error', (error) => log.warn({ err: error.message }, 'MQTT broker connection error'));
   const topic = shared ? `$share/${sharedGroup}/${FRAMES_TOPIC_FILTER}` : FRAMES_TOPIC_FILTER;
   await storing.subscribeAsync(topic, { qos: 1 });
-  if (watching) {
-    const topicOf = (serial: string): string => `devices/${serial}/frames`;
-    watchers.onWatch = (serial, watched) => {
-      const done = (error?: Error): void => {
-        if (error) log.warn({ serial, err: error.message }, 'live MQTT subscription failed');
-      };
-      if (watched) watching.subscribe(topicOf(serial), { qos: 0 }, (error) => done(error ?? undefined));
-      else watching.unsubscribe(topicOf(serial), {}, (error) => done(error ?? undefined));
-    };
-    for (const serial of watchers.watched()) watching.subscribe(topicOf(serial), { qos: 0 });
+  if (watching && group) {
+    await group.join(watching).catch(async (error: unknown) => {
+      await watching.endAsync(true);
+      await storing.endAsync(true);
+      throw error;
+    });
+    watchers.onWatch = (serial, watched) => group.watch(serial, watched);
+    for (const serial of watchers.watched()) group.watch(serial, true);
   }
   log.info({ url: redact(url), topic, persistent }, 'subscribed to device frames on the MQTT broker');
   const accounts =
@@ -444,9 +463,11 @@ export async function connectExternalBroker({
     get connected() {
       return storing.connected;
     },
+    group,
     async close() {
       closing = true;
       watchers.onWatch = undefined;
+      await group?.leave();
       if (accounts) registry.accounts = null;
       await accounts?.close();
       await watching?.endAsync();
@@ -459,7 +480,11 @@ export async function connectExternalBroker({
  * A connected client whose message handling was set up before connecting: a persistent session
  * delivers what it kept right after CONNACK.
  */
-async function connectClient(url: string, options: { clientId: string; clean: boolean }, setUp: (client: MqttClient) => void): Promise<MqttClient> {
+async function connectClient(
+  url: string,
+  options: { clientId: string; clean: boolean } & Pick<IClientOptions, 'keepalive' | 'will'>,
+  setUp: (client: MqttClient) => void,
+): Promise<MqttClient> {
   const client = mqtt.connect(url, { protocolVersion: 4, reconnectPeriod: 1000, connectTimeout: 10_000, manualConnect: true, ...options });
   setUp(client);
   await new Promise<void>((resolve, reject) => {

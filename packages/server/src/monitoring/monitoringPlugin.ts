@@ -16,6 +16,7 @@ import { sendError } from '../http/errors.ts';
 import type { SocketConnection } from '../live/socketRuntime.ts';
 import { alertHistoryRoutes } from './alertHistoryRoutes.ts';
 import { RoomStateService } from './roomStateService.ts';
+import type { RoomStateSharing } from './roomStateSharing.ts';
 import { parseGuardedJson } from '../http/jsonGuard.ts';
 
 declare module 'fastify' {
@@ -28,6 +29,8 @@ declare module 'fastify' {
 export interface MonitoringPluginOptions {
   /** How far behind real time device data may come before rooms read 遅延; default MONITORING_LATE_TOLERANCE_SEC or LATE_TOLERANCE_SEC (10 s). */
   lateToleranceSec?: number;
+  /** Several server processes: this one computes the states of the rooms whose devices it owns (roomStateSharing.ts). */
+  sharing?: RoomStateSharing | null;
 }
 
 /** The server's setting MONITORING_LATE_TOLERANCE_SEC (seconds, 1–300); unset or invalid: the shared default. */
@@ -54,7 +57,7 @@ function roomsIn(claims: Claims, scope: DataScope, states: readonly LiveRoomStat
 
 // Not encapsulated, so that `app.monitoring` is the server's (tests and the sleep and import plugins reach the service through it).
 export const monitoringPlugin = fp<MonitoringPluginOptions>(
-  async (app, { lateToleranceSec }) => {
+  async (app, { lateToleranceSec, sharing = null }) => {
     const { database } = app;
     const store = app.documents;
     const service = new RoomStateService({
@@ -62,6 +65,7 @@ export const monitoringPlugin = fp<MonitoringPluginOptions>(
       hub: app.signals.hub,
       log: app.log,
       lateToleranceSec: lateToleranceSec ?? lateToleranceFrom(process.env),
+      sharing,
     });
     app.decorate('monitoring', service);
     app.addHook('onReady', () => service.start());

@@ -40,6 +40,7 @@ import { serverIdentity, type DocumentStore } from '../documents/store.ts';
 import type { LiveHub } from '../signals/liveHub.ts';
 import { inNight } from './nightWindow.ts';
 import { RoomDirectory, type MonitoredRoom } from './roomDirectory.ts';
+import type { RoomStateSharing } from './roomStateSharing.ts';
 
 export interface MonitoringLogger {
   info(object: object, message: string): void;
@@ -60,6 +61,11 @@ export interface RoomStateServiceOptions {
   lateToleranceSec?: number;
   /** Time source (tests). */
   now?: () => number;
+  /**
+   * Several server processes (docs/scaling.md): this one computes the rooms whose devices it owns,
+   * sends their states to the others and shows theirs for the other rooms. Absent: every room here.
+   */
+  sharing?: RoomStateSharing | null;
 }
 
 export type RoomStatesListener = (states: readonly LiveRoomState[], at: number) => void;
@@ -73,6 +79,18 @@ const SEVERITY: Readonly<Record<AlertType, AlertSeverity>> = ALERT_SEVERITY;
 /** The estimator calls a device offline after this long without samples (its default). */
 const ESTIMATOR_OFFLINE_MS = 10_000;
 
+/**
+ * A room taken over from another process (docs/scaling.md): the alerts that process left open are
+ * continued when this process's tracker opens the same type, and ended if it has not within this long
+ * (its estimator starts afresh: a minute of data decides the state and the sustained conditions).
+ */
+export const INHERITED_ALERTS_GRACE_MS = 90_000;
+
+/** An open alert's record; its id may become another process's (the room's alert of that type was open already). */
+interface OpenRecord {
+  id: string;
+}
+
 /** The monitoring's writes act for no user; the audit log names it. */
 const MONITORING: Claims = serverIdentity('monitoring');
 
@@ -80,8 +98,12 @@ interface RoomWatch {
   estimator: RoomStateEstimator;
   tracker: AlertTracker;
   numbers: AlertNumbers;
-  /** Alert record ids of the open alerts, by type. */
-  alertIds: Map<AlertType, string>;
+  /** Alert records of the open alerts, by type. */
+  alertIds: Map<AlertType, OpenRecord>;
+  /** When this process began computing the room (server time); its predecessor's open alerts are settled INHERITED_ALERTS_GRACE_MS later. */
+  gainedAt: number;
+  /** Whether those are settled (or there was no predecessor: one process). */
+  inheritedSettled: boolean;
   /** End of the newest sample received (device time, ms); NaN before any. */
   dataEndMs: number;
   /** Device time up to which the estimator has been evaluated; NaN before any. */
@@ -108,6 +130,9 @@ export class RoomStateService {
   readonly #lateToleranceMs: number;
   readonly #now: () => number;
   readonly #database: Database;
+  readonly #sharing: RoomStateSharing | null;
+  /** Rooms of other processes whose states have not come yet: since when (server time). */
+  readonly #awaitedSince = new Map<string, number>();
   readonly #watches = new Map<string, RoomWatch>();
   readonly #listeners = new Set<RoomStatesListener>();
   #states: LiveRoomState[] = [];
@@ -127,13 +152,15 @@ export class RoomStateService {
     this.#resoundAfterSec = options.resoundAfterSec;
     this.#lateToleranceMs = (options.lateToleranceSec ?? LATE_TOLERANCE_SEC) * 1000;
     this.#now = options.now ?? Date.now;
+    this.#sharing = options.sharing ?? null;
     this.#startedAt = this.#now();
     this.directory = new RoomDirectory(options.documents.database, options.documents.changes);
   }
 
   async start(): Promise<void> {
     await this.directory.start();
-    await this.#endDanglingAlerts();
+    // With several processes the others' open alerts are theirs; a room's new owner settles them.
+    if (this.#sharing === null) await this.#endDanglingAlerts();
     this.#unsubscribe.push(
       this.#hub.subscribeAll({
         frame: (serial, channel, bytes) => this.#frame(serial, channel, bytes),
@@ -158,6 +185,11 @@ export class RoomStateService {
     await this.#writes;
   }
 
+  /** Whether this process computes the device's room state (always with one process; its owner's with several). */
+  computes(serial: string): boolean {
+    return this.#sharing === null || this.#sharing.owns(serial);
+  }
+
   /** The latest states of every monitored room. */
   get states(): readonly LiveRoomState[] {
     return this.#states;
@@ -177,6 +209,8 @@ export class RoomStateService {
         tracker: new AlertTracker(numbers, this.#trackerOptions()),
         numbers,
         alertIds: new Map(),
+        gainedAt: this.#now(),
+        inheritedSettled: this.#sharing === null,
         dataEndMs: Number.NaN,
         evaluatedTo: Number.NaN,
         state: null,
@@ -188,7 +222,7 @@ export class RoomStateService {
       this.#watches.set(room.serial, watch);
     } else if (!sameAlertNumbers(watch.numbers, numbers)) {
       // New numbers: a fresh tracker; the open alerts end now and open again if still due.
-      this.#closeAll(watch, this.#now());
+      this.#closeAll(room, watch, this.#now());
       watch.tracker = new AlertTracker(numbers, this.#trackerOptions());
       watch.numbers = numbers;
     }
@@ -198,6 +232,8 @@ export class RoomStateService {
   #frame(serial: string, channel: SmfSampleChannel, bytes: Uint8Array): void {
     const room = this.directory.roomOf(serial);
     if (room === undefined) return;
+    // Frames still arriving for a device handed to another process (its unsubscription is under way).
+    if (this.#sharing !== null && !this.#sharing.owns(serial)) return;
     try {
       this.#parser ??= createParserSync();
       const frame = this.#parser.decodeSmfFrame(bytes);
@@ -250,18 +286,35 @@ export class RoomStateService {
   tick(): void {
     const at = this.#now();
     const states: LiveRoomState[] = [];
+    const sharing = this.#sharing;
+    const owned = new Set<string>();
+    const computed: LiveRoomState[] = [];
     for (const room of this.directory.rooms()) {
+      if (sharing !== null && !sharing.owns(room.serial)) {
+        // Another process computes it; the alerts this one opened stay open for that one to continue.
+        this.#watches.delete(room.serial);
+        states.push(this.#stateFromOwner(room, at));
+        continue;
+      }
+      this.#awaitedSince.delete(room.serial);
+      owned.add(room.serial);
       const watch = this.#watch(room);
       this.#evaluateUpTo(room, watch, Number.POSITIVE_INFINITY);
       const live = this.#liveState(room, watch, at);
       states.push(live);
+      computed.push(live);
       // Without data the device's clock stands still: the offline condition is judged on the server's.
       if (live.state === 'offline') {
         watch.offline = true;
         this.#track(room, watch, { ...this.#silent(), since: live.since, at });
       }
+      if (!watch.inheritedSettled && at - watch.gainedAt >= INHERITED_ALERTS_GRACE_MS) this.#settleInherited(room, watch, at);
     }
     for (const [serial] of this.#watches) if (this.directory.roomOf(serial) === undefined) this.#watches.delete(serial);
+    if (sharing !== null) {
+      sharing.follow(owned);
+      sharing.publish(computed);
+    }
     this.#states = states;
     for (const listener of this.#listeners) listener(states, at);
   }
@@ -301,6 +354,33 @@ export class RoomStateService {
     return live;
   }
 
+  /** A room another process computes: the state it sent, or late until one comes (a process just joined). */
+  #stateFromOwner(room: MonitoredRoom, at: number): LiveRoomState {
+    const where = { roomId: room.roomId, domainId: room.domainId, rootDomainId: room.rootDomainId, serial: room.serial };
+    const sent = this.#sharing?.remote(room.serial);
+    if (sent !== undefined) {
+      this.#awaitedSince.delete(room.serial);
+      return { ...sent, ...where, at };
+    }
+    let since = this.#awaitedSince.get(room.serial);
+    if (since === undefined) {
+      since = at;
+      this.#awaitedSince.set(room.serial, at);
+    }
+    return {
+      ...where,
+      state: 'late',
+      since,
+      respirationRate: null,
+      heartRate: null,
+      movement: null,
+      temperature: null,
+      lastButtonAt: null,
+      at,
+      dataAt: null,
+    };
+  }
+
   #silent(): RoomState {
     return {
       state: 'offline',
@@ -322,31 +402,97 @@ export class RoomStateService {
       if (NIGHT_ONLY.has(event.type) && !inNight(this.directory.nightOfRoom(room), event.at)) return;
       // A type the room switched off (its alert settings) is not raised there.
       if (!this.directory.raises(room, event.type)) return;
-      const id = randomUUID();
-      watch.alertIds.set(event.type, id);
-      if (SEVERITY[event.type] === 'critical') this.#log.warn({ roomId: room.roomId, serial: room.serial, type: event.type, alert: id }, 'critical alert');
-      this.#write(() =>
-        this.#store.set(MONITORING, `alerts/${id}`, alertDocument(owner, { type: event.type, startedAt: event.startedAt, soundedAt: this.#now() }), false),
-      );
+      const record: OpenRecord = { id: randomUUID() };
+      watch.alertIds.set(event.type, record);
+      const soundedAtMs = this.#now();
+      this.#write(async () => {
+        const claimed = await this.#claim(room.roomId, event.type, record.id);
+        if (claimed !== record.id) {
+          // The room's alert of this type is open already (opened by the process that computed the
+          // room before this one): continued, not opened a second time.
+          record.id = claimed;
+          return;
+        }
+        if (SEVERITY[event.type] === 'critical')
+          this.#log.warn({ roomId: room.roomId, serial: room.serial, type: event.type, alert: record.id }, 'critical alert');
+        try {
+          await this.#store.set(
+            MONITORING,
+            `alerts/${record.id}`,
+            alertDocument(owner, { type: event.type, startedAt: event.startedAt, soundedAt: soundedAtMs }),
+            false,
+          );
+        } catch (error) {
+          await this.#unclaim(room.roomId, event.type, record.id);
+          throw error;
+        }
+      });
     } else {
-      const id = watch.alertIds.get(event.type);
-      if (id === undefined) return;
+      const record = watch.alertIds.get(event.type);
+      if (record === undefined) return;
       if (event.kind === 'close') {
         // Ended, not gone: the record stays on the station until someone acknowledges it.
         watch.alertIds.delete(event.type);
-        this.#write(() => this.#store.update(MONITORING, `alerts/${id}`, { endedAt: new Date(event.at).toISOString() }));
+        this.#write(() => this.#end(room.roomId, event.type, record.id, event.at));
       } else if (event.acknowledgementCleared) {
         // Sounding again after an acknowledgement: it no longer holds.
-        this.#write(() => this.#store.update(MONITORING, `alerts/${id}`, { soundedAt, acknowledgedBy: null, acknowledgedAt: null }));
-      } else this.#write(() => this.#store.update(MONITORING, `alerts/${id}`, { soundedAt }));
+        this.#write(() => this.#store.update(MONITORING, `alerts/${record.id}`, { soundedAt, acknowledgedBy: null, acknowledgedAt: null }));
+      } else this.#write(() => this.#store.update(MONITORING, `alerts/${record.id}`, { soundedAt }));
     }
   }
 
-  #closeAll(watch: RoomWatch, at: number): void {
-    for (const [type, id] of watch.alertIds) {
-      this.#write(() => this.#store.update(MONITORING, `alerts/${id}`, { endedAt: new Date(at).toISOString() }));
+  #closeAll(room: MonitoredRoom, watch: RoomWatch, at: number): void {
+    for (const [type, record] of watch.alertIds) {
+      this.#write(() => this.#end(room.roomId, type, record.id, at));
       watch.alertIds.delete(type);
     }
+  }
+
+  /**
+   * Opens the room's alert of this type as `id`, or answers the id of the one open already:
+   * monitoring_open_alerts has one row per room and type, so that processes sharing the database
+   * open an alert once.
+   */
+  async #claim(roomId: string, type: AlertType, id: string): Promise<string> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const inserted = await this.#database.query<{ alert_id: string }>(
+        `insert into monitoring_open_alerts (room_id, type, alert_id) values ($1, $2, $3) on conflict (room_id, type) do nothing returning alert_id`,
+        [roomId, type, id],
+      );
+      if (inserted.rows.length > 0) return id;
+      const found = await this.#database.query<{ alert_id: string }>(`select alert_id from monitoring_open_alerts where room_id = $1 and type = $2`, [
+        roomId,
+        type,
+      ]);
+      if (found.rows[0] !== undefined) return found.rows[0].alert_id;
+      // Ended between the two statements: try again.
+    }
+    return id;
+  }
+
+  async #unclaim(roomId: string, type: string, id: string): Promise<void> {
+    await this.#database.query(`delete from monitoring_open_alerts where room_id = $1 and type = $2 and alert_id = $3`, [roomId, type, id]);
+  }
+
+  async #end(roomId: string, type: string, id: string, at: number): Promise<void> {
+    await this.#store.update(MONITORING, `alerts/${id}`, { endedAt: new Date(at).toISOString() });
+    await this.#unclaim(roomId, type, id);
+  }
+
+  /** The alerts the room's previous process left open that this one's tracker has not continued: ended now. */
+  #settleInherited(room: MonitoredRoom, watch: RoomWatch, at: number): void {
+    watch.inheritedSettled = true;
+    this.#write(async () => {
+      const { rows } = await this.#database.query<{ type: string; alert_id: string }>(`select type, alert_id from monitoring_open_alerts where room_id = $1`, [
+        room.roomId,
+      ]);
+      for (const row of rows) {
+        if ([...watch.alertIds.values()].some((record) => record.id === row.alert_id)) continue;
+        // Handed on again meanwhile: the next owner settles them.
+        if (this.#watches.get(room.serial) !== watch) return;
+        await this.#end(room.roomId, row.type, row.alert_id, at);
+      }
+    });
   }
 
   #write(write: () => Promise<unknown>): void {
@@ -366,6 +512,7 @@ export class RoomStateService {
         where collection = 'alerts' and coalesce(data ->> 'endedAt', '') = ''`,
       [new Date(this.#now()).toISOString()],
     );
+    await this.#database.query(`delete from monitoring_open_alerts`);
     if ((rowCount ?? 0) > 0) this.#log.info({ alerts: rowCount }, 'alerts left open by the previous run were ended');
   }
 
@@ -380,8 +527,8 @@ export class RoomStateService {
       if (change.collection !== 'alerts' || change.op === 'delete') continue;
       const id = change.path.slice('alerts/'.length);
       for (const watch of this.#watches.values()) {
-        for (const [type, alertId] of watch.alertIds) {
-          if (alertId !== id) continue;
+        for (const [type, record] of watch.alertIds) {
+          if (record.id !== id) continue;
           void this.#store.get(MONITORING, change.path).then(
             (found) => {
               const at = found?.document.acknowledgedAt;

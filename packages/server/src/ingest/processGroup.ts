@@ -1,0 +1,217 @@
+/**
+ * The server processes of one MQTT_SHARED_GROUP on one broker (docs/scaling.md, "Room states with
+ * several processes"). Storage divides the devices' messages through the shared subscription, one by
+ * one; a room's state needs every second of its device in one place. So each device has an owner:
+ * the live process with the highest hash of (process, serial) (rendezvous hashing: a process that
+ * joins or leaves moves only the devices it takes or had), and the owner subscribes plainly to those
+ * devices' frame topics.
+ *
+ * Over the same broker connection (the plain one, which also carries the frames of watched devices):
+ * - membership: each process keeps a retained message on `nemuri/processes/<group>/<id>`, cleared
+ *   when it stops, and by the broker (its will) when its connection is lost (keepalive 5 s: within
+ *   about 8 s of a crash);
+ * - room states: each process publishes its rooms' states every second (QoS 0) on
+ *   `nemuri/room-states/<group>/<id>`, and every process takes the others'.
+ */
+import type { IPublishPacket, IClientOptions, MqttClient } from 'mqtt';
+import type { LiveRoomState } from '@nemuri/shared/monitoring';
+import type { RoomStateSharing } from '../monitoring/roomStateSharing.ts';
+import type { PipelineLogger } from './pipeline.ts';
+
+/** The plain connection's keepalive: the broker judges the process gone after 1.5 times this without a packet. */
+export const GROUP_KEEPALIVE_SEC = 5;
+/** Another process's room state is used this long after it came (it sends one every second). */
+export const REMOTE_STATE_FRESH_MS = 5_000;
+
+const framesTopic = (serial: string): string => `devices/${serial}/frames`;
+
+/** FNV-1a (32 bits) of the pair: the same number in every process, so they agree on the owners. */
+function weight(member: string, serial: string): number {
+  let hash = 0x811c9dc5;
+  const mix = (text: string): void => {
+    for (let i = 0; i < text.length; i++) {
+      hash ^= text.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193);
+    }
+  };
+  mix(member);
+  mix('\u0000');
+  mix(serial);
+  // A final avalanche, so that serials differing in their last characters spread over the members.
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  return hash >>> 0;
+}
+
+/** The owner of `serial` among `members` (rendezvous hashing); ties go to the smaller id. */
+export function ownerOf(serial: string, members: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestWeight = -1;
+  for (const member of members) {
+    const w = weight(member, serial);
+    if (w > bestWeight || (w === bestWeight && best !== undefined && member < best)) {
+      best = member;
+      bestWeight = w;
+    }
+  }
+  return best;
+}
+
+export class ProcessGroup implements RoomStateSharing {
+  readonly processId: string;
+  readonly #group: string;
+  readonly #log: PipelineLogger;
+  readonly #members = new Set<string>();
+  readonly #owners = new Map<string, string | undefined>();
+  /** Why this process subscribes to a device's frames: its browsers watch it, it owns it, or both. */
+  readonly #watched = new Set<string>();
+  readonly #followed = new Set<string>();
+  readonly #remote = new Map<string, { state: LiveRoomState; receivedAt: number }>();
+  #client: MqttClient | undefined;
+  #stopped = false;
+
+  constructor({ group, processId, log }: { group: string; processId: string; log: PipelineLogger }) {
+    this.#group = group;
+    this.processId = processId;
+    this.#log = log;
+    this.#members.add(processId);
+  }
+
+  get #presenceTopic(): string {
+    return `nemuri/processes/${this.#group}/${this.processId}`;
+  }
+
+  /** The plain connection's options: its will clears this process's membership when the broker loses it. */
+  get connectOptions(): Pick<IClientOptions, 'keepalive' | 'will'> {
+    return { keepalive: GROUP_KEEPALIVE_SEC, will: { topic: this.#presenceTopic, payload: Buffer.alloc(0), qos: 1, retain: true } };
+  }
+
+  /** The live processes, this one included. */
+  get members(): readonly string[] {
+    return [...this.#members].sort();
+  }
+
+  /** Joins over a connected client: takes the members' and states' topics, then announces this process. */
+  async join(client: MqttClient): Promise<void> {
+    this.#client = client;
+    await client.subscribeAsync([`nemuri/processes/${this.#group}/+`, `nemuri/room-states/${this.#group}/+`], { qos: 1 });
+    await client.publishAsync(this.#presenceTopic, this.processId, { qos: 1, retain: true });
+    // After a lost connection the will has cleared the membership: announced again. mqtt.js subscribes
+    // again by itself.
+    client.on('connect', () => {
+      if (!this.#stopped) client.publish(this.#presenceTopic, this.processId, { qos: 1, retain: true });
+    });
+  }
+
+  /** Leaves at once (the others take this process's devices now), before the connection closes. */
+  async leave(): Promise<void> {
+    this.#stopped = true;
+    const client = this.#client;
+    if (client?.connected) await client.publishAsync(this.#presenceTopic, Buffer.alloc(0), { qos: 1, retain: true }).catch(() => undefined);
+  }
+
+  /** A message of the group's own topics (not a device frame); false when it is none of them. */
+  message(packet: IPublishPacket): boolean {
+    const parts = packet.topic.split('/');
+    if (parts.length !== 4 || parts[0] !== 'nemuri' || parts[2] !== this.#group) return false;
+    const [, kind, , member] = parts as [string, string, string, string];
+    const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+    if (kind === 'processes') {
+      const present = payload.byteLength > 0;
+      // This process is a member while it runs, whatever a stale retained message of an earlier run says.
+      if (member === this.processId) return true;
+      if (present === this.#members.has(member)) return true;
+      if (present) this.#members.add(member);
+      else this.#members.delete(member);
+      this.#owners.clear();
+      this.#log.info(
+        { process: this.processId, members: this.members },
+        present ? 'server process joined: devices re-divided' : 'server process left: devices re-divided',
+      );
+      return true;
+    }
+    if (kind === 'room-states') {
+      if (member === this.processId) return true;
+      try {
+        const states = JSON.parse(payload.toString('utf8')) as LiveRoomState[];
+        const receivedAt = Date.now();
+        for (const state of states) this.#remote.set(state.serial, { state, receivedAt });
+      } catch (error) {
+        this.#log.warn({ from: member, err: error }, 'room states of another server process could not be read');
+      }
+      return true;
+    }
+    return false;
+  }
+
+  owns(serial: string): boolean {
+    let owner = this.#owners.get(serial);
+    if (owner === undefined) {
+      owner = ownerOf(serial, this.#members);
+      this.#owners.set(serial, owner);
+    }
+    return owner === this.processId;
+  }
+
+  /** Whether this process's room state of the device takes its frames. */
+  follows(serial: string): boolean {
+    return this.#followed.has(serial);
+  }
+
+  /** Whether this process's browsers watch the device live. */
+  watches(serial: string): boolean {
+    return this.#watched.has(serial);
+  }
+
+  follow(serials: ReadonlySet<string>): void {
+    for (const serial of this.#followed) {
+      if (serials.has(serial)) continue;
+      this.#followed.delete(serial);
+      if (!this.#watched.has(serial)) this.#unsubscribe(serial);
+    }
+    for (const serial of serials) {
+      if (this.#followed.has(serial)) continue;
+      this.#followed.add(serial);
+      if (!this.#watched.has(serial)) this.#subscribe(serial);
+    }
+  }
+
+  /** The live fan-out's watch changes (LiveHub.onWatch). */
+  watch(serial: string, watched: boolean): void {
+    if (watched === this.#watched.has(serial)) return;
+    if (watched) this.#watched.add(serial);
+    else this.#watched.delete(serial);
+    if (this.#followed.has(serial)) return;
+    if (watched) this.#subscribe(serial);
+    else this.#unsubscribe(serial);
+  }
+
+  publish(states: readonly LiveRoomState[]): void {
+    const client = this.#client;
+    if (client === undefined || this.#stopped || !client.connected) return;
+    client.publish(`nemuri/room-states/${this.#group}/${this.processId}`, JSON.stringify(states), { qos: 0 });
+  }
+
+  remote(serial: string): LiveRoomState | undefined {
+    const found = this.#remote.get(serial);
+    if (found === undefined) return undefined;
+    if (Date.now() - found.receivedAt > REMOTE_STATE_FRESH_MS) {
+      this.#remote.delete(serial);
+      return undefined;
+    }
+    return found.state;
+  }
+
+  #subscribe(serial: string): void {
+    this.#client?.subscribe(framesTopic(serial), { qos: 0 }, (error) => {
+      if (error) this.#log.warn({ serial, err: error.message }, 'MQTT subscription to a device failed');
+    });
+  }
+
+  #unsubscribe(serial: string): void {
+    this.#client?.unsubscribe(framesTopic(serial), {}, (error) => {
+      if (error) this.#log.warn({ serial, err: error.message }, 'MQTT unsubscription from a device failed');
+    });
+  }
+}
