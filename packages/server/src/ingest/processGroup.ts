@@ -22,6 +22,12 @@ import type { PipelineLogger } from './pipeline.ts';
 export const GROUP_KEEPALIVE_SEC = 5;
 /** Another process's room state is used this long after it came (it sends one every second). */
 export const REMOTE_STATE_FRESH_MS = 5_000;
+/**
+ * An announced process not heard from (its states come every second) for this long is left out until
+ * heard again: a retained announcement can outlive its process (a broker restarted with its retained
+ * messages after the process died, so no will was sent), and must not leave its devices unowned.
+ */
+export const MEMBER_SILENT_MS = 10_000;
 
 const framesTopic = (serial: string): string => `devices/${serial}/frames`;
 
@@ -63,6 +69,12 @@ export class ProcessGroup implements RoomStateSharing {
   readonly #group: string;
   readonly #log: PipelineLogger;
   readonly #members = new Set<string>();
+  /** Processes whose announcement stands, and when each was last heard from. */
+  readonly #announced = new Set<string>();
+  readonly #heardAt = new Map<string, number>();
+  #silenceCheck: NodeJS.Timeout | undefined;
+  /** Announced with its first states, once its room-state service runs: the others hand it devices only then. */
+  #announcedSelf = false;
   readonly #owners = new Map<string, string | undefined>();
   /** Why this process subscribes to a device's frames: its browsers watch it, it owns it, or both. */
   readonly #watched = new Set<string>();
@@ -92,21 +104,46 @@ export class ProcessGroup implements RoomStateSharing {
     return [...this.#members].sort();
   }
 
-  /** Joins over a connected client: takes the members' and states' topics, then announces this process. */
+  /** Joins over a connected client: takes the members' and states' topics (this process announces itself with its first states). */
   async join(client: MqttClient): Promise<void> {
     this.#client = client;
     await client.subscribeAsync([`nemuri/processes/${this.#group}/+`, `nemuri/room-states/${this.#group}/+`], { qos: 1 });
-    await client.publishAsync(this.#presenceTopic, this.processId, { qos: 1, retain: true });
     // After a lost connection the will has cleared the membership: announced again. mqtt.js subscribes
     // again by itself.
     client.on('connect', () => {
-      if (!this.#stopped) client.publish(this.#presenceTopic, this.processId, { qos: 1, retain: true });
+      if (this.#announcedSelf && !this.#stopped) this.#announce(client);
     });
+    this.#silenceCheck = setInterval(() => this.#dropSilent(Date.now()), MEMBER_SILENT_MS / 5);
+    this.#silenceCheck.unref();
+  }
+
+  #announce(client: MqttClient): void {
+    client.publish(this.#presenceTopic, this.processId, { qos: 1, retain: true }, (error) => {
+      if (error) this.#log.warn({ err: error.message }, 'this server process could not announce itself on the broker');
+    });
+  }
+
+  #dropSilent(now: number): void {
+    for (const member of this.#members) {
+      if (member === this.processId || now - (this.#heardAt.get(member) ?? 0) <= MEMBER_SILENT_MS) continue;
+      this.#members.delete(member);
+      this.#owners.clear();
+      this.#log.warn({ process: this.processId, silent: member, members: this.members }, 'server process silent: its devices re-divided');
+    }
+  }
+
+  #heard(member: string): void {
+    this.#heardAt.set(member, Date.now());
+    if (!this.#announced.has(member) || this.#members.has(member)) return;
+    this.#members.add(member);
+    this.#owners.clear();
+    this.#log.info({ process: this.processId, members: this.members }, 'server process joined: devices re-divided');
   }
 
   /** Leaves at once (the others take this process's devices now), before the connection closes. */
   async leave(): Promise<void> {
     this.#stopped = true;
+    clearInterval(this.#silenceCheck);
     const client = this.#client;
     if (client?.connected) await client.publishAsync(this.#presenceTopic, Buffer.alloc(0), { qos: 1, retain: true }).catch(() => undefined);
   }
@@ -121,18 +158,22 @@ export class ProcessGroup implements RoomStateSharing {
       const present = payload.byteLength > 0;
       // This process is a member while it runs, whatever a stale retained message of an earlier run says.
       if (member === this.processId) return true;
-      if (present === this.#members.has(member)) return true;
-      if (present) this.#members.add(member);
-      else this.#members.delete(member);
-      this.#owners.clear();
-      this.#log.info(
-        { process: this.processId, members: this.members },
-        present ? 'server process joined: devices re-divided' : 'server process left: devices re-divided',
-      );
+      if (present) {
+        this.#announced.add(member);
+        this.#heard(member);
+      } else {
+        this.#announced.delete(member);
+        this.#heardAt.delete(member);
+        if (this.#members.delete(member)) {
+          this.#owners.clear();
+          this.#log.info({ process: this.processId, members: this.members }, 'server process left: devices re-divided');
+        }
+      }
       return true;
     }
     if (kind === 'room-states') {
       if (member === this.processId) return true;
+      this.#heard(member);
       try {
         const states = JSON.parse(payload.toString('utf8')) as LiveRoomState[];
         const receivedAt = Date.now();
@@ -190,6 +231,10 @@ export class ProcessGroup implements RoomStateSharing {
   publish(states: readonly LiveRoomState[]): void {
     const client = this.#client;
     if (client === undefined || this.#stopped || !client.connected) return;
+    if (!this.#announcedSelf) {
+      this.#announcedSelf = true;
+      this.#announce(client);
+    }
     client.publish(`nemuri/room-states/${this.#group}/${this.processId}`, JSON.stringify(states), { qos: 0 });
   }
 
