@@ -1,8 +1,9 @@
 /**
  * Rules for the profile fields of /account-info that Better Auth does not keep (phone number) or
  * keeps without limits (photo): the browser checks them for a quick answer, the server
- * (server account/accountPlugin.ts) enforces them.
+ * (server account/accountPlugin.ts) enforces them: its route schemas are the request bodies below.
  */
+import { z } from 'zod/v3';
 
 /** Longest phone number accepted as typed (digits, hyphens, spaces, brackets, a leading +81). */
 export const PHONE_MAX_LENGTH = 20;
@@ -64,3 +65,49 @@ export const ACCOUNT_PROFILE_ERRORS = {
   invalidPhoto: 'invalid-photo',
   photoTooLarge: 'photo-too-large',
 } as const;
+
+/** A data URL's base64 text is 4/3 of the bytes; a longer one is refused before decoding. */
+export const PHOTO_DATA_URL_MAX_LENGTH = Math.ceil((PHOTO_MAX_BYTES * 4) / 3) + 64;
+
+/** The data URL forms accepted: an allowed type, then base64. */
+const PHOTO_DATA_URL = /^data:(image\/png|image\/jpeg|image\/webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/** `params.reason` of an issue becomes the 400 answer's `reason` (server http/zodRouteSchemas.ts). */
+const because = (reason: string) => ({ reason });
+
+/** PUT /api/account/profile/phone: a number in any accepted form, stored in its national form; null or blank clears it. */
+export const phoneNumberInput = z
+  .object({
+    phoneNumber: z
+      .string()
+      .max(PHONE_MAX_LENGTH)
+      .nullable()
+      .superRefine((value, ctx) => {
+        if (value !== null && value.trim() !== '' && normalizePhoneNumber(value) === null)
+          ctx.addIssue({ code: 'custom', message: 'not a Japanese phone number', params: because(ACCOUNT_PROFILE_ERRORS.invalidPhone) });
+      })
+      .transform((value) => (value === null || value.trim() === '' ? null : normalizePhoneNumber(value))),
+  })
+  .strict();
+
+/** PUT /api/account/profile/photo: the photo as a data URL of an allowed type (its content is checked by the server). */
+export const photoInput = z
+  .object({
+    dataUrl: z
+      .string()
+      .max(PHOTO_DATA_URL_MAX_LENGTH)
+      .superRefine((value, ctx) => {
+        if (value.length > PHOTO_DATA_URL_MAX_LENGTH)
+          ctx.addIssue({
+            code: 'custom',
+            message: `the photo may have at most ${PHOTO_MAX_BYTES} bytes`,
+            params: because(ACCOUNT_PROFILE_ERRORS.photoTooLarge),
+          });
+        else if (!PHOTO_DATA_URL.test(value))
+          ctx.addIssue({ code: 'custom', message: 'the photo must be a PNG, JPEG or WebP data URL', params: because(ACCOUNT_PROFILE_ERRORS.invalidPhoto) });
+      }),
+  })
+  .strict();
+
+/** GET /api/account/profile and every profile write answer this. */
+export const accountProfileSchema = z.object({ phoneNumber: z.string().nullable(), photoURL: z.string().nullable() }).strict();

@@ -35,30 +35,41 @@ export const apiKeyListQuerySchema = z
   })
   .strict();
 
-export interface ApiKeyView {
-  id: string;
-  domainId: string;
-  name: string;
-  scopes: ApiKeyScope[];
-  createdBy: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+/** A key as listed: never its secret (server integrations/apiKeys.ts). */
+export const apiKeyViewSchema = z
+  .object({
+    id: z.string(),
+    domainId: z.string(),
+    name: z.string(),
+    scopes: z.array(z.enum(API_KEY_SCOPES)),
+    createdBy: z.string(),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+  })
+  .strict();
+export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
 
-export interface ApiKeyListResponse {
-  keys: ApiKeyView[];
-  /** Keys of the domain in all, revoked ones included. */
-  total: number;
-  page: number;
-  pageSize: number;
-}
+export const apiKeyListResponseSchema = z
+  .object({
+    keys: z.array(apiKeyViewSchema),
+    /** Keys of the domain in all, revoked ones included. */
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  })
+  .strict();
+export type ApiKeyListResponse = z.infer<typeof apiKeyListResponseSchema>;
 
 /** The only answer that holds the whole key: it is not stored and cannot be shown again. */
-export interface ApiKeyCreatedResponse {
-  key: ApiKeyView;
-  secret: string;
-}
+export const apiKeyCreatedResponseSchema = z.object({ key: apiKeyViewSchema, secret: z.string() }).strict();
+export type ApiKeyCreatedResponse = z.infer<typeof apiKeyCreatedResponseSchema>;
+
+/** POST …/api-keys/:keyId/revoke: the key with `revokedAt` set. */
+export const apiKeyRevokedResponseSchema = z.object({ key: apiKeyViewSchema }).strict();
+
+/** POST /api/integrations/alerts/:alertId/acknowledge: who acknowledged it first, and when. */
+export const alertAcknowledgedResponseSchema = z.object({ alertId: z.string(), acknowledgedAt: z.string(), acknowledgedBy: z.string() }).strict();
 
 export const apiKeysPath = (domainId: string): string => `/api/integrations/domains/${encodeURIComponent(domainId)}/api-keys`;
 export const apiKeyRevokePath = (domainId: string, keyId: string): string => `${apiKeysPath(domainId)}/${encodeURIComponent(keyId)}/revoke`;

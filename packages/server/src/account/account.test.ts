@@ -43,11 +43,16 @@ describe('account profile', () => {
     expect(saved.body).toEqual({ phoneNumber: '09012345678', photoURL: null });
     // Another user's profile is untouched.
     expect((await admin.get('/api/account/profile')).body).toEqual({ phoneNumber: null, photoURL: null });
-    for (const wrong of ['12345', '090-1234-567', 'abc', '+1 415 555 0100', 42]) {
+    for (const wrong of ['12345', '090-1234-567', 'abc', '+1 415 555 0100', '0'.repeat(21)]) {
       const refused = await put(staff, '/api/account/profile/phone', { phoneNumber: wrong });
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({ code: 'invalid-argument', reason: 'invalid-phone' });
     }
+    // Not a string at all: a client's mistake, refused by the route schema without a screen's reason.
+    expect((await put(staff, '/api/account/profile/phone', { phoneNumber: 42 })).body).toEqual({
+      code: 'invalid-argument',
+      message: 'phoneNumber: Expected string, received number',
+    });
     expect(((await staff.get('/api/account/profile')).body as { phoneNumber: string }).phoneNumber).toBe('09012345678');
     // /api/me carries it too.
     expect(((await staff.get('/api/me')).body as { user: { phoneNumber: string | null } }).user.phoneNumber).toBe('09012345678');

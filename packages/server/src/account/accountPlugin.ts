@@ -8,22 +8,33 @@
  *   DELETE /api/account/profile/photo  → AccountProfile
  *   GET    /api/account/photos/:uid    → the image (any signed-in user: staff see each other's photos)
  * Every write acts on the caller's own record only. Table `account_profiles` (migration
- * 006_account_profiles).
+ * 006_account_profiles). The bodies are the shared schemas (route schemas, checked before the
+ * handler); the photo's content (its first bytes, its decoded size) is checked here.
  */
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { ACCOUNT_PROFILE_ERRORS, isPhotoType, normalizePhoneNumber, PHOTO_MAX_BYTES, type AccountProfile, type PhotoType } from '@nemuri/shared/accountProfile';
+import {
+  ACCOUNT_PROFILE_ERRORS,
+  accountProfileSchema,
+  isPhotoType,
+  PHOTO_DATA_URL_MAX_LENGTH,
+  PHOTO_MAX_BYTES,
+  phoneNumberInput,
+  photoInput,
+  type AccountProfile,
+  type PhotoType,
+} from '@nemuri/shared/accountProfile';
+import { errorResponses } from '@nemuri/shared/apiErrors';
+import { z } from 'zod/v3';
 import type { Queryable } from '../database/database.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Principal } from '../auth/signedInUser.ts';
+import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 
 interface ProfileRow {
   phone_number: string | null;
   photo_version: string | null;
 }
-
-/** A data URL's base64 text is 4/3 of the bytes; a longer one is refused before decoding. */
-const DATA_URL_MAX_LENGTH = Math.ceil((PHOTO_MAX_BYTES * 4) / 3) + 64;
 
 /** The first bytes each accepted type starts with: the declared type must match the content. */
 const SIGNATURES: Record<PhotoType, (bytes: Uint8Array) => boolean> = {
@@ -43,9 +54,8 @@ export class AccountInputError extends Error {
 }
 
 /** The photo in a data URL, checked: type allowed, content of that type, size within the cap. */
-export function decodePhoto(dataUrl: unknown): { type: PhotoType; bytes: Buffer } {
-  if (typeof dataUrl !== 'string') throw new AccountInputError(ACCOUNT_PROFILE_ERRORS.invalidPhoto, 'dataUrl must be a data URL');
-  if (dataUrl.length > DATA_URL_MAX_LENGTH)
+export function decodePhoto(dataUrl: string): { type: PhotoType; bytes: Buffer } {
+  if (dataUrl.length > PHOTO_DATA_URL_MAX_LENGTH)
     throw new AccountInputError(ACCOUNT_PROFILE_ERRORS.photoTooLarge, `the photo may have at most ${PHOTO_MAX_BYTES} bytes`);
   const match = /^data:([a-z/]+);base64,([A-Za-z0-9+/]+={0,2})$/.exec(dataUrl);
   const type = match?.[1] ?? '';
@@ -69,9 +79,7 @@ function sendInputError(reply: FastifyReply, error: AccountInputError): FastifyR
   return reply.code(400).type('application/json; charset=utf-8').send({ code: 'invalid-argument', reason: error.reason, message: error.message });
 }
 
-function bodyField(body: unknown, name: string): unknown {
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
-}
+const photoParams = z.object({ uid: z.string().min(1).max(200) }).strict();
 
 /** The caller's phone number for `/api/me`, null when none is stored. */
 export async function phoneNumberOf(database: Queryable, uid: string): Promise<string | null> {
@@ -80,7 +88,8 @@ export async function phoneNumberOf(database: Queryable, uid: string): Promise<s
 }
 
 export const accountPlugin = fp(
-  async (app) => {
+  async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
     const { database } = app;
     const profileOf = async (uid: string): Promise<AccountProfile> => {
       const { rows } = await database.query<ProfileRow>('select phone_number, photo_version from account_profiles where user_id = $1', [uid]);
@@ -91,57 +100,64 @@ export const accountPlugin = fp(
     /** Better Auth's user record points at the photo (or at none), so the shell's avatar follows. */
     const pointUserAt = (uid: string, url: string | null) => database.query('update "user" set image = $1, "updatedAt" = now() where id = $2', [url, uid]);
 
-    app.get('/api/account/profile', async (request, reply) => {
-      const { uid } = signedIn(request.principal);
-      reply.header('cache-control', 'no-store');
-      return profileOf(uid);
-    });
+    app.get(
+      '/api/account/profile',
+      { schema: { summary: "The caller's phone number and photo address", response: { 200: accountProfileSchema, ...errorResponses(401) } } },
+      async (request, reply) => {
+        const { uid } = signedIn(request.principal);
+        reply.header('cache-control', 'no-store');
+        return profileOf(uid);
+      },
+    );
 
-    app.put('/api/account/profile/phone', async (request, reply) => {
-      const { uid } = signedIn(request.principal);
-      const raw = bodyField(request.body, 'phoneNumber');
-      let phone: string | null = null;
-      if (typeof raw === 'string' && raw.trim() !== '') {
-        phone = normalizePhoneNumber(raw);
-        if (phone === null) return sendInputError(reply, new AccountInputError(ACCOUNT_PROFILE_ERRORS.invalidPhone, 'not a Japanese phone number'));
-      } else if (raw !== null && raw !== '' && raw !== undefined) {
-        return sendInputError(reply, new AccountInputError(ACCOUNT_PROFILE_ERRORS.invalidPhone, 'phoneNumber must be a string or null'));
-      }
-      await database.query(
-        `insert into account_profiles (user_id, phone_number) values ($1, $2)
+    const profileWrite = (summary: string) => ({ summary, response: { 200: accountProfileSchema, ...errorResponses(400, 401, 413) } });
+
+    app.put(
+      '/api/account/profile/phone',
+      { schema: { ...profileWrite('Set or clear the caller’s phone number'), body: phoneNumberInput } },
+      async (request) => {
+        const { uid } = signedIn(request.principal);
+        const phone = request.body.phoneNumber;
+        await database.query(
+          `insert into account_profiles (user_id, phone_number) values ($1, $2)
        on conflict (user_id) do update set phone_number = excluded.phone_number, updated_at = now()`,
-        [uid, phone],
-      );
-      return profileOf(uid);
-    });
+          [uid, phone],
+        );
+        return profileOf(uid);
+      },
+    );
 
-    app.put('/api/account/profile/photo', { bodyLimit: DATA_URL_MAX_LENGTH + 1024 }, async (request, reply) => {
-      const { uid } = signedIn(request.principal);
-      let photo: { type: PhotoType; bytes: Buffer };
-      try {
-        photo = decodePhoto(bodyField(request.body, 'dataUrl'));
-      } catch (error) {
-        if (error instanceof AccountInputError) return sendInputError(reply, error);
-        throw error;
-      }
-      const version = Date.now().toString(36);
-      await database.query(
-        `insert into account_profiles (user_id, photo, photo_type, photo_version) values ($1, $2, $3, $4)
+    app.put(
+      '/api/account/profile/photo',
+      { bodyLimit: PHOTO_DATA_URL_MAX_LENGTH + 1024, schema: { ...profileWrite('Store the caller’s photo (PNG, JPEG or WebP data URL)'), body: photoInput } },
+      async (request, reply) => {
+        const { uid } = signedIn(request.principal);
+        let photo: { type: PhotoType; bytes: Buffer };
+        try {
+          photo = decodePhoto(request.body.dataUrl);
+        } catch (error) {
+          if (error instanceof AccountInputError) return sendInputError(reply, error);
+          throw error;
+        }
+        const version = Date.now().toString(36);
+        await database.query(
+          `insert into account_profiles (user_id, photo, photo_type, photo_version) values ($1, $2, $3, $4)
        on conflict (user_id) do update set photo = excluded.photo, photo_type = excluded.photo_type, photo_version = excluded.photo_version, updated_at = now()`,
-        [uid, new Uint8Array(photo.bytes), photo.type, version],
-      );
-      await pointUserAt(uid, photoUrlOf(uid, version));
-      return profileOf(uid);
-    });
+          [uid, new Uint8Array(photo.bytes), photo.type, version],
+        );
+        await pointUserAt(uid, photoUrlOf(uid, version));
+        return profileOf(uid);
+      },
+    );
 
-    app.delete('/api/account/profile/photo', async (request) => {
+    app.delete('/api/account/profile/photo', { schema: profileWrite('Remove the caller’s photo') }, async (request) => {
       const { uid } = signedIn(request.principal);
       await database.query('update account_profiles set photo = null, photo_type = null, photo_version = null, updated_at = now() where user_id = $1', [uid]);
       await pointUserAt(uid, null);
       return profileOf(uid);
     });
 
-    app.get<{ Params: { uid: string } }>('/api/account/photos/:uid', async (request, reply) => {
+    app.get('/api/account/photos/:uid', { schema: { summary: 'A user’s photo (the image itself)', params: photoParams } }, async (request, reply) => {
       signedIn(request.principal);
       const { rows } = await database.query<{ photo: Uint8Array | null; photo_type: string | null }>(
         'select photo, photo_type from account_profiles where user_id = $1',

@@ -29,7 +29,7 @@ export class AgencyError extends ApiError {
   constructor(
     statusCode: number,
     code: ErrorCode,
-    readonly reason: AgencyReason,
+    override readonly reason: AgencyReason,
     message: string,
   ) {
     super(statusCode, code, message);

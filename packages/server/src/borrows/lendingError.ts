@@ -23,7 +23,7 @@ export class LendingError extends ApiError {
   constructor(
     statusCode: number,
     code: ErrorCode,
-    readonly reason: LendingReason,
+    override readonly reason: LendingReason,
     message: string,
   ) {
     super(statusCode, code, message);

@@ -8,27 +8,11 @@
  *   200. /metrics reports the same checks (readinessReport);
  * - GET /api/health: the database answers (kept as it was for existing monitors).
  */
+import { healthResponseSchema, liveResponseSchema, readyResponseSchema, type HealthResponse, type ReadyResponse } from '@nemuri/shared/health';
 import { APP_VERSION } from '@nemuri/shared/version';
 import fp from 'fastify-plugin';
-import type { Database, DatabaseKind } from '../database/database.ts';
+import type { Database } from '../database/database.ts';
 import { Readiness, RUNTIME_CHECKS, type RuntimeCheck, type StartStep } from './readiness.ts';
-
-export interface HealthResponse {
-  status: 'ok' | 'error';
-  version: string;
-  database: DatabaseKind;
-  /** Only with status 'error': what failed, without detail. */
-  message?: string;
-}
-
-export interface ReadyResponse {
-  status: 'ok' | 'error';
-  version: string;
-  database: DatabaseKind;
-  checks: Record<ReadyCheck, 'ok' | 'pending' | 'down'>;
-  /** Only with status 'error': what is missing, one phrase per check. */
-  reasons?: string[];
-}
 
 export type ReadyCheck = StartStep | 'database' | RuntimeCheck;
 
@@ -50,29 +34,40 @@ export interface HealthOptions {
 export const healthPlugin = fp<HealthOptions>(
   async (app, { readiness = new Readiness(), timeoutMs = 2000 }) => {
     const { database } = app;
-    app.get('/api/health/live', async (): Promise<{ status: 'ok'; version: string }> => ({ status: 'ok', version: APP_VERSION }));
+    app.get('/api/health/live', { schema: { summary: 'The process answers (no database)', response: { 200: liveResponseSchema } } }, async () => ({
+      status: 'ok' as const,
+      version: APP_VERSION,
+    }));
 
-    app.get('/api/health/ready', async (request, reply): Promise<ReadyResponse> => {
-      const report = await readinessReport(database, readiness, timeoutMs, (error) =>
-        request.log.warn({ err: error }, 'ready check: the database does not answer'),
-      );
-      const base = { version: APP_VERSION, database: database.kind, checks: report.checks };
-      if (report.ready) return { status: 'ok', ...base };
-      reply.code(503).header('retry-after', '5');
-      return { status: 'error', ...base, reasons: report.reasons };
-    });
+    app.get(
+      '/api/health/ready',
+      { schema: { summary: 'Ready for traffic: 200 only when every check is ok', response: { 200: readyResponseSchema, 503: readyResponseSchema } } },
+      async (request, reply): Promise<ReadyResponse> => {
+        const report = await readinessReport(database, readiness, timeoutMs, (error) =>
+          request.log.warn({ err: error }, 'ready check: the database does not answer'),
+        );
+        const base = { version: APP_VERSION, database: database.kind, checks: report.checks };
+        if (report.ready) return { status: 'ok', ...base };
+        reply.code(503).header('retry-after', '5');
+        return { status: 'error', ...base, reasons: report.reasons };
+      },
+    );
 
-    app.get('/api/health', async (request, reply): Promise<HealthResponse> => {
-      const base = { version: APP_VERSION, database: database.kind };
-      try {
-        await withTimeout(database.query('select 1'), timeoutMs);
-        return { status: 'ok', ...base };
-      } catch (error) {
-        request.log.warn({ err: error }, 'health check: the database does not answer');
-        reply.code(503);
-        return { status: 'error', ...base, message: 'the database does not answer' };
-      }
-    });
+    app.get(
+      '/api/health',
+      { schema: { summary: 'The database answers', response: { 200: healthResponseSchema, 503: healthResponseSchema } } },
+      async (request, reply): Promise<HealthResponse> => {
+        const base = { version: APP_VERSION, database: database.kind };
+        try {
+          await withTimeout(database.query('select 1'), timeoutMs);
+          return { status: 'ok', ...base };
+        } catch (error) {
+          request.log.warn({ err: error }, 'health check: the database does not answer');
+          reply.code(503);
+          return { status: 'error', ...base, message: 'the database does not answer' };
+        }
+      },
+    );
   },
   { name: 'health', dependencies: ['database'], encapsulate: true },
 );

@@ -21,6 +21,8 @@ export type ErrorCode =
 export interface ErrorBody {
   code: ErrorCode;
   message: string;
+  /** A finer reason a screen picks its message by (e.g. `invalid-phone`), where the route gives one. */
+  reason?: string;
 }
 
 /** Throw from a handler to answer with this status and code. */
@@ -29,6 +31,7 @@ export class ApiError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -46,13 +49,13 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = {
   503: 'unavailable',
 };
 
-export function sendError(reply: FastifyReply, statusCode: number, code: ErrorCode, message: string): FastifyReply {
-  const body: ErrorBody = { code, message };
+export function sendError(reply: FastifyReply, statusCode: number, code: ErrorCode, message: string, reason?: string): FastifyReply {
+  const body: ErrorBody = reason === undefined ? { code, message } : { code, message, reason };
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
 }
 
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
-  return sendError(reply, error.statusCode, error.code, error.message);
+  return sendError(reply, error.statusCode, error.code, error.message, error.reason);
 }
 
 /** The document engine's errors as API errors, with the statuses of /api/documents ('aborted' reads as already-exists). */

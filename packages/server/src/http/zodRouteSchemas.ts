@@ -7,11 +7,12 @@
  * very same schemas from the routes, so what is documented is what is checked.
  *
  * A refusal answers the uniform 400 `{ code: 'invalid-argument', message }`, the message naming each
- * problem as `path: message`, joined by `; `. An absent body reads as `{}` (so `z.object({}).strict()`
+ * problem as `path: message`, joined by `; `, plus `reason` when a refinement names one (`params:
+ * { reason }`, e.g. `invalid-phone`, which the screen picks its message by). An absent body reads as `{}` (so `z.object({}).strict()`
  * accepts a bodiless POST). The schemas stay on `zod/v3`, which zod-to-json-schema reads; the npm
  * `fastify-type-provider-zod` speaks zod 4's own API instead.
  */
-import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
+import type { FastifyBaseLogger, FastifySchemaCompiler, FastifySerializerCompiler, FastifyTypeProvider } from 'fastify';
 import type { z, ZodTypeAny } from 'zod/v3';
 import { ApiError } from './errors.ts';
 import { appWide } from './appWide.ts';
@@ -36,11 +37,18 @@ export function isZodSchema(value: unknown): value is ZodTypeAny {
 interface Issue {
   path: readonly PropertyKey[];
   message: string;
+  params?: { reason?: unknown };
 }
 
 /** What a refusal says: each problem as `path: message` (the part's name when the whole value is wrong). */
 export function issuesMessage(issues: readonly Issue[], part: string): string {
   return issues.map((issue) => `${issue.path.map(String).join('.') || part}: ${issue.message}`).join('; ');
+}
+
+/** The first `params.reason` a refinement gave (shared schemas name the screen's message so), if any. */
+function reasonOf(issues: readonly Issue[]): string | undefined {
+  const reason = issues.find((issue) => typeof issue.params?.reason === 'string')?.params?.reason;
+  return typeof reason === 'string' ? reason : undefined;
 }
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
@@ -53,11 +61,34 @@ export const zodValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, m
     // Fastify hands an absent body over as null.
     const parsed = schema.safeParse(httpPart === 'body' ? (data ?? {}) : data);
     if (parsed.success) return { value: parsed.data as unknown };
-    return { error: new ApiError(400, 'invalid-argument', issuesMessage(parsed.error.issues, part)) };
+    return { error: new ApiError(400, 'invalid-argument', issuesMessage(parsed.error.issues, part), reasonOf(parsed.error.issues)) };
   };
 };
 
-/** Every route registered after this plugin validates its input with its zod route schemas. */
+/**
+ * A route's `response` schemas (`{ 200: schema, 404: apiErrorBody, … }`) check each answer of that
+ * status as it is written, and the OpenAPI document shows them. A mismatch is logged as an error,
+ * never answered as one: the answer goes out as the handler made it (JSON.stringify, as without a
+ * schema), so a schema that lags behind a route cannot break the route; the tests that call the
+ * routes validate what they get against the document and fail on any difference.
+ */
+export function zodSerializerCompiler(log: FastifyBaseLogger): FastifySerializerCompiler<unknown> {
+  return ({ schema, method, url, httpStatus }) => {
+    if (!isZodSchema(schema)) throw new Error(`${method} ${url}: the ${httpStatus} response schema must be a zod schema (http/zodRouteSchemas.ts)`);
+    return (data: unknown) => {
+      const checked = schema.safeParse(data);
+      if (!checked.success)
+        log.error(
+          { method, url, status: httpStatus, problems: issuesMessage(checked.error.issues, 'response') },
+          'an answer does not match its response schema',
+        );
+      return JSON.stringify(data);
+    };
+  };
+}
+
+/** Every route registered after this plugin validates its input, and checks its answers, with its zod route schemas. */
 export const zodRouteSchemasPlugin = appWide('zodRouteSchemas', async (app) => {
   app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(zodSerializerCompiler(app.log));
 });

@@ -15,7 +15,8 @@ import { DocumentStore } from '../documents/store.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { BrowserClient } from '../testing/browserClient.ts';
 import { makeTempDir, type TempDir } from '../testing/webDist.ts';
-import { LOINC, observationBundle, type FhirBundle } from './fhir.ts';
+import type { FhirBundle } from '@nemuri/shared/fhir';
+import { LOINC, observationBundle } from './fhir.ts';
 import { r4Errors } from './fhirSchema.testing.ts';
 
 const system = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };

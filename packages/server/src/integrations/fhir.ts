@@ -8,6 +8,7 @@
  * name, never the resident's name.
  */
 import { createHash } from 'node:crypto';
+import type { FhirBundle, FhirCoding, FhirObservation, FhirQuantity } from '@nemuri/shared/fhir';
 
 export const LOINC = 'http://loinc.org';
 export const UCUM = 'http://unitsofmeasure.org';
@@ -15,38 +16,6 @@ export const UCUM = 'http://unitsofmeasure.org';
 export const SLEEP_CODE_SYSTEM = 'urn:nemuri-monitor:fhir:sleep-measure';
 export const ROOM_IDENTIFIER_SYSTEM = 'urn:nemuri-monitor:room';
 const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
-
-export interface FhirCoding {
-  system: string;
-  code: string;
-  display: string;
-}
-export interface FhirQuantity {
-  value: number;
-  unit: string;
-  system: string;
-  code: string;
-}
-export interface FhirObservation {
-  resourceType: 'Observation';
-  id: string;
-  status: 'final';
-  category: { coding: FhirCoding[] }[];
-  code: { coding: FhirCoding[]; text: string };
-  subject: { identifier: { system: string; value: string }; display: string };
-  effectivePeriod: { start: string; end: string };
-  issued?: string;
-  valueQuantity: FhirQuantity;
-  component?: { code: { coding: FhirCoding[]; text: string }; valueQuantity: FhirQuantity }[];
-}
-export interface FhirBundle {
-  resourceType: 'Bundle';
-  id: string;
-  type: 'collection';
-  timestamp: string;
-  /** Absent when empty: FHIR JSON never holds an empty array (R4 JSON representation, 2.6.2). */
-  entry?: { fullUrl: string; resource: FhirObservation }[];
-}
 
 /** What the export reads of a sleep record (collections.ts sleepSchema). */
 export interface SleepRecord {

@@ -16,10 +16,15 @@ import fp from 'fastify-plugin';
 import { z } from 'zod/v3';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
+import { errorResponses } from '@nemuri/shared/apiErrors';
 import {
   ALERT_ACKNOWLEDGE_ROUTE,
+  alertAcknowledgedResponseSchema,
+  apiKeyCreatedResponseSchema,
   apiKeyCreateSchema,
   apiKeyListQuerySchema,
+  apiKeyListResponseSchema,
+  apiKeyRevokedResponseSchema,
   API_KEY_PAGE_SIZE,
   FHIR_ROOM_OBSERVATIONS_ROUTE,
   fhirObservationQuerySchema,
@@ -28,6 +33,7 @@ import {
   type ApiKeyListResponse,
   type ApiKeyView,
 } from '@nemuri/shared/integrations';
+import { fhirBundleSchema } from '@nemuri/shared/fhir';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Principal } from '../auth/signedInUser.ts';
 import { ApiError } from '../http/errors.ts';
@@ -53,6 +59,8 @@ function daysBetween(from: string, to: string): string[] {
 }
 
 const domainParams = z.object({ domainId: z.string() });
+const keyParams = domainParams.extend({ keyId: z.string() });
+const alertParams = z.object({ alertId: z.string() });
 
 export const integrationsPlugin = fp(
   async (fastify) => {
@@ -86,7 +94,14 @@ export const integrationsPlugin = fp(
 
     app.get(
       '/api/integrations/domains/:domainId/api-keys',
-      { schema: { summary: "A domain's integration API keys (no secrets)", params: domainParams, querystring: apiKeyListQuerySchema } },
+      {
+        schema: {
+          summary: "A domain's integration API keys (no secrets)",
+          params: domainParams,
+          querystring: apiKeyListQuerySchema,
+          response: { 200: apiKeyListResponseSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
       async (request): Promise<ApiKeyListResponse> => {
         await managedDomain(request, request.params.domainId);
         const { page } = request.query;
@@ -97,7 +112,14 @@ export const integrationsPlugin = fp(
 
     app.post(
       '/api/integrations/domains/:domainId/api-keys',
-      { schema: { summary: 'Creates an integration API key; its secret is shown once', params: domainParams, body: apiKeyCreateSchema } },
+      {
+        schema: {
+          summary: 'Creates an integration API key; its secret is shown once',
+          params: domainParams,
+          body: apiKeyCreateSchema,
+          response: { 201: apiKeyCreatedResponseSchema, ...errorResponses(400, 401, 403, 404, 412) },
+        },
+      },
       async (request, reply): Promise<ApiKeyCreatedResponse> => {
         const { principal, domain } = await managedDomain(request, request.params.domainId);
         const input = request.body;
@@ -112,8 +134,15 @@ export const integrationsPlugin = fp(
       },
     );
 
-    app.post<{ Params: { domainId: string; keyId: string } }>(
+    app.post(
       '/api/integrations/domains/:domainId/api-keys/:keyId/revoke',
+      {
+        schema: {
+          summary: 'Revokes an integration API key (at once, for good)',
+          params: keyParams,
+          response: { 200: apiKeyRevokedResponseSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request): Promise<{ key: ApiKeyView }> => {
         const { principal } = await managedDomain(request, request.params.domainId);
         const revoked = KEY_ID.test(request.params.keyId) ? await keys.revoke(request.params.domainId, request.params.keyId) : null;
@@ -123,8 +152,15 @@ export const integrationsPlugin = fp(
       },
     );
 
-    app.post<{ Params: { alertId: string } }>(
+    app.post(
       ALERT_ACKNOWLEDGE_ROUTE,
+      {
+        schema: {
+          summary: 'Acknowledges an alert (API key scope alerts.acknowledge); twice keeps the first',
+          params: alertParams,
+          response: { 200: alertAcknowledgedResponseSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
       async (request): Promise<{ alertId: string; acknowledgedAt: string; acknowledgedBy: string }> => {
         const principal = signedIn(request);
         const { alertId } = request.params;
@@ -151,6 +187,7 @@ export const integrationsPlugin = fp(
           summary: "HL7 FHIR R4 Bundle of a room's nightly Observations (API key scope rooms.read)",
           params: z.object({ roomId: z.string() }),
           querystring: fhirObservationQuerySchema,
+          response: { 200: fhirBundleSchema, ...errorResponses(400, 401, 403, 404, 429) },
         },
         config: { fairShare: 'download' },
       },

@@ -6,7 +6,8 @@
  * so no route can be missing), and its parameters, query and body from the route's own zod schemas
  * (`schema: { summary, params, querystring, body }`): the objects Fastify validates the request
  * with before the handler runs (http/zodRouteSchemas.ts), so the document cannot drift from what
- * is checked.
+ * is checked. Its answers likewise from the route's `response` schemas (`{ 200: …, 404:
+ * apiErrorBody }`), which check every answer as it is written.
  */
 import type { FastifyInstance, FastifyPluginAsync, HTTPMethods, RouteOptions } from 'fastify';
 import { APP_VERSION } from '@nemuri/shared/version';
@@ -107,6 +108,23 @@ function pathParameters(url: string, params: JsonSchema | undefined): object[] {
   return openApiPathOf(url).params.map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }));
 }
 
+/** What each documented status means across the API (docs/api.md, "Errors"). */
+const STATUS_DESCRIPTIONS: Record<string, string> = {
+  200: 'OK',
+  201: 'Created',
+  400: 'The input does not match the documented schema, or is refused (`invalid-argument`, the message names each problem)',
+  401: 'Not signed in and no valid API key (`unauthenticated`)',
+  403: 'Signed in, but not allowed (`permission-denied`)',
+  404: 'Not found, or outside the caller’s scope (`not-found`)',
+  409: 'Conflicts with what exists (`already-exists`)',
+  410: 'No longer valid (expired or used)',
+  412: 'A precondition does not hold (`failed-precondition`)',
+  413: 'The body is larger than the route takes',
+  415: 'A content type the route does not take',
+  429: 'Too many requests: wait (`Retry-After`) and try again',
+  503: 'Not ready (`unavailable`)',
+};
+
 function operationOf(route: RegisteredRoute): Record<string, unknown> {
   const schema = isJsonSchema(route.schema) ? route.schema : {};
   const zodOf = (part: string): JsonSchema | undefined => (isZodSchema(schema[part]) ? fromZod(schema[part]) : undefined);
@@ -117,7 +135,8 @@ function operationOf(route: RegisteredRoute): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   if (isJsonSchema(schema.response)) {
     for (const [status, response] of Object.entries(schema.response)) {
-      responses[status] = { description: `${status}`, content: { 'application/json': { schema: response } } };
+      if (!isZodSchema(response)) continue;
+      responses[status] = { description: STATUS_DESCRIPTIONS[status] ?? status, content: { 'application/json': { schema: fromZod(response) } } };
     }
   }
   if (Object.keys(responses).length === 0) {

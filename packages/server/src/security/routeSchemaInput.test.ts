@@ -1,11 +1,13 @@
 /**
  * Attacker's test of the route schemas (http/zodRouteSchemas.ts): malformed, oversized and
  * prototype-polluting bodies and queries sent to routes that declare their input as zod schemas
- * (a report comment, the report queries, agency bill generation and listing, device lending, signal reads) answer 400
+ * (a report comment, the report queries, the account's phone and photo, agency bill generation and
+ * listing, device lending, signal reads) answer 400
  * `invalid-argument` before any handler runs, and nothing is written: the room's comment, the
  * agency's bills and the device's borrows are as before, and Object.prototype is untouched.
  */
 import { DEMO_DOMAINS } from '@nemuri/shared/demoAccounts';
+import { PHOTO_DATA_URL_MAX_LENGTH } from '@nemuri/shared/accountProfile';
 import { MAX_REPORT_COMMENT } from '@nemuri/shared/report/period';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, signedIn, startTestServer, type DatabaseChoice, type DocumentsClient, type TestServer } from '../documents/testing.ts';
@@ -86,6 +88,48 @@ function routeSchemasRefuse(choice: DatabaseChoice): void {
     // The CSV's own keys are still taken there, and only there.
     expect((await staff.get(`/api/reports/csv?${good}&kind=epochs&encoding=sjis`)).status).toBe(200);
     expectRefused(await staff.get(`/api/reports/data?${good}&encoding=sjis`), 'a CSV key on the data query');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses bad phone and photo bodies before the handler, and the profile stays as it was', async () => {
+    const phone = '/api/account/profile/phone';
+    const photo = '/api/account/profile/photo';
+    ok(await staff.send('PUT', phone, '{"phoneNumber":"090-1111-2222"}', json));
+    const phoneBodies: Record<string, [string, RegExp]> = {
+      'a number for the number': ['{"phoneNumber":9011112222}', /^phoneNumber: Expected string, received number$/],
+      'an unknown key': ['{"phoneNumber":"090-3333-4444","uid":"someone-else"}', /Unrecognized key\(s\) in object: 'uid'/],
+      'an oversized number': [JSON.stringify({ phoneNumber: '0'.repeat(100_000) }), /^phoneNumber: String must contain at most 20/],
+      'an array body': ['["090-3333-4444"]', /^body: Expected object, received array$/],
+      'a __proto__ key': ['{"phoneNumber":"090-3333-4444","__proto__":{"polluted":1}}', /__proto__/],
+      'no phone number at all': ['{}', /^phoneNumber: Required$/],
+    };
+    for (const [label, [body, message]] of Object.entries(phoneBodies)) {
+      const reply = await staff.send('PUT', phone, body, json);
+      expectRefused(reply, label);
+      expect((reply.body as { message: string }).message, label).toMatch(message);
+    }
+    // What a person can mistype keeps the reason the screen picks its message by.
+    const mistyped = await staff.send('PUT', phone, '{"phoneNumber":"12345"}', json);
+    expectRefused(mistyped, 'not a Japanese number');
+    expect(mistyped.body).toMatchObject({ reason: 'invalid-phone', message: 'phoneNumber: not a Japanese phone number' });
+
+    const photoBodies: Record<string, [string, RegExp]> = {
+      'a number for the data URL': ['{"dataUrl":5}', /^dataUrl: Expected string, received number$/],
+      'an unknown key': ['{"dataUrl":"data:image/png;base64,AAAA","userId":"x"}', /Unrecognized key\(s\) in object: 'userId'/],
+      'an SVG': [JSON.stringify({ dataUrl: `data:image/svg+xml;base64,${Buffer.from('<svg/>').toString('base64')}` }), /PNG, JPEG or WebP/],
+      'a URL instead of data': ['{"dataUrl":"https://example.com/me.png"}', /PNG, JPEG or WebP/],
+    };
+    for (const [label, [body, message]] of Object.entries(photoBodies)) {
+      const reply = await staff.send('PUT', photo, body, json);
+      expectRefused(reply, label);
+      expect((reply.body as { message: string }).message, label).toMatch(message);
+    }
+    const tooLarge = await staff.send('PUT', photo, JSON.stringify({ dataUrl: `data:image/png;base64,${'A'.repeat(PHOTO_DATA_URL_MAX_LENGTH)}` }), json);
+    expectRefused(tooLarge, 'a photo past the size');
+    expect((tooLarge.body as { reason: string }).reason).toBe('photo-too-large');
+    // Beyond the route's body limit: refused before it is read.
+    expect((await staff.send('PUT', photo, JSON.stringify({ dataUrl: 'A'.repeat(2 * 1024 * 1024) }), json)).status).toBe(413);
+    expect(ok(await staff.get('/api/account/profile')).body).toEqual({ phoneNumber: '09011112222', photoURL: null });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
