@@ -188,36 +188,30 @@ export function metricsRegistry(app: FastifyInstance, database: Database, readin
     },
   });
 
-  // PGlite has one connection and no pool: these three are only there on PostgreSQL.
-  if (poolStatsOf(database) !== null) {
-    const poolGauge = (name: string, help: string, read: (pool: { total: number; idle: number; waiting: number }) => number): void => {
+  /** Gauges read from one of the database's figures, which only one kind of database has. */
+  const gaugesOf =
+    <Stats>(stats: () => Stats | null) =>
+    (name: string, help: string, read: (stats: Stats) => number): void => {
       new Gauge({
         name,
         help,
         registers: [registry],
         collect() {
-          const pool = poolStatsOf(database);
-          if (pool !== null) this.set(read(pool));
+          const now = stats();
+          if (now !== null) this.set(read(now));
         },
       });
     };
+  // PGlite has one connection and no pool: these three are only there on PostgreSQL.
+  if (poolStatsOf(database) !== null) {
+    const poolGauge = gaugesOf(() => poolStatsOf(database));
     poolGauge('nemuri_db_pool_connections', 'PostgreSQL pool connections open.', (pool) => pool.total);
     poolGauge('nemuri_db_pool_idle', 'PostgreSQL pool connections idle.', (pool) => pool.idle);
     poolGauge('nemuri_db_pool_waiting', 'Queries waiting for a PostgreSQL pool connection.', (pool) => pool.waiting);
   }
   // The embedded database's checkpoints hold its one connection: ingest and requests wait meanwhile.
   if (checkpointStatsOf(database) !== null) {
-    const checkpointGauge = (name: string, help: string, read: (stats: { count: number; lastMs: number; maxMs: number; totalMs: number }) => number): void => {
-      new Gauge({
-        name,
-        help,
-        registers: [registry],
-        collect() {
-          const stats = checkpointStatsOf(database);
-          if (stats !== null) this.set(read(stats));
-        },
-      });
-    };
+    const checkpointGauge = gaugesOf(() => checkpointStatsOf(database));
     checkpointGauge('nemuri_pglite_checkpoints', 'Checkpoints of the embedded database since start.', (stats) => stats.count);
     checkpointGauge(
       'nemuri_pglite_checkpoint_last_seconds',
