@@ -23,7 +23,7 @@ async function signUp(email: string, password: string): Promise<void> {
 }
 
 describe('/handleauth', () => {
-  it('resets a forgotten password through the mailed link', async () => {
+  it('resets a forgotten password through the mailed link', { timeout: 180_000 }, async () => {
     const email = `reset-${Date.now()}@example.com`;
     await signUp(email, 'the-old-password');
     await tab.context.clearCookies();
@@ -34,7 +34,8 @@ describe('/handleauth', () => {
     await tab.page.getByLabel('メールアドレス').fill(email);
     await tab.page.getByRole('button', { name: '再設定用のリンクを送信' }).click();
     const sent = tab.page.getByRole('status');
-    await sent.waitFor();
+    // Under a whole run's load the mail and its answer took over 30 s once (alone: under 2 s).
+    await sent.waitFor({ timeout: 90_000 });
     const message = await sent.textContent();
     expect(message).toContain('パスワード再設定用のリンクを送信しました');
 

@@ -58,7 +58,8 @@ export async function checkEveryRoute(browser: Browser, baseURL: string, email: 
   const user = level === null ? null : { accessLevel: level as 0 };
 
   await page.goto('/help');
-  await page.waitForLoadState('networkidle');
+  // A whole run's parallel browser files load the one server: the first settled page may take longer than 30 s.
+  await page.waitForLoadState('networkidle', { timeout: 90_000 });
   for (const route of OPENABLE) {
     const path = samplePath(route);
     const label = `${email ?? 'signed out'} → ${path}`;
