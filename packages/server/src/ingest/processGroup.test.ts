@@ -3,8 +3,9 @@
  * the same owner from the same members, the devices spread over them, and a process that joins or
  * leaves moves only the devices it takes or had.
  */
+import type { IPublishPacket } from 'mqtt';
 import { describe, expect, it } from 'vitest';
-import { ownerOf } from './processGroup.ts';
+import { ownerOf, ProcessGroup } from './processGroup.ts';
 
 const serials = Array.from({ length: 3000 }, (_, i) => `NM-${String(i).padStart(5, '0')}`);
 
@@ -38,5 +39,62 @@ describe('room-state ownership (rendezvous hashing)', () => {
     }
     expect(moved).toBeGreaterThan(serials.length / 4 / 1.25);
     expect(moved).toBeLessThan((serials.length / 4) * 1.25);
+  });
+});
+
+describe('room states from the other processes', () => {
+  const packet = (topic: string, payload: string) => ({ topic, payload: Buffer.from(payload) }) as unknown as IPublishPacket;
+  const state = (serial: string) => ({
+    serial,
+    state: 'asleep',
+    since: 1,
+    respirationRate: 14,
+    heartRate: 60,
+    movement: 0,
+    temperature: null,
+    lastButtonAt: null,
+    at: 2,
+    // A sender cannot place a room in another tenant: these are not taken.
+    roomId: 'their-room',
+    domainId: 'their-facility',
+    rootDomainId: 'their-corp',
+  });
+  const warnings: string[] = [];
+  const log = { info: () => undefined, warn: (_: object, message: string) => warnings.push(message), error: () => undefined };
+
+  it('takes only well-formed states of the devices the sender owns, without their room or tenant', () => {
+    const group = new ProcessGroup({ group: 'g', processId: 'p1', log });
+    expect(group.message(packet('nemuri/processes/g/p2', 'p2'))).toBe(true);
+    const few = serials.slice(0, 40);
+    const ofP2 = few.filter((serial) => ownerOf(serial, ['p1', 'p2']) === 'p2');
+    const ofP1 = few.filter((serial) => ownerOf(serial, ['p1', 'p2']) === 'p1');
+    expect(ofP2.length).toBeGreaterThan(0);
+    expect(ofP1.length).toBeGreaterThan(0);
+    group.message(packet('nemuri/room-states/g/p2', JSON.stringify(few.map(state))));
+    for (const serial of ofP2) {
+      expect(group.remote(serial)).toMatchObject({ serial, state: 'asleep', heartRate: 60 });
+      expect(group.remote(serial)).not.toHaveProperty('domainId');
+    }
+    // p1's own devices: p2's word does not count.
+    for (const serial of ofP1) expect(group.remote(serial)).toBeUndefined();
+  });
+
+  it('reads malformed messages as nothing, and says so', () => {
+    const group = new ProcessGroup({ group: 'g', processId: 'p1', log });
+    group.message(packet('nemuri/processes/g/p2', 'p2'));
+    const serial = serials.find((candidate) => ownerOf(candidate, ['p1', 'p2']) === 'p2')!;
+    warnings.length = 0;
+    for (const payload of [
+      'not json',
+      '{}',
+      'null',
+      JSON.stringify([{ ...state(serial), state: 'dancing' }]),
+      JSON.stringify([{ ...state(serial), heartRate: '60' }]),
+      JSON.stringify([null]),
+    ]) {
+      expect(group.message(packet('nemuri/room-states/g/p2', payload))).toBe(true);
+      expect(group.remote(serial)).toBeUndefined();
+    }
+    expect(warnings).toHaveLength(6);
   });
 });

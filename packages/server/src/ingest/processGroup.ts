@@ -14,7 +14,8 @@
  *   `nemuri/room-states/<group>/<id>`, and every process takes the others'.
  */
 import type { IPublishPacket, IClientOptions, MqttClient } from 'mqtt';
-import type { LiveRoomState } from '@nemuri/shared/monitoring';
+import { z } from 'zod';
+import { ROOM_STATE_NAMES, type LiveRoomState } from '@nemuri/shared/monitoring';
 import type { RoomStateSharing } from '../monitoring/roomStateSharing.ts';
 import type { PipelineLogger } from './pipeline.ts';
 
@@ -30,6 +31,27 @@ export const REMOTE_STATE_FRESH_MS = 5_000;
 export const MEMBER_SILENT_MS = 10_000;
 
 const framesTopic = (serial: string): string => `devices/${serial}/frames`;
+
+const vital = z.number().finite().nullable();
+/**
+ * What another process sends of a room: its state and vitals. The room, domain and tenant are taken
+ * from this process's own room list (roomStateService.ts), never from the message.
+ */
+const sharedStates = z.array(
+  z.object({
+    serial: z.string().min(1).max(200),
+    state: z.enum(ROOM_STATE_NAMES),
+    since: z.number().finite(),
+    respirationRate: vital,
+    heartRate: vital,
+    movement: vital,
+    temperature: vital,
+    lastButtonAt: vital,
+    at: z.number().finite(),
+    dataAt: vital.optional(),
+  }),
+);
+type SharedState = z.infer<typeof sharedStates>[number];
 
 /** FNV-1a (32 bits) of the pair: the same number in every process, so they agree on the owners. */
 function weight(member: string, serial: string): number {
@@ -79,7 +101,7 @@ export class ProcessGroup implements RoomStateSharing {
   /** Why this process subscribes to a device's frames: its browsers watch it, it owns it, or both. */
   readonly #watched = new Set<string>();
   readonly #followed = new Set<string>();
-  readonly #remote = new Map<string, { state: LiveRoomState; receivedAt: number }>();
+  readonly #remote = new Map<string, { state: SharedState; receivedAt: number }>();
   #client: MqttClient | undefined;
   #stopped = false;
 
@@ -174,25 +196,35 @@ export class ProcessGroup implements RoomStateSharing {
     if (kind === 'room-states') {
       if (member === this.processId) return true;
       this.#heard(member);
+      let states: SharedState[];
       try {
-        const states = JSON.parse(payload.toString('utf8')) as LiveRoomState[];
-        const receivedAt = Date.now();
-        for (const state of states) this.#remote.set(state.serial, { state, receivedAt });
+        states = sharedStates.parse(JSON.parse(payload.toString('utf8')));
       } catch (error) {
-        this.#log.warn({ from: member, err: error }, 'room states of another server process could not be read');
+        this.#log.warn(
+          { from: member, err: error instanceof Error ? error.message : String(error) },
+          'room states of another server process could not be read',
+        );
+        return true;
       }
+      const receivedAt = Date.now();
+      // Only the owner's word counts: a process that has just handed a device over may still send its last state.
+      for (const state of states) if (this.#ownerOf(state.serial) === member) this.#remote.set(state.serial, { state, receivedAt });
       return true;
     }
     return false;
   }
 
   owns(serial: string): boolean {
+    return this.#ownerOf(serial) === this.processId;
+  }
+
+  #ownerOf(serial: string): string | undefined {
     let owner = this.#owners.get(serial);
     if (owner === undefined) {
       owner = ownerOf(serial, this.#members);
       this.#owners.set(serial, owner);
     }
-    return owner === this.processId;
+    return owner;
   }
 
   /** Whether this process's room state of the device takes its frames. */
@@ -238,7 +270,7 @@ export class ProcessGroup implements RoomStateSharing {
     client.publish(`nemuri/room-states/${this.#group}/${this.processId}`, JSON.stringify(states), { qos: 0 });
   }
 
-  remote(serial: string): LiveRoomState | undefined {
+  remote(serial: string): Omit<LiveRoomState, 'roomId' | 'domainId' | 'rootDomainId'> | undefined {
     const found = this.#remote.get(serial);
     if (found === undefined) return undefined;
     if (Date.now() - found.receivedAt > REMOTE_STATE_FRESH_MS) {

@@ -14,6 +14,9 @@ export interface RoomStateSharing {
   follow(serials: ReadonlySet<string>): void;
   /** This process's rooms' states of this second, for the other processes. */
   publish(states: readonly LiveRoomState[]): void;
-  /** The latest state another process computed for this device, while fresh; undefined otherwise. */
-  remote(serial: string): LiveRoomState | undefined;
+  /**
+   * The latest state another process computed for this device, while fresh; undefined otherwise.
+   * Without its room and tenant: those come from this process's own room list.
+   */
+  remote(serial: string): Omit<LiveRoomState, 'roomId' | 'domainId' | 'rootDomainId'> | undefined;
 }
