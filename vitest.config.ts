@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { translationParts } from './packages/web/src/locales/translationPartsPlugin.ts';
 
 /**
  * One test command, five projects: shared rules, the WebAssembly parser against real recordings, the server against real databases, the web app in
@@ -29,6 +30,8 @@ export default defineConfig({
       { test: { name: 'simulator', environment: 'node', include: ['packages/simulator/src/**/*.test.ts'] } },
       { test: { name: 'analysis', environment: 'node', include: ['packages/analysis/src/**/*.test.ts'] } },
       {
+        // The language files' parts, as the build makes them (src/lib/i18n.ts imports them so).
+        plugins: [translationParts()],
         test: {
           name: 'web',
           environment: 'jsdom',

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { defineConfig, type Plugin, type HtmlTagDescriptor } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { translationParts } from './src/locales/translationPartsPlugin.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -88,7 +89,7 @@ const SESSION_CHECK = resolve(import.meta.dirname, 'src/lib/http/sessionCheck.ts
  * Lazy chunks that the first page of a signed-out visit (the sign-in page, where `/` sends them)
  * always needs: the sign-in screen and the default language's translations.
  */
-const FIRST_PAGE_CHUNKS = [/web[\\/]src[\\/]features[\\/]auth[\\/]LoginScreen\.tsx$/, /web[\\/]src[\\/]locales[\\/]ja\.json$/];
+const FIRST_PAGE_CHUNKS = [/web[\\/]src[\\/]features[\\/]auth[\\/]LoginScreen\.tsx$/, /web[\\/]src[\\/]locales[\\/]ja-first\.translations\.js$/];
 
 /**
  * What index.html asks for at once so that a cold first page waits for one wave of requests after
@@ -241,6 +242,7 @@ export default defineConfig({
   // JSX uses Vite's built-in Oxc transform (automatic runtime); no React plugin is needed to build.
   plugins: [
     notificationWorker(),
+    translationParts(),
     firstPageRequests(),
     mantineStylesCheck(),
     VitePWA({

@@ -14,7 +14,7 @@ async function start(): Promise<void> {
   // once, while the translations and the signed-in user load beside it.
   const router = createBrowserRouter(buildRoutes());
   await runStartup([
-    { name: 'translations', run: () => initTranslations(storedLanguage()) },
+    { name: 'translations', run: () => initTranslations(storedLanguage(), 'firstPage') },
     { name: 'backend client', run: async () => setCurrentUser(await fetchCurrentUser(clientTakingEarlyAnswer('/api/me'))) },
   ]);
   const container = document.getElementById('root');

@@ -6,14 +6,17 @@ import { NotFoundScreen } from './NotFoundScreen.tsx';
 import { RootShell } from './RootShell.tsx';
 import { RouteErrorScreen } from './RouteErrorScreen.tsx';
 import type { RouteHandle } from '../lib/routeHandle.ts';
-import { SCREENS } from './screens.ts';
+import { FIRST_PAGE_SCREENS, SCREENS } from './screens.ts';
+import { allTranslations } from '../lib/i18n.ts';
 
 function toRouteObject(spec: RouteSpec): RouteObject {
   const handle: RouteHandle = { routeName: spec.name };
   if (spec.redirectTo) return { index: true, handle, element: <Navigate to={spec.redirectTo} replace /> };
 
   const loadScreen = SCREENS[spec.name];
-  const lazy = loadScreen ? async () => ({ Component: (await loadScreen()).default }) : undefined;
+  // Every screen but the first page's waits for the rest of the translations with its code.
+  const translated = FIRST_PAGE_SCREENS.has(spec.name) ? () => undefined : allTranslations;
+  const lazy = loadScreen ? async () => ({ Component: (await Promise.all([loadScreen(), translated()]))[0].default }) : undefined;
   if (spec.path === '' && !spec.children) return { index: true, handle, lazy };
   return {
     path: spec.path === '' ? undefined : spec.path,

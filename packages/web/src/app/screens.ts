@@ -98,3 +98,9 @@ export const SCREENS: Record<string, ScreenLoader> = {
   registerUser,
   RegisterReportAccessUser: auth,
 };
+
+/**
+ * Screens drawn with only the first part of the translations (locales/translationParts.ts): the
+ * sign-in page, where every signed-out visit lands. Every other screen waits for the rest.
+ */
+export const FIRST_PAGE_SCREENS: ReadonlySet<string> = new Set(['login']);
