@@ -212,6 +212,22 @@ export class AlertTracker {
   }
 
   /**
+   * An open alert of this tracker is one recorded before (another server process opened it and computed
+   * the room until now): it takes that record's sounding and acknowledgement, so that it sounds again
+   * when it would have without the hand-over. False when the type is not open here.
+   */
+  continueAlert(type: AlertType, recorded: { soundedAt: number | null; acknowledgedAt: number | null; acknowledgedBy: string | null }): boolean {
+    const alert = this.#open.get(type);
+    if (!alert) return false;
+    if (recorded.soundedAt !== null && Number.isFinite(recorded.soundedAt)) alert.soundedAt = recorded.soundedAt;
+    if (recorded.acknowledgedAt !== null && Number.isFinite(recorded.acknowledgedAt)) {
+      alert.acknowledgedAt = recorded.acknowledgedAt;
+      alert.acknowledgedBy = recorded.acknowledgedBy;
+    }
+    return true;
+  }
+
+  /**
    * The room's states go on from a time of their own (a device back after the server judged it offline
    * on its own clock): the history is forgotten and later states are taken whatever their time; the
    * open alerts stay and are judged by the next state.

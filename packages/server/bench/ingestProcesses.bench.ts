@@ -1,4 +1,4 @@
-// `npm run bench:ingest-processes [-- --processes 1,2,3 --devices 3000 --seconds 15 --shape multi --speed 1 --broker URL]`:
+// `npm run bench:ingest-processes [-- --processes 1,2,3 --devices 3000 --seconds 15 --shape multi --speed 1 --broker URL --no-rooms]`:
 // the production path with several server processes. N server processes (each its own Node.js
 // process, as behind a load balancer) share one PostgreSQL (a fresh schema of TEST_DATABASE_URL) and
 // one Mosquitto: a private one on a free port by default (so that the shared 127.0.0.1:1883 of the
@@ -13,6 +13,9 @@
 // and event-loop load, Mosquitto's CPU and the machine's load; then the broker alone (the same
 // Mosquitto, QoS 1 publishers → a shared-subscription subscriber that acknowledges at once) as the
 // ceiling. --speed above 1 offers more than real time, to find where N processes saturate.
+// Each device has a room (of the demo facility), so each process's figures include the room-state
+// work of the devices it owns (their estimators, the states sent to the other processes each second);
+// --no-rooms leaves them without, to measure ingest alone.
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -24,11 +27,13 @@ import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import mqtt from 'mqtt';
 import WebSocket from 'ws';
-import { DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
+import { DEMO_DOMAINS, DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
 import { loadParser } from '@nemuri/parser/node';
 import { MESSAGE_SHAPES, startSimulation, type MessageShape, type SimulatedChannel } from '@nemuri/simulator/index';
 import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/database/database.ts';
+import type { DocumentStore } from '../src/documents/store.ts';
+import { SYSTEM_PRINCIPAL } from '../src/documents/systemPrincipal.ts';
 import { startServer } from '../src/server.ts';
 import { LIVE_SIGNALS_PATH, MAX_DEVICES_PER_SOCKET } from '../src/signals/signalsPlugin.ts';
 import { BrowserClient } from '../src/testing/browserClient.ts';
@@ -55,10 +60,12 @@ interface ServerReport {
   load: ThreadLoad;
   /** CPU seconds of the whole process over the streaming phase. */
   cpuSeconds: number;
+  /** Rooms whose state this process computes at the report (the devices it owns), of all it knows. */
+  rooms: { computed: number; known: number };
   writes: { writes: number; frames: number; writeMs: number };
 }
 
-type ServerCommand = { type: 'register'; serials: string[] } | { type: 'mark' } | { type: 'report' } | { type: 'stop' };
+type ServerCommand = { type: 'register'; serials: string[]; rooms: boolean } | { type: 'mark' } | { type: 'report' } | { type: 'stop' };
 
 /** One server process (forked with NEMURI_BENCH_SERVER): starts, then answers the parent's commands over IPC. */
 async function serveProcess(): Promise<void> {
@@ -89,6 +96,7 @@ async function serveProcess(): Promise<void> {
     void (async () => {
       if (command.type === 'register') {
         await registerBenchDevices(server.app.documents, command.serials, SECRET);
+        if (command.rooms) await addBenchRooms(server.app.documents, command.serials);
         send({ type: 'registered' });
       } else if (command.type === 'mark') {
         load.mark();
@@ -110,6 +118,10 @@ async function serveProcess(): Promise<void> {
           retriedMessages: stats.retriedMessages - statsAtMark.retriedMessages,
           load: load.read(),
           cpuSeconds: (cpu.user + cpu.system) / 1e6,
+          rooms: {
+            computed: server.app.monitoring.directory.rooms().filter((room) => server.app.monitoring.computes(room.serial)).length,
+            known: server.app.monitoring.directory.rooms().length,
+          },
           writes: { writes: writes.writes - writesAtMark.writes, frames: writes.frames - writesAtMark.frames, writeMs: writes.writeMs - writesAtMark.writeMs },
         };
         send({ type: 'report', report });
@@ -175,6 +187,18 @@ function processCpuSeconds(pid: number | undefined): number {
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return Number.NaN;
+  }
+}
+
+/** A room of the demo facility for each device, so that the processes compute its room state. */
+async function addBenchRooms(documents: DocumentStore, serials: readonly string[]): Promise<void> {
+  for (let i = 0; i < serials.length; i += 500) {
+    const writes = serials.slice(i, i + 500).map((serial) => ({
+      op: 'set',
+      path: `rooms/bench-${serial}`,
+      data: { domainId: DEMO_DOMAINS.facilityA, name: serial, deviceSerial: serial },
+    }));
+    await documents.commit(SYSTEM_PRINCIPAL, { reads: [], writes });
   }
 }
 
@@ -244,6 +268,7 @@ async function run(
     shape: MessageShape;
     seconds: number;
     speed: number;
+    rooms: boolean;
   },
 ): Promise<RunResult> {
   const { serials, seconds, speed, shape } = options;
@@ -266,7 +291,7 @@ async function run(
       servers.push(server);
       // One at a time: the first creates the schema (migrations) and the demo accounts.
       await server.ready();
-      if (options.first && i === 0) await server.ask({ type: 'register', serials }, 'registered');
+      if (options.first && i === 0) await server.ask({ type: 'register', serials, rooms: options.rooms }, 'registered');
     }
 
     const storedBefore = await storedFrames(options.database);
@@ -377,7 +402,7 @@ async function run(
     reports.forEach((report, i) => {
       const frames = report.writes.frames;
       console.log(
-        `  process ${i + 1}: took ${report.messages} messages (${report.frames} frames), staged ${frames} frames in ${report.writes.writes} commits, storage errors ${report.storageErrors}, retried ${report.retriedMessages} messages, joined ${report.joinedFrames} frames; ` +
+        `  process ${i + 1}: took ${report.messages} messages (${report.frames} frames), staged ${frames} frames in ${report.writes.writes} commits, storage errors ${report.storageErrors}, retried ${report.retriedMessages} messages, joined ${report.joinedFrames} frames; computes ${report.rooms.computed} of ${report.rooms.known} rooms; ` +
           `CPU ${((report.cpuSeconds / elapsed) * 100).toFixed(0)} % of a core, ${frames > 0 ? ((report.cpuSeconds * 1e6) / frames).toFixed(0) : '–'} µs per stored frame; ${loadLine(report.load)}`,
       );
     });
@@ -455,6 +480,8 @@ async function main(): Promise<void> {
       /** An existing broker (e.g. mqtt://127.0.0.1:1883, anonymous); default a private Mosquitto. */
       broker: { type: 'string' },
       'skip-ceiling': { type: 'boolean', default: false },
+      /** Devices without rooms: no room-state work in the figures. */
+      'no-rooms': { type: 'boolean', default: false },
     },
   });
   if (!(MESSAGE_SHAPES as readonly string[]).includes(args.shape)) throw new Error(`--shape must be one of ${MESSAGE_SHAPES.join(', ')}`);
@@ -465,7 +492,7 @@ async function main(): Promise<void> {
   const serials = Array.from({ length: Number(args.devices) }, (_, i) => `BENCHP-${String(i + 1).padStart(5, '0')}`);
   console.log(
     `bench:ingest-processes: ${serials.length} devices × ${CHANNELS.join(', ')} (${shape === 'multi' ? 'one multi frame per device and second' : 'one message per frame'}) at speed ${speed} ` +
-      `for ${seconds} s, with ${counts.join(', ')} server processes on PostgreSQL; uptime load average ${loadavg()
+      `for ${seconds} s, ${args['no-rooms'] ? 'without rooms' : 'each in a room (room states computed)'}, with ${counts.join(', ')} server processes on PostgreSQL; uptime load average ${loadavg()
         .map((value) => value.toFixed(1))
         .join(' ')}`,
   );
@@ -481,7 +508,18 @@ async function main(): Promise<void> {
       // The first server process creates the tables; this connection reads what was stored.
       database ??= await schema.open();
       results.push(
-        await run(processes, { serials, broker, brokerPid: privateBroker?.pid, database, databaseUrl: schema.url, first: i === 0, shape, seconds, speed }),
+        await run(processes, {
+          serials,
+          broker,
+          brokerPid: privateBroker?.pid,
+          database,
+          databaseUrl: schema.url,
+          first: i === 0,
+          shape,
+          seconds,
+          speed,
+          rooms: !args['no-rooms'],
+        }),
       );
     }
     const ceiling = args['skip-ceiling'] ? Number.NaN : await ceilingRun(broker, shape);

@@ -8,8 +8,8 @@
  *
  * Over the same broker connection (the plain one, which also carries the frames of watched devices):
  * - membership: each process keeps a retained message on `nemuri/processes/<group>/<id>`, cleared
- *   when it stops, and by the broker (its will) when its connection is lost (keepalive 5 s: within
- *   about 8 s of a crash);
+ *   when it stops, and by the broker (its will) when its connection is lost: at once when the process
+ *   dies (its socket closes), within 1.5 keepalives (7.5 s) when it hangs or its network goes;
  * - room states: each process publishes its rooms' states every second (QoS 0) on
  *   `nemuri/room-states/<group>/<id>`, and every process takes the others'.
  */
@@ -95,6 +95,8 @@ export class ProcessGroup implements RoomStateSharing {
   readonly #announced = new Set<string>();
   readonly #heardAt = new Map<string, number>();
   #silenceCheck: NodeJS.Timeout | undefined;
+  /** When this process's own connection last came up: the others' silence counts from then at the earliest. */
+  #connectedAt = 0;
   /** Announced with its first states, once its room-state service runs: the others hand it devices only then. */
   #announcedSelf = false;
   readonly #owners = new Map<string, string | undefined>();
@@ -132,7 +134,9 @@ export class ProcessGroup implements RoomStateSharing {
     await client.subscribeAsync([`nemuri/processes/${this.#group}/+`, `nemuri/room-states/${this.#group}/+`], { qos: 1 });
     // After a lost connection the will has cleared the membership: announced again. mqtt.js subscribes
     // again by itself.
+    this.#connectedAt = Date.now();
     client.on('connect', () => {
+      this.#connectedAt = Date.now();
       if (this.#announcedSelf && !this.#stopped) this.#announce(client);
     });
     this.#silenceCheck = setInterval(() => this.#dropSilent(Date.now()), MEMBER_SILENT_MS / 5);
@@ -146,8 +150,12 @@ export class ProcessGroup implements RoomStateSharing {
   }
 
   #dropSilent(now: number): void {
+    // Cut off from the broker, this process hears nobody: that says nothing of the others, and
+    // re-dividing would have every process own every device once the broker is back (each device
+    // computed afresh twice, then handed back). The division stays as it was until the connection is.
+    if (this.#client?.connected !== true) return;
     for (const member of this.#members) {
-      if (member === this.processId || now - (this.#heardAt.get(member) ?? 0) <= MEMBER_SILENT_MS) continue;
+      if (member === this.processId || now - Math.max(this.#heardAt.get(member) ?? 0, this.#connectedAt) <= MEMBER_SILENT_MS) continue;
       this.#members.delete(member);
       this.#owners.clear();
       this.#log.warn({ process: this.processId, silent: member, members: this.members }, 'server process silent: its devices re-divided');

@@ -16,6 +16,7 @@ import { openPglite } from '../database/pglite.ts';
 import { DocumentStore } from '../documents/store.ts';
 import { LiveHub } from '../signals/liveHub.ts';
 import { RoomStateService } from './roomStateService.ts';
+import type { RoomStateSharing } from './roomStateSharing.ts';
 
 const system = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -576,4 +577,116 @@ describe('the alert lifecycle', () => {
       await database.close();
     }
   }, 120_000);
+});
+
+describe('a room handed from one process to another (docs/scaling.md, several processes)', () => {
+  /** Ownership set by the test: the device belongs to `owner`. */
+  class HandSharing implements RoomStateSharing {
+    owner = 'a';
+    constructor(readonly me: string) {}
+    owns(): boolean {
+      return this.owner === this.me;
+    }
+    follow(): void {}
+    publish(): void {}
+    remote(): undefined {
+      return undefined;
+    }
+  }
+
+  it(
+    "keeps the staff's acknowledgement of a continued alert (it sounds again as it would have on one process) and calls no device offline before the new owner had its frames",
+    { timeout: 120_000 },
+    async () => {
+      const database = await openPglite(null);
+      try {
+        await migrate(database);
+        let now = EVENING;
+        const store = new DocumentStore(database, silent, undefined, { now: () => now });
+        await store.set(system, 'domains/hand', { name: '引継施設', kind: 'facility', numbers: { deviceOfflineMin: 0.5 } }, false);
+        await store.set(system, 'rooms/hand-1', { domainId: 'hand', name: '601号室', deviceSerial: 'HAND-1' }, false);
+        const sharings = { a: new HandSharing('a'), b: new HandSharing('b') };
+        const hubs = { a: new LiveHub(), b: new LiveHub() };
+        const services = {
+          a: new RoomStateService({ documents: store, hub: hubs.a, log: silent, tickMs: 3_600_000, resoundAfterSec: 30, now: () => now, sharing: sharings.a }),
+          b: new RoomStateService({ documents: store, hub: hubs.b, log: silent, tickMs: 3_600_000, resoundAfterSec: 30, now: () => now, sharing: sharings.b }),
+        };
+        await Promise.all([services.a.start(), services.b.start()]);
+        const parser = await loadParser();
+        const device = new DeviceSimulator({ serial: 'HAND-1', seed: 'hand-over' });
+        const sequences = new SequenceCounters();
+        /** Where the device's frames go: the owner subscribes to them in its tick (follow), so from the next second. */
+        let routed: 'a' | 'b' = 'a';
+        /** `seconds` of the device, each followed by both processes' tick. */
+        const run = (seconds: number, sending: boolean) => {
+          for (let s = 0; s < seconds; s++) {
+            const second = sending ? device.generate(now) : null;
+            now += 1000;
+            if (second !== null)
+              for (const frame of encodeSecond(parser, second, sequences)) hubs[routed].frame('HAND-1', frame.channel as SmfSampleChannel, frame.bytes);
+            services.a.tick();
+            services.b.tick();
+            routed = sharings.a.owner as 'a' | 'b';
+          }
+        };
+        const hand = (to: 'a' | 'b') => {
+          sharings.a.owner = to;
+          sharings.b.owner = to;
+        };
+        const alerts = async () => {
+          await Promise.all([services.a.settled(), services.b.settled()]);
+          return (await store.query(system, { collection: 'alerts', where: [['roomId', '==', 'hand-1']], limit: 100 })) as {
+            documentReferenceId: string;
+            type: string;
+            endedAt: string | null;
+            acknowledgedAt: string | null;
+            soundedAt: string | null;
+          }[];
+        };
+
+        // Both processes have run a minute (longer than the 30 s offline delay); A computes the room from its frames.
+        run(60, true);
+        expect(services.a.states[0]?.state).not.toBe('offline');
+        // Handed to B while the device sends: B has not had its frames in the first second, yet no offline alert.
+        hand('b');
+        run(20, true);
+        expect(services.b.states[0]?.state).not.toBe('offline');
+        expect(await alerts()).toEqual([]);
+
+        // The device falls silent: B opens its offline alert; a nurse acknowledges it.
+        run(40, false);
+        const [offline] = await alerts();
+        expect(offline).toMatchObject({ type: 'deviceOffline', endedAt: null });
+        await store.update(
+          { uid: 'nurse', accessLevel: ROLE_LEVELS.generalStaff, domainId: 'hand', rootDomainId: 'hand' },
+          `alerts/${offline!.documentReferenceId}`,
+          {
+            acknowledgedBy: 'nurse',
+          },
+        );
+        const acknowledgedAt = now;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        // Back to A, which continues the alert (still offline there), not a second one, still acknowledged.
+        hand('a');
+        for (let s = 0; s < 20; s++) {
+          run(1, false);
+          await Promise.all([services.a.settled(), services.b.settled()]);
+        }
+        let found = await alerts();
+        expect(found).toEqual([
+          expect.objectContaining({ documentReferenceId: offline!.documentReferenceId, endedAt: null, acknowledgedAt: expect.any(String) }),
+        ]);
+        // 30 s after the acknowledgement it sounds again and the acknowledgement no longer holds (as on one process).
+        while (now < acknowledgedAt + 32_000) {
+          run(1, false);
+          await Promise.all([services.a.settled(), services.b.settled()]);
+        }
+        found = await alerts();
+        expect(found).toEqual([expect.objectContaining({ documentReferenceId: offline!.documentReferenceId, endedAt: null, acknowledgedAt: null })]);
+        await Promise.all([services.a.stop(), services.b.stop()]);
+      } finally {
+        await database.close();
+      }
+    },
+  );
 });

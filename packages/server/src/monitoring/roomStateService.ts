@@ -104,6 +104,11 @@ interface RoomWatch {
   gainedAt: number;
   /** Whether those are settled (or there was no predecessor: one process). */
   inheritedSettled: boolean;
+  /**
+   * Since when (server time) the device had been offline on the previous owner, which left its
+   * offline alert open; NaN otherwise. Without it a taken-over device counts as heard at the hand-over.
+   */
+  offlineBefore: number;
   /** End of the newest sample received (device time, ms); NaN before any. */
   dataEndMs: number;
   /** Device time up to which the estimator has been evaluated; NaN before any. */
@@ -211,6 +216,7 @@ export class RoomStateService {
         alertIds: new Map(),
         gainedAt: this.#now(),
         inheritedSettled: this.#sharing === null,
+        offlineBefore: Number.NaN,
         dataEndMs: Number.NaN,
         evaluatedTo: Number.NaN,
         state: null,
@@ -220,6 +226,7 @@ export class RoomStateService {
         offline: false,
       };
       this.#watches.set(room.serial, watch);
+      if (this.#sharing !== null) this.#learnOfflineBefore(room, watch);
     } else if (!sameAlertNumbers(watch.numbers, numbers)) {
       // New numbers: a fresh tracker; the open alerts end now and open again if still due.
       this.#closeAll(room, watch, this.#now());
@@ -338,10 +345,16 @@ export class RoomStateService {
       dataAt: Number.isFinite(watch.evaluatedTo) ? watch.evaluatedTo : null,
     };
     const offlineMs = watch.numbers.deviceOfflineMin * 60_000;
-    if (!Number.isFinite(watch.receivedAt) || at - watch.receivedAt >= offlineMs) {
+    // With several processes a room may come from another process that had its frames until now: its
+    // silence counts from the hand-over (the frames follow within a second), not from this process's start.
+    // (If it was offline there already, it stays offline here, since then, and its alert is continued.)
+    const taken = this.#sharing !== null && !Number.isFinite(watch.offlineBefore);
+    const heardAt = Number.isFinite(watch.receivedAt) ? watch.receivedAt : taken ? watch.gainedAt : Number.NaN;
+    if (!Number.isFinite(heardAt) || at - heardAt >= offlineMs) {
       watch.lateSince = Number.NaN;
-      // A device never heard from since the start is offline since the start.
-      const since = Number.isFinite(watch.dataEndMs) ? watch.dataEndMs : this.#startedAt;
+      // A device never heard from since the start (or the hand-over) is offline since then.
+      const neverHeardSince = this.#sharing === null ? this.#startedAt : taken ? watch.gainedAt : watch.offlineBefore;
+      const since = Number.isFinite(watch.dataEndMs) ? watch.dataEndMs : neverHeardSince;
       return { ...live, state: 'offline', since, respirationRate: null, heartRate: null, movement: null, temperature: null };
     }
     // Data flows but the estimator has not decided yet (just started): the device is there, its room not known yet.
@@ -409,8 +422,10 @@ export class RoomStateService {
         const claimed = await this.#claim(room.roomId, event.type, record.id);
         if (claimed !== record.id) {
           // The room's alert of this type is open already (opened by the process that computed the
-          // room before this one): continued, not opened a second time.
+          // room before this one): continued, not opened a second time, as it stands (when it last
+          // sounded, whether staff acknowledged it), so that it sounds again when it would have there.
           record.id = claimed;
+          await this.#continueRecorded(watch, event.type, claimed);
           return;
         }
         if (SEVERITY[event.type] === 'critical')
@@ -439,6 +454,19 @@ export class RoomStateService {
         this.#write(() => this.#store.update(MONITORING, `alerts/${record.id}`, { soundedAt, acknowledgedBy: null, acknowledgedAt: null }));
       } else this.#write(() => this.#store.update(MONITORING, `alerts/${record.id}`, { soundedAt }));
     }
+  }
+
+  /** The tracker takes over the recorded state of an alert another process opened. */
+  async #continueRecorded(watch: RoomWatch, type: AlertType, id: string): Promise<void> {
+    const found = await this.#store.get(MONITORING, `alerts/${id}`);
+    const document = found?.document;
+    if (document === undefined) return;
+    const time = (value: unknown): number | null => (typeof value === 'string' && value !== '' ? Date.parse(value) : null);
+    watch.tracker.continueAlert(type, {
+      soundedAt: time(document.soundedAt),
+      acknowledgedAt: time(document.acknowledgedAt),
+      acknowledgedBy: typeof document.acknowledgedBy === 'string' ? document.acknowledgedBy : null,
+    });
   }
 
   #closeAll(room: MonitoredRoom, watch: RoomWatch, at: number): void {
@@ -477,6 +505,21 @@ export class RoomStateService {
   async #end(roomId: string, type: string, id: string, at: number): Promise<void> {
     await this.#store.update(MONITORING, `alerts/${id}`, { endedAt: new Date(at).toISOString() });
     await this.#unclaim(roomId, type, id);
+  }
+
+  /** Whether the room's previous process left its device-offline alert open: then the device is offline since that alert's condition began. */
+  #learnOfflineBefore(room: MonitoredRoom, watch: RoomWatch): void {
+    this.#write(async () => {
+      const { rows } = await this.#database.query<{ alert_id: string }>(
+        `select alert_id from monitoring_open_alerts where room_id = $1 and type = 'deviceOffline'`,
+        [room.roomId],
+      );
+      if (rows[0] === undefined) return;
+      const startedAt = (await this.#store.get(MONITORING, `alerts/${rows[0].alert_id}`))?.document.startedAt;
+      if (typeof startedAt !== 'string' || Number.isFinite(watch.receivedAt)) return;
+      // The alert opened deviceOfflineMin after the device's last frame there.
+      watch.offlineBefore = Date.parse(startedAt) - watch.numbers.deviceOfflineMin * 60_000;
+    });
   }
 
   /** The alerts the room's previous process left open that this one's tracker has not continued: ended now. */
