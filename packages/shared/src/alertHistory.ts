@@ -11,7 +11,7 @@
  */
 import { z } from 'zod/v3';
 import { instantParam, periodOrderMessage, periodOrdered, recordIdParam, withCsvPeriod } from './periodQuery.ts';
-import { ALERT_SEVERITY, ALERT_TYPE_NAMES, type AlertSeverity, type AlertStatus, type AlertTypeName } from './monitoring.ts';
+import { ALERT_SEVERITIES, ALERT_SEVERITY, ALERT_TYPE_NAMES, type AlertSeverity, type AlertStatus, type AlertTypeName } from './monitoring.ts';
 
 export const ALERT_HISTORY_PATH = '/api/monitoring/alerts';
 export const ALERT_HISTORY_CSV_PATH = '/api/monitoring/alerts.csv';
@@ -72,35 +72,43 @@ export function alertFilterParams(filter: AlertHistoryFilter): Record<string, st
   return params;
 }
 
-/** One alert as the history lists it. `id` is the `alerts/{id}` record's id (other features add columns by it). */
-export interface AlertHistoryRow {
-  id: string;
-  domainId: string;
-  roomId: string | null;
-  /** Null when the room is gone or the caller may not read it. */
-  roomName: string | null;
-  residentName: string | null;
-  type: AlertTypeName;
-  severity: AlertSeverity;
-  status: AlertStatus;
-  startedAt: string;
-  endedAt: string | null;
-  /** Until it ended, or until `at` of the answer while it lasts. */
-  durationSec: number;
-  acknowledgedAt: string | null;
-  /** The uid that acknowledged it. */
-  acknowledgedBy: string | null;
-  /** That person's name, when the caller is staff of the facility (level 2+); else null. */
-  acknowledgedByName: string | null;
-}
+const alertStatusSchema = z.enum(ALERT_STATUSES as [AlertStatus, ...AlertStatus[]]);
 
-export interface AlertHistoryPage {
-  /** When the answer was made (ms since the epoch): the end of the durations of active alerts. */
-  at: number;
-  rows: AlertHistoryRow[];
-  /** Give as `cursor` for the next page; null on the last. */
-  nextCursor: string | null;
-}
+/** One alert as the history lists it. `id` is the `alerts/{id}` record's id (other features add columns by it). */
+export const alertHistoryRowSchema = z
+  .object({
+    id: z.string(),
+    domainId: z.string(),
+    roomId: z.string().nullable(),
+    /** Null when the room is gone or the caller may not read it. */
+    roomName: z.string().nullable(),
+    residentName: z.string().nullable(),
+    type: z.enum(ALERT_TYPE_NAMES),
+    severity: z.enum(ALERT_SEVERITIES),
+    status: alertStatusSchema,
+    startedAt: z.string(),
+    endedAt: z.string().nullable(),
+    /** Until it ended, or until `at` of the answer while it lasts. */
+    durationSec: z.number(),
+    acknowledgedAt: z.string().nullable(),
+    /** The uid that acknowledged it. */
+    acknowledgedBy: z.string().nullable(),
+    /** That person's name, when the caller is staff of the facility (level 2+); else null. */
+    acknowledgedByName: z.string().nullable(),
+  })
+  .strict();
+export type AlertHistoryRow = z.infer<typeof alertHistoryRowSchema>;
+
+export const alertHistoryPageSchema = z
+  .object({
+    /** When the answer was made (ms since the epoch): the end of the durations of active alerts. */
+    at: z.number(),
+    rows: z.array(alertHistoryRowSchema),
+    /** Give as `cursor` for the next page; null on the last. */
+    nextCursor: z.string().nullable(),
+  })
+  .strict();
+export type AlertHistoryPage = z.infer<typeof alertHistoryPageSchema>;
 
 export function severityOf(type: AlertTypeName): AlertSeverity {
   return ALERT_SEVERITY[type];
@@ -151,27 +159,33 @@ export const nightSummaryQuery = z
 export type NightSummaryQuery = z.infer<typeof nightSummaryQuery>;
 
 /** A room's night shift: what happened between the night's start and end. */
-export interface NightSummary {
-  roomId: string;
-  roomName: string;
-  /** The shift, as instants. */
-  start: string;
-  end: string;
-  /** Alerts that started in the shift, by type (types without any are left out). */
-  alertsByType: Partial<Record<AlertTypeName, number>>;
-  alertCount: number;
-  /** From the sleep record's minutes within the shift; null without a record of the night. */
-  outOfBedCount: number | null;
-  outOfBedMin: number | null;
-  sleepMin: number | null;
-}
+export const nightSummarySchema = z
+  .object({
+    roomId: z.string(),
+    roomName: z.string(),
+    /** The shift, as instants. */
+    start: z.string(),
+    end: z.string(),
+    /** Alerts that started in the shift, by type (types without any are left out). */
+    alertsByType: z.record(z.enum(ALERT_TYPE_NAMES), z.number().int()),
+    alertCount: z.number().int(),
+    /** From the sleep record's minutes within the shift; null without a record of the night. */
+    outOfBedCount: z.number().nullable(),
+    outOfBedMin: z.number().nullable(),
+    sleepMin: z.number().nullable(),
+  })
+  .strict();
+export type NightSummary = z.infer<typeof nightSummarySchema>;
 
-export interface NightSummaryAnswer {
-  /** The night answered: the one asked for, or the latest begun on the facility's clock. */
-  day: string;
-  rooms: NightSummary[];
-  /** Rooms left out because the answer holds at most NIGHT_SUMMARY_MAX_ROOMS. */
-  truncated: boolean;
-}
+export const nightSummaryAnswerSchema = z
+  .object({
+    /** The night answered: the one asked for, or the latest begun on the facility's clock. */
+    day: z.string(),
+    rooms: z.array(nightSummarySchema),
+    /** Rooms left out because the answer holds at most NIGHT_SUMMARY_MAX_ROOMS. */
+    truncated: z.boolean(),
+  })
+  .strict();
+export type NightSummaryAnswer = z.infer<typeof nightSummaryAnswerSchema>;
 
 export const NIGHT_SUMMARY_MAX_ROOMS = 200;

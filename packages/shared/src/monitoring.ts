@@ -2,6 +2,7 @@
  * Live room states (PRODUCT.md sections 8 and 9): what the server's state estimator says about each
  * monitored room once a second, as the home lists, the monitoring grid and the alerts see it.
  */
+import { z } from 'zod/v3';
 
 /**
  * `sittingUp` (起きあがり): in bed with the trunk upright (the chest sensor's acceleration), the posture
@@ -21,30 +22,33 @@ export type RoomStateName = (typeof ROOM_STATE_NAMES)[number];
  */
 export const LATE_TOLERANCE_SEC = 10;
 
-export interface LiveRoomState {
-  roomId: string;
-  domainId: string;
-  rootDomainId: string | null;
-  /** The device assigned to the room. */
-  serial: string;
-  state: RoomStateName;
-  /** When the current state began, ms since the epoch. */
-  since: number;
-  /** Breaths/min, null when unknown. */
-  respirationRate: number | null;
-  /** Beats/min, null when unknown. */
-  heartRate: number | null;
-  /** Movement of the last second in g, null without acceleration. */
-  movement: number | null;
-  /** °C, null when none arrived in the last minute. */
-  temperature: number | null;
-  /** Last nurse-call button press, ms since the epoch. */
-  lastButtonAt: number | null;
-  /** When this state was evaluated, ms since the epoch. */
-  at: number;
-  /** End of the newest device sample the state was computed from (device time), null before any. */
-  dataAt?: number | null;
-}
+export const liveRoomStateSchema = z
+  .object({
+    roomId: z.string(),
+    domainId: z.string(),
+    rootDomainId: z.string().nullable(),
+    /** The device assigned to the room. */
+    serial: z.string(),
+    state: z.enum(ROOM_STATE_NAMES),
+    /** When the current state began, ms since the epoch. */
+    since: z.number(),
+    /** Breaths/min, null when unknown. */
+    respirationRate: z.number().nullable(),
+    /** Beats/min, null when unknown. */
+    heartRate: z.number().nullable(),
+    /** Movement of the last second in g, null without acceleration. */
+    movement: z.number().nullable(),
+    /** °C, null when none arrived in the last minute. */
+    temperature: z.number().nullable(),
+    /** Last nurse-call button press, ms since the epoch. */
+    lastButtonAt: z.number().nullable(),
+    /** When this state was evaluated, ms since the epoch. */
+    at: z.number(),
+    /** End of the newest device sample the state was computed from (device time), null before any. */
+    dataAt: z.number().nullable().optional(),
+  })
+  .strict();
+export type LiveRoomState = z.infer<typeof liveRoomStateSchema>;
 
 /** A room's state without the resident's vitals: what the agency levels see of their partners' rooms. */
 export function withoutVitals(state: LiveRoomState): LiveRoomState {
@@ -124,3 +128,7 @@ export type MonitoringServerMessage = { type: 'rooms'; at: number; rooms: LiveRo
 
 export const MONITORING_LIVE_PATH = '/api/monitoring/live';
 export const MONITORING_ROOMS_PATH = '/api/monitoring/rooms';
+
+/** `GET /api/monitoring/rooms`: the rooms of the caller's scope as of `at` (ms since the epoch). */
+export const monitoringRoomsResponseSchema = z.object({ at: z.number(), rooms: z.array(liveRoomStateSchema) }).strict();
+export type MonitoringRoomsResponse = z.infer<typeof monitoringRoomsResponseSchema>;

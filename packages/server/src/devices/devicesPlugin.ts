@@ -20,6 +20,9 @@ import { z } from 'zod/v3';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import type { Data } from '@nemuri/shared/documents/update';
+import { errorResponses } from '@nemuri/shared/apiErrors';
+import type { StoredRecord } from '@nemuri/shared/documents/answers';
+import { devicePlacedSchema, deviceRegisteredSchema, deviceSecretSchema } from '@nemuri/shared/devices';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { withServerOnlyFields } from '../documents/store.ts';
 import { ApiError, apiErrorOfDocument, sendError } from '../http/errors.ts';
@@ -146,43 +149,65 @@ export const devicesPlugin = fp(
       }
     };
 
-    const deviceRecord = async (claims: Claims, serial: string): Promise<Data | null> => (await store.get(claims, `devices/${serial}`))?.document ?? null;
+    // The engine's records always carry the common fields (documentReferenceId, documentPath) its answers name.
+    const deviceRecord = async (claims: Claims, serial: string): Promise<StoredRecord | null> =>
+      ((await store.get(claims, `devices/${serial}`))?.document as StoredRecord | undefined) ?? null;
 
-    app.post('/api/devices/:serial/registration', { schema: { params: deviceParams, body: registrationBody } }, async (request, reply) =>
-      answerErrors(reply, async () => {
-        const claims = administrator(request.principal);
-        const { serial } = request.params;
-        const body = request.body;
-        const device = await deviceOf(claims, serial);
-        const moved = body.roomId === undefined ? null : await placement(claims, serial, device, body.roomId);
-        const secret = newDeviceSecret();
-        const deviceUpdate: Write = {
-          op: 'update',
-          path: `devices/${serial}`,
-          data: { credentialHash: hashDeviceSecret(secret), status: 'in_use', ...(moved?.deviceFields ?? {}) },
-        };
-        await commit(claims, moved?.reads ?? [{ path: `devices/${serial}`, version: device.version }], [...(moved?.writes ?? []), deviceUpdate]);
-        await registry.credentialChanged(serial, secret);
-        request.log.info({ serial, by: claims.uid, roomId: body.roomId ?? null }, 'device registered');
-        return { serial, secret, device: await deviceRecord(claims, serial) };
-      }),
+    app.post(
+      '/api/devices/:serial/registration',
+      {
+        schema: {
+          summary: 'Registers a device: a new secret, and the room if given',
+          params: deviceParams,
+          body: registrationBody,
+          response: { 200: deviceRegisteredSchema, ...errorResponses(400, 401, 403, 404, 409, 412) },
+        },
+      },
+      async (request, reply) =>
+        answerErrors(reply, async () => {
+          const claims = administrator(request.principal);
+          const { serial } = request.params;
+          const body = request.body;
+          const device = await deviceOf(claims, serial);
+          const moved = body.roomId === undefined ? null : await placement(claims, serial, device, body.roomId);
+          const secret = newDeviceSecret();
+          const deviceUpdate: Write = {
+            op: 'update',
+            path: `devices/${serial}`,
+            data: { credentialHash: hashDeviceSecret(secret), status: 'in_use', ...(moved?.deviceFields ?? {}) },
+          };
+          await commit(claims, moved?.reads ?? [{ path: `devices/${serial}`, version: device.version }], [...(moved?.writes ?? []), deviceUpdate]);
+          await registry.credentialChanged(serial, secret);
+          request.log.info({ serial, by: claims.uid, roomId: body.roomId ?? null }, 'device registered');
+          return { serial, secret, device: await deviceRecord(claims, serial) };
+        }),
     );
 
-    app.post('/api/devices/:serial/secret', { schema: { params: deviceParams, body: emptyBody } }, async (request, reply) =>
-      answerErrors(reply, async () => {
-        const claims = administrator(request.principal);
-        const { serial } = request.params;
-        const device = await deviceOf(claims, serial);
-        const secret = newDeviceSecret();
-        await commit(
-          claims,
-          [{ path: `devices/${serial}`, version: device.version }],
-          [{ op: 'update', path: `devices/${serial}`, data: { credentialHash: hashDeviceSecret(secret) } }],
-        );
-        await registry.credentialChanged(serial, secret);
-        request.log.info({ serial, by: claims.uid }, 'device secret rotated');
-        return { serial, secret };
-      }),
+    app.post(
+      '/api/devices/:serial/secret',
+      {
+        schema: {
+          summary: "Rotates a device's secret",
+          params: deviceParams,
+          body: emptyBody,
+          response: { 200: deviceSecretSchema, ...errorResponses(400, 401, 403, 404, 409, 412) },
+        },
+      },
+      async (request, reply) =>
+        answerErrors(reply, async () => {
+          const claims = administrator(request.principal);
+          const { serial } = request.params;
+          const device = await deviceOf(claims, serial);
+          const secret = newDeviceSecret();
+          await commit(
+            claims,
+            [{ path: `devices/${serial}`, version: device.version }],
+            [{ op: 'update', path: `devices/${serial}`, data: { credentialHash: hashDeviceSecret(secret) } }],
+          );
+          await registry.credentialChanged(serial, secret);
+          request.log.info({ serial, by: claims.uid }, 'device secret rotated');
+          return { serial, secret };
+        }),
     );
 
     const moveTo = async (claims: Claims, serial: string, target: string | null) => {
@@ -192,16 +217,34 @@ export const devicesPlugin = fp(
       return { device: await deviceRecord(claims, serial) };
     };
 
-    app.put('/api/devices/:serial/room', { schema: { params: deviceParams, body: roomBody } }, async (request, reply) =>
-      answerErrors(reply, async () => {
-        const claims = administrator(request.principal);
-        const body = request.body;
-        return moveTo(claims, request.params.serial, body.roomId);
-      }),
+    app.put(
+      '/api/devices/:serial/room',
+      {
+        schema: {
+          summary: 'Puts a device in a room (null: no room)',
+          params: deviceParams,
+          body: roomBody,
+          response: { 200: devicePlacedSchema, ...errorResponses(400, 401, 403, 404, 409, 412) },
+        },
+      },
+      async (request, reply) =>
+        answerErrors(reply, async () => {
+          const claims = administrator(request.principal);
+          const body = request.body;
+          return moveTo(claims, request.params.serial, body.roomId);
+        }),
     );
 
-    app.delete<{ Params: { serial: string } }>('/api/devices/:serial/room', async (request, reply) =>
-      answerErrors(reply, async () => moveTo(administrator(request.principal), request.params.serial, null)),
+    app.delete(
+      '/api/devices/:serial/room',
+      {
+        schema: {
+          summary: 'Takes a device out of its room',
+          params: deviceParams,
+          response: { 200: devicePlacedSchema, ...errorResponses(400, 401, 403, 404, 409, 412) },
+        },
+      },
+      async (request, reply) => answerErrors(reply, async () => moveTo(administrator(request.principal), request.params.serial, null)),
     );
   },
   { name: 'devicesApi', dependencies: ['documents', 'devices', 'principal'], encapsulate: true },

@@ -12,10 +12,21 @@
  * Errors answer `{ code, message }` with the specification's codes, plus `issues` for schema
  * failures.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { ZodTypeAny } from 'zod/v3';
 import fp from 'fastify-plugin';
 import { DocumentError, HTTP_STATUS_OF_CODE } from '@nemuri/shared/documents/errors';
 import type { Claims } from '@nemuri/shared/documents/access';
+import {
+  documentErrorResponses,
+  documentLookupAnswerSchema,
+  documentReadSchema,
+  documentsCountAnswerSchema,
+  documentsDoneSchema,
+  documentsQueryAnswerSchema,
+  documentWrittenSchema,
+  type DocumentErrorStatus,
+} from '@nemuri/shared/documents/answers';
 import { parseDocumentPath } from '@nemuri/shared/documents/paths';
 import { isPlainObject } from '@nemuri/shared/documents/update';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
@@ -47,6 +58,11 @@ function refuseManaged(principal: Claims | null, path: unknown): void {
   if (spec.managedBy !== undefined) throw new DocumentError('permission-denied', `${spec.name} records are written through ${spec.managedBy}`);
 }
 
+/** A route's summary and answers: `success` with 200, the engine's error body with each error status. */
+function answers(summary: string, success: ZodTypeAny, ...errors: DocumentErrorStatus[]): FastifySchema {
+  return { summary, response: { 200: success, ...documentErrorResponses(...errors) } };
+}
+
 export const documentsPlugin = fp(
   async (app) => {
     const store = app.documents;
@@ -66,6 +82,7 @@ export const documentsPlugin = fp(
 
     app.get(
       `${PREFIX}/*`,
+      { schema: answers('Reads a record', documentReadSchema, 400, 401, 403, 404) },
       handle(async (request) => {
         const found = await store.get(request.principal, pathOf(request));
         if (found === null) throw new DocumentError('not-found', `No document at ${pathOf(request)}`);
@@ -74,6 +91,7 @@ export const documentsPlugin = fp(
     );
     app.put(
       `${PREFIX}/*`,
+      { schema: answers('Writes a record (`{ data, merge? }`)', documentWrittenSchema, 400, 401, 403, 404, 409, 413, 415) },
       handle(async (request) => {
         const body = bodyOf(request);
         refuseManaged(request.principal, pathOf(request));
@@ -82,6 +100,7 @@ export const documentsPlugin = fp(
     );
     app.patch(
       `${PREFIX}/*`,
+      { schema: answers('Updates fields of a record (`{ data }`)', documentWrittenSchema, 400, 401, 403, 404, 409, 413, 415) },
       handle(async (request) => {
         refuseManaged(request.principal, pathOf(request));
         const document = await store.update(request.principal, pathOf(request), bodyOf(request).data);
@@ -90,6 +109,7 @@ export const documentsPlugin = fp(
     );
     app.delete(
       `${PREFIX}/*`,
+      { schema: answers('Deletes a record', documentsDoneSchema, 400, 401, 403, 404, 409) },
       handle(async (request) => {
         refuseManaged(request.principal, pathOf(request));
         await store.delete(request.principal, pathOf(request));
@@ -98,16 +118,21 @@ export const documentsPlugin = fp(
     );
     app.post(
       `${PREFIX}/query`,
+      { schema: answers('Records matching a query (`{ query }`)', documentsQueryAnswerSchema, 400, 401, 403, 404, 413, 415, 501) },
       handle(async (request) => ({ documents: await store.query(request.principal, bodyOf(request).query) })),
     );
     app.post(
       `${PREFIX}/count`,
+      { schema: answers('How many records match a query (`{ query }`)', documentsCountAnswerSchema, 400, 401, 403, 404, 413, 415, 501) },
       handle(async (request) => ({ count: await store.count(request.principal, bodyOf(request).query) })),
     );
     app.post(
       `${PREFIX}/commit`,
       // Up to 500 writes in one transaction: limited per user, tenant and process (http/fairShare.ts).
-      { config: { fairShare: 'commit', fairShareExempt: (request) => writesOf(request).length <= SMALL_COMMIT_WRITES } },
+      {
+        schema: answers('Reads checked and writes made in one transaction (`{ reads, writes }`)', documentsDoneSchema, 400, 401, 403, 404, 409, 413, 415, 429),
+        config: { fairShare: 'commit', fairShareExempt: (request) => writesOf(request).length <= SMALL_COMMIT_WRITES },
+      },
       handle(async (request) => {
         const writes = writesOf(request);
         for (const write of writes) refuseManaged(request.principal, isPlainObject(write) ? write.path : undefined);
@@ -117,6 +142,9 @@ export const documentsPlugin = fp(
     );
     app.post(
       `${PREFIX}/lookup`,
+      {
+        schema: answers('The first record whose field has a value (`{ collection, field, value }`)', documentLookupAnswerSchema, 400, 401, 403, 404, 413, 415),
+      },
       handle(async (request) => ({ document: await store.lookup(request.principal, request.body) })),
     );
   },

@@ -14,11 +14,14 @@ import {
   ALERT_HISTORY_CSV_PATH,
   ALERT_HISTORY_PATH,
   alertCsvQuery,
+  alertHistoryPageSchema,
   alertHistoryQuery,
   NIGHT_SUMMARY_PATH,
+  nightSummaryAnswerSchema,
   nightSummaryQuery,
   type AlertHistoryPage,
 } from '@nemuri/shared/alertHistory';
+import { errorResponses } from '@nemuri/shared/apiErrors';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import type { DocumentStore } from '../documents/store.ts';
@@ -39,7 +42,7 @@ export function principalOf(request: FastifyRequest): Claims {
 }
 
 /** Runs a handler, answering the document engine's and the API's errors in the one error shape. */
-export async function answer(reply: FastifyReply, fn: () => Promise<unknown>): Promise<unknown> {
+export async function answer<T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T | FastifyReply> {
   reply.header('cache-control', 'no-store');
   try {
     return await fn();
@@ -58,18 +61,27 @@ export interface AlertHistoryRoutesOptions {
 
 export function alertHistoryRoutes(fastify: FastifyInstance, { store, timeZoneOf }: AlertHistoryRoutesOptions): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.get(ALERT_HISTORY_PATH, { schema: { summary: 'Alert history (API key scope alerts.read)', querystring: alertHistoryQuery } }, async (request, reply) =>
-    answer(reply, async (): Promise<AlertHistoryPage> => {
-      const claims = principalOf(request);
-      const query = request.query;
-      await checkRoomFilter(store, claims, query.roomId);
-      const after = await pageStartOf(store, claims, query.cursor);
-      // One more than the page tells whether another page follows.
-      const found = await selectAlerts(store, claims, { filter: query, limit: query.limit + 1, after });
-      const at = Date.now();
-      const page = found.slice(0, query.limit);
-      return { at, rows: await historyRows(store, claims, page, at), nextCursor: found.length > query.limit ? (page.at(-1)?.row.id ?? null) : null };
-    }),
+  app.get(
+    ALERT_HISTORY_PATH,
+    {
+      schema: {
+        summary: 'Alert history (API key scope alerts.read)',
+        querystring: alertHistoryQuery,
+        response: { 200: alertHistoryPageSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) =>
+      answer(reply, async (): Promise<AlertHistoryPage> => {
+        const claims = principalOf(request);
+        const query = request.query;
+        await checkRoomFilter(store, claims, query.roomId);
+        const after = await pageStartOf(store, claims, query.cursor);
+        // One more than the page tells whether another page follows.
+        const found = await selectAlerts(store, claims, { filter: query, limit: query.limit + 1, after });
+        const at = Date.now();
+        const page = found.slice(0, query.limit);
+        return { at, rows: await historyRows(store, claims, page, at), nextCursor: found.length > query.limit ? (page.at(-1)?.row.id ?? null) : null };
+      }),
   );
 
   app.get(
@@ -109,7 +121,11 @@ export function alertHistoryRoutes(fastify: FastifyInstance, { store, timeZoneOf
   app.get(
     NIGHT_SUMMARY_PATH,
     {
-      schema: { summary: 'Night summary of alerts', querystring: nightSummaryQuery },
+      schema: {
+        summary: 'Night summary of alerts',
+        querystring: nightSummaryQuery,
+        response: { 200: nightSummaryAnswerSchema, ...errorResponses(400, 401, 403, 404, 429) },
+      },
       config: { fairShare: 'download', fairShareExempt: (request) => typeof (request.query as { roomId?: unknown }).roomId === 'string' },
     },
     async (request, reply) =>

@@ -11,7 +11,15 @@
 import fp from 'fastify-plugin';
 import { inScope, isAgencyLevel, levelAllows, readsWhole, type Claims, type DataScope } from '@nemuri/shared/documents/access';
 import { collectionByName } from '@nemuri/shared/documents/collections';
-import { MONITORING_LIVE_PATH, MONITORING_ROOMS_PATH, withoutVitals, type LiveRoomState, type MonitoringServerMessage } from '@nemuri/shared/monitoring';
+import { errorResponses } from '@nemuri/shared/apiErrors';
+import {
+  MONITORING_LIVE_PATH,
+  MONITORING_ROOMS_PATH,
+  monitoringRoomsResponseSchema,
+  withoutVitals,
+  type LiveRoomState,
+  type MonitoringServerMessage,
+} from '@nemuri/shared/monitoring';
 import { sendError } from '../http/errors.ts';
 import type { SocketConnection } from '../live/socketRuntime.ts';
 import { alertHistoryRoutes } from './alertHistoryRoutes.ts';
@@ -77,14 +85,18 @@ export const monitoringPlugin = fp<MonitoringPluginOptions>(
       return store.scopeOf(claims, database, ROOMS);
     };
 
-    app.get(MONITORING_ROOMS_PATH, async (request, reply) => {
-      const claims = request.principal;
-      const scope = await scopeFor(claims);
-      if (scope === 'unauthenticated' || claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to see the rooms');
-      if (scope === 'denied') return sendError(reply, 403, 'permission-denied', 'Missing or insufficient permissions.');
-      reply.header('cache-control', 'no-store');
-      return { at: Date.now(), rooms: roomsIn(claims, scope, service.states) };
-    });
+    app.get(
+      MONITORING_ROOMS_PATH,
+      { schema: { summary: "Live states of the caller's rooms", response: { 200: monitoringRoomsResponseSchema, ...errorResponses(401, 403) } } },
+      async (request, reply) => {
+        const claims = request.principal;
+        const scope = await scopeFor(claims);
+        if (scope === 'unauthenticated' || claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to see the rooms');
+        if (scope === 'denied') return sendError(reply, 403, 'permission-denied', 'Missing or insufficient permissions.');
+        reply.header('cache-control', 'no-store');
+        return { at: Date.now(), rooms: roomsIn(claims, scope, service.states) };
+      },
+    );
 
     const roomsSocket = (connection: SocketConnection) => {
       const claims = connection.principal;

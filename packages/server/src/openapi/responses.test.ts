@@ -4,94 +4,25 @@
  * outsider would, success and error alike, and every body is validated against the response schema
  * the server's own /api/openapi.json gives for that status (with the ajv that Fastify ships). A
  * status the document does not list fails too, and the server logged no answer that missed its
- * schema (http/zodRouteSchemas.ts checks each as it is written).
+ * schema (http/zodRouteSchemas.ts checks each as it is written). The other route groups have their
+ * own files (responses.*.test.ts) on the same harness (responseConformance.ts).
  */
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
 import { alertAcknowledgePath, apiKeyRevokePath, apiKeysPath, fhirRoomObservationsPath, type ApiKeyCreatedResponse } from '@nemuri/shared/integrations';
-import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
-import { DocumentStore } from '../documents/store.ts';
-import { startServer, type RunningServer } from '../server.ts';
-import { BrowserClient, type ClientReply } from '../testing/browserClient.ts';
-import { makeTempDir, type TempDir } from '../testing/webDist.ts';
-import { openApiPathOf, OPENAPI_PATH } from './openapi.ts';
+import type { BrowserClient } from '../testing/browserClient.ts';
+import { FACILITY_A as A, startConformanceServer, SYSTEM as system, type ConformanceServer } from './responseConformance.ts';
 
-interface Validate {
-  (data: unknown): boolean;
-  errors?: unknown[] | null;
-}
-interface AjvInstance {
-  compile(schema: object): Validate;
-}
-// Fastify's own ajv (8, via @fastify/ajv-compiler), so no second validator is added to the project.
-const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('@fastify/ajv-compiler'));
-const Ajv2019 = (requireFromFastify('ajv/dist/2019') as { default: new (options: object) => AjvInstance }).default;
-
-type Operation = { responses: Record<string, { content?: { 'application/json'?: { schema: object } } }> };
-type Document = { paths: Record<string, Record<string, Operation>> };
-
-const system = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
-const A = 'demo-facility-a';
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 describe('documented response schemas match the answers', () => {
-  let dir: TempDir;
-  let server: RunningServer;
-  let document: Document;
-  const logLines: string[] = [];
-  const ajv = new Ajv2019({ strict: false, allErrors: true, validateFormats: false });
-  const validators = new Map<string, Validate>();
-  const seen = new Set<string>();
-  let address = 20;
-
-  const client = async (email?: string): Promise<BrowserClient> => {
-    const browser = new BrowserClient(server.url, { from: `127.0.8.${address++}` });
-    if (email !== undefined) expect((await browser.signIn(email, DEMO_PASSWORD)).status).toBe(200);
-    return browser;
-  };
-
-  /** The reply's body is valid by the document's schema for this route and status. */
-  const conforms = (method: string, route: string, reply: ClientReply): ClientReply => {
-    const path = openApiPathOf(route).path;
-    const label = `${method} ${path} ${reply.status}`;
-    const response = document.paths[path]?.[method.toLowerCase()]?.responses[String(reply.status)];
-    expect(response, `${label} is not documented: ${reply.text.slice(0, 200)}`).toBeDefined();
-    const schema = response?.content?.['application/json']?.schema;
-    expect(schema, `${label} has no schema`).toBeDefined();
-    let validate = validators.get(label);
-    if (validate === undefined) {
-      validate = ajv.compile(schema ?? {});
-      validators.set(label, validate);
-    }
-    expect(validate(reply.body), `${label}: ${JSON.stringify(validate.errors)} in ${reply.text.slice(0, 300)}`).toBe(true);
-    seen.add(label);
-    return reply;
-  };
+  let running: ConformanceServer;
+  const client = (email?: string) => running.client(email);
+  const conforms: ConformanceServer['conforms'] = (method, route, reply) => running.conforms(method, route, reply);
 
   beforeAll(async () => {
-    dir = await makeTempDir('nemuri-responses-');
-    server = await startServer(
-      loadConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-        DATABASE_URL: 'memory://',
-        DATA_DIR: dir.path,
-        DEMO: '1',
-        SIMULATE: '0',
-        MQTT_PORT: '0',
-        WEB_DIST: join(dir.path, 'no-web'),
-        AUTH_RATE_LIMIT_MAX: '10000',
-      }),
-      { logger: { write: (line: string) => logLines.push(line) } },
-    );
-    const store = new DocumentStore(server.database, { error: () => undefined });
-    await store.set(system, 'domains/demo-corp', { name: 'デモ法人', kind: 'corporation' }, true);
-    await store.set(system, `domains/${A}`, { name: 'さくら苑', kind: 'facility', rootDomainId: 'demo-corp' }, true);
+    running = await startConformanceServer('nemuri-responses-');
+    const store = running.store;
     await store.set(system, 'rooms/rs-a1', { domainId: A, name: '201号室' }, false);
     await store.set(
       system,
@@ -115,11 +46,9 @@ describe('documented response schemas match the answers', () => {
       },
       false,
     );
-    document = (await (await fetch(`${server.url}${OPENAPI_PATH}`)).json()) as Document;
   }, 120_000);
   afterAll(async () => {
-    await server?.stop();
-    await dir?.remove();
+    await running?.stop();
   });
 
   it('health: live, ready and the database check', async () => {
@@ -185,8 +114,8 @@ describe('documented response schemas match the answers', () => {
   });
 
   it('covered every documented success answer of these routes, and logged no answer off its schema', () => {
-    const successes = [...seen].filter((label) => / 20\d$/.test(label));
+    const successes = [...running.seen].filter((label) => / 20\d$/.test(label));
     expect(successes.length).toBeGreaterThanOrEqual(12);
-    expect(logLines.filter((line) => line.includes('does not match its response schema'))).toEqual([]);
+    expect(running.offSchemaLines()).toEqual([]);
   });
 });
