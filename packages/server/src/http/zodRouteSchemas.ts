@@ -21,6 +21,8 @@ declare module 'fastify' {
   interface FastifySchema {
     /** One line for the OpenAPI document and the reference page. */
     summary?: string;
+    /** The content types of a success answer that is not JSON (a file, a page), which the OpenAPI document names. */
+    produces?: readonly string[];
   }
 }
 

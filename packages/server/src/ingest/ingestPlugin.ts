@@ -7,6 +7,8 @@
  */
 import fp from 'fastify-plugin';
 import { ParseError } from '@nemuri/parser/errors';
+import { errorResponses } from '@nemuri/shared/apiErrors';
+import { framesAcceptedSchema, ingestErrorBody } from '@nemuri/shared/devices';
 import { sendError } from '../http/errors.ts';
 /** Largest request body: 16 full-size frames, or a minute of everything a device measures. */
 export const MAX_INGEST_BODY = 4 * 1024 * 1024;
@@ -48,38 +50,48 @@ export const ingestPlugin = fp(
       done(null, body),
     );
 
-    app.post<{ Params: { serial: string } }>('/api/devices/:serial/frames', { bodyLimit: MAX_INGEST_BODY }, async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      const { serial } = request.params;
-      const secret = bearerOf(request.headers.authorization);
-      if (secret === null) return sendError(reply, 401, 'unauthenticated', 'a device secret is required: Authorization: Bearer <secret>');
-      const device = await app.devices.registry.authenticate(serial, secret);
-      if (device === null) {
-        request.log.warn({ serial }, 'HTTP ingest refused: unknown device or wrong secret');
-        return sendError(reply, 401, 'unauthenticated', 'unknown device or wrong secret');
-      }
-      if (!limit.take(serial))
-        return sendError(reply, 429, 'resource-exhausted', `more than ${INGEST_RATE_PER_SECOND} requests a second for this device: send larger batches`);
-      if (!Buffer.isBuffer(request.body))
-        return sendError(reply, 400, 'invalid-argument', 'the body must be an SMF stream (application/octet-stream) or base64 text (text/plain)');
-      try {
-        const text = /^text\/plain\b/i.test(request.headers['content-type'] ?? '');
-        const bytes = text ? pipeline.decodeBase64(request.body.toString('latin1')) : request.body;
-        const { frames, durable } = pipeline.ingest(device, bytes);
-        await durable;
-        return reply.code(202).send({ frames });
-      } catch (error) {
-        if (!(error instanceof ParseError)) throw error;
-        return reply
-          .code(400)
-          .type('application/json; charset=utf-8')
-          .send({
-            code: 'invalid-argument',
-            message: error.message,
-            parseError: { code: error.code, frame: error.frame ?? null, nestedFrame: error.nestedFrame ?? null, offset: error.offset ?? null },
-          });
-      }
-    });
+    app.post<{ Params: { serial: string } }>(
+      '/api/devices/:serial/frames',
+      {
+        bodyLimit: MAX_INGEST_BODY,
+        schema: {
+          summary: "A device's SMF frames (octet-stream, or base64 as text/plain) with its secret as Bearer",
+          response: { 202: framesAcceptedSchema, 400: ingestErrorBody, ...errorResponses(401, 413, 415, 429) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const { serial } = request.params;
+        const secret = bearerOf(request.headers.authorization);
+        if (secret === null) return sendError(reply, 401, 'unauthenticated', 'a device secret is required: Authorization: Bearer <secret>');
+        const device = await app.devices.registry.authenticate(serial, secret);
+        if (device === null) {
+          request.log.warn({ serial }, 'HTTP ingest refused: unknown device or wrong secret');
+          return sendError(reply, 401, 'unauthenticated', 'unknown device or wrong secret');
+        }
+        if (!limit.take(serial))
+          return sendError(reply, 429, 'resource-exhausted', `more than ${INGEST_RATE_PER_SECOND} requests a second for this device: send larger batches`);
+        if (!Buffer.isBuffer(request.body))
+          return sendError(reply, 400, 'invalid-argument', 'the body must be an SMF stream (application/octet-stream) or base64 text (text/plain)');
+        try {
+          const text = /^text\/plain\b/i.test(request.headers['content-type'] ?? '');
+          const bytes = text ? pipeline.decodeBase64(request.body.toString('latin1')) : request.body;
+          const { frames, durable } = pipeline.ingest(device, bytes);
+          await durable;
+          return reply.code(202).send({ frames });
+        } catch (error) {
+          if (!(error instanceof ParseError)) throw error;
+          return reply
+            .code(400)
+            .type('application/json; charset=utf-8')
+            .send({
+              code: 'invalid-argument',
+              message: error.message,
+              parseError: { code: error.code, frame: error.frame ?? null, nestedFrame: error.nestedFrame ?? null, offset: error.offset ?? null },
+            });
+        }
+      },
+    );
   },
   { name: 'ingestApi', dependencies: ['ingest', 'devices'], encapsulate: true },
 );

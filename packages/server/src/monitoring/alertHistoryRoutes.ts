@@ -26,6 +26,7 @@ import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import type { DocumentStore } from '../documents/store.ts';
 import { ApiError, apiErrorOfDocument, sendApiError } from '../http/errors.ts';
+import { sendBytes } from '../http/sendBytes.ts';
 import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { contentDisposition } from '../reports/reportsPlugin.ts';
 import { checkRoomFilter, historyRows, pageStartOf, selectAlerts, type AlertSelection } from './alertHistory.ts';
@@ -86,7 +87,10 @@ export function alertHistoryRoutes(fastify: FastifyInstance, { store, timeZoneOf
 
   app.get(
     ALERT_HISTORY_CSV_PATH,
-    { schema: { summary: 'Alert history as CSV', querystring: alertCsvQuery }, config: { fairShare: 'download' } },
+    {
+      schema: { summary: 'Alert history as CSV', querystring: alertCsvQuery, produces: ['text/csv'], response: errorResponses(400, 401, 403, 404, 429) },
+      config: { fairShare: 'download' },
+    },
     async (request, reply) =>
       answer(reply, async () => {
         const claims = principalOf(request);
@@ -105,15 +109,15 @@ export function alertHistoryRoutes(fastify: FastifyInstance, { store, timeZoneOf
         }
         const rows = await historyRows(store, claims, found, Date.now());
         const period = `${query.from.slice(0, 10)}_${query.to.slice(0, 10)}`;
-        return reply
-          .type(csvContentType(query.encoding))
-          .header('content-disposition', contentDisposition(`alert-history_${period}.csv`, `アラート履歴_${period}.csv`))
-          .send(
-            encodeCsv(
-              alertCsvText(rows, (row) => timeZoneOf(row.domainId)),
-              query.encoding,
-            ),
-          );
+        return sendBytes(
+          reply
+            .type(csvContentType(query.encoding))
+            .header('content-disposition', contentDisposition(`alert-history_${period}.csv`, `アラート履歴_${period}.csv`)),
+          encodeCsv(
+            alertCsvText(rows, (row) => timeZoneOf(row.domainId)),
+            query.encoding,
+          ),
+        );
       }),
   );
 

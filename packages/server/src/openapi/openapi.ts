@@ -7,7 +7,8 @@
  * (`schema: { summary, params, querystring, body }`): the objects Fastify validates the request
  * with before the handler runs (http/zodRouteSchemas.ts), so the document cannot drift from what
  * is checked. Its answers likewise from the route's `response` schemas (`{ 200: …, 404:
- * apiErrorBody }`), which check every answer as it is written.
+ * apiErrorBody }`), which check every answer as it is written; a route answering a file names its
+ * content types (`produces: ['text/csv']`) and documents only its error answers as JSON.
  */
 import type { FastifyInstance, FastifyPluginAsync, HTTPMethods, RouteOptions } from 'fastify';
 import { APP_VERSION } from '@nemuri/shared/version';
@@ -112,6 +113,7 @@ function pathParameters(url: string, params: JsonSchema | undefined): object[] {
 const STATUS_DESCRIPTIONS: Record<string, string> = {
   200: 'OK',
   201: 'Created',
+  202: 'Accepted',
   400: 'The input does not match the documented schema, or is refused (`invalid-argument`, the message names each problem)',
   401: 'Not signed in and no valid API key (`unauthenticated`)',
   403: 'Signed in, but not allowed (`permission-denied`)',
@@ -122,6 +124,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   413: 'The body is larger than the route takes',
   415: 'A content type the route does not take',
   429: 'Too many requests: wait (`Retry-After`) and try again',
+  501: 'A query the document engine does not support (`unimplemented`)',
   503: 'Not ready (`unavailable`)',
 };
 
@@ -138,6 +141,10 @@ function operationOf(route: RegisteredRoute): Record<string, unknown> {
       if (!isZodSchema(response)) continue;
       responses[status] = { description: STATUS_DESCRIPTIONS[status] ?? status, content: { 'application/json': { schema: fromZod(response) } } };
     }
+  }
+  if (Array.isArray(schema.produces) && responses['200'] === undefined) {
+    const file = { schema: { type: 'string', format: 'binary' } };
+    responses['200'] = { description: 'OK', content: Object.fromEntries((schema.produces as string[]).map((type) => [type, file])) };
   }
   if (Object.keys(responses).length === 0) {
     responses.default = { description: 'JSON; errors are `{ code, message }` with the HTTP status (docs/api.md)' };

@@ -18,9 +18,20 @@ import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import { reportQuery, type ReportQuery } from '@nemuri/shared/report/period';
 import { reportDate } from '@nemuri/shared/report/columns';
-import { REPORT_LINKS_DEFAULT_PAGE, REPORT_LINKS_MAX_PAGE, reportCommentInput, reportCsvQuery } from '@nemuri/shared/report/reportApi';
+import {
+  REPORT_LINKS_DEFAULT_PAGE,
+  REPORT_LINKS_MAX_PAGE,
+  reportCommentAnswerSchema,
+  reportCommentInput,
+  reportCsvQuery,
+  reportLinkRevokedSchema,
+  reportLinksPageSchema,
+} from '@nemuri/shared/report/reportApi';
+import { reportDataSchema } from '@nemuri/shared/report/roomReport';
+import { errorResponses } from '@nemuri/shared/apiErrors';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { ApiError, apiErrorOfDocument, sendApiError } from '../http/errors.ts';
+import { sendBytes } from '../http/sendBytes.ts';
 import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { recordReportAccess } from './reportAccessLog.ts';
 import { csvContentType } from '../http/csvDownload.ts';
@@ -77,7 +88,7 @@ export const reportsPlugin = fp(
     const buildThreads = new ReportThreads(1);
     app.addHook('onClose', () => Promise.all([pdfThreads.stop(), buildThreads.stop()]).then(() => undefined));
 
-    const answer = async (reply: FastifyReply, fn: () => Promise<unknown>): Promise<unknown> => {
+    const answer = async <T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T | FastifyReply> => {
       reply.header('cache-control', 'no-store');
       try {
         return await fn();
@@ -134,38 +145,59 @@ export const reportsPlugin = fp(
     // Each of these reads a whole period of records: limited per user and tenant (http/fairShare.ts).
     app.get(
       '/api/reports/data',
-      { schema: { summary: 'Sleep report data of rooms over a period', querystring: reportQuery }, config: { fairShare: 'download' } },
+      {
+        schema: {
+          summary: 'Sleep report data of rooms over a period',
+          querystring: reportQuery,
+          // The report thread writes the JSON itself, so the serializer never sees it; responses.reports.test.ts checks it.
+          response: { 200: reportDataSchema, ...errorResponses(400, 401, 404, 429) },
+        },
+        config: { fairShare: 'download' },
+      },
       async (request, reply) =>
         answer(reply, async () => {
           // `{ reports }` as the report thread wrote it: nothing of it is parsed or serialised here.
           const { result } = await withReportJob(request, reply, request.query, buildThreads, (job) => job.json());
-          return reply.type('application/json; charset=utf-8').send(result);
+          return sendBytes(reply.type('application/json; charset=utf-8'), result);
         }),
     );
 
     app.get(
       '/api/reports/pdf',
-      { schema: { summary: 'Sleep report as PDF', querystring: reportQuery }, config: { fairShare: 'pdf' } },
+      {
+        schema: { summary: 'Sleep report as PDF', querystring: reportQuery, produces: ['application/pdf'], response: errorResponses(400, 401, 404, 429) },
+        config: { fairShare: 'pdf' },
+      },
       async (request, reply) =>
         answer(reply, async () => {
           const { query, rooms, result: pdf } = await withReportJob(request, reply, request.query, pdfThreads, (job) => job.pdf(generatedAt()));
           const firstName = rooms[0]?.record.name;
-          return reply
-            .type('application/pdf')
-            .header(
-              'content-disposition',
-              contentDisposition(
-                `sleep-report_${query.from}_${query.to}.pdf`,
-                `${fileStem(query, typeof firstName === 'string' && firstName !== '' ? firstName : rooms[0]?.id)}.pdf`,
+          return sendBytes(
+            reply
+              .type('application/pdf')
+              .header(
+                'content-disposition',
+                contentDisposition(
+                  `sleep-report_${query.from}_${query.to}.pdf`,
+                  `${fileStem(query, typeof firstName === 'string' && firstName !== '' ? firstName : rooms[0]?.id)}.pdf`,
+                ),
               ),
-            )
-            .send(pdf);
+            pdf,
+          );
         }),
     );
 
     app.get(
       '/api/reports/csv',
-      { schema: { summary: 'Sleep report as CSV (per day or per epoch)', querystring: reportCsvQuery }, config: { fairShare: 'download' } },
+      {
+        schema: {
+          summary: 'Sleep report as CSV (per day or per epoch)',
+          querystring: reportCsvQuery,
+          produces: ['text/csv'],
+          response: errorResponses(400, 401, 404, 429),
+        },
+        config: { fairShare: 'download' },
+      },
       async (request, reply) =>
         answer(reply, async () => {
           const { kind, encoding } = request.query;
@@ -176,22 +208,31 @@ export const reportsPlugin = fp(
           } = await withReportJob(request, reply, request.query, buildThreads, (job) => job.csv(kind, encoding), kind === 'epochs');
           const firstName = rooms[0]?.record.name;
           const suffix = kind === 'days' ? '日別' : '分別';
-          return reply
-            .type(csvContentType(encoding))
-            .header(
-              'content-disposition',
-              contentDisposition(
-                `sleep-report_${kind}_${query.from}_${query.to}.csv`,
-                `${fileStem(query, typeof firstName === 'string' && firstName !== '' ? firstName : rooms[0]?.id)}_${suffix}.csv`,
+          return sendBytes(
+            reply
+              .type(csvContentType(encoding))
+              .header(
+                'content-disposition',
+                contentDisposition(
+                  `sleep-report_${kind}_${query.from}_${query.to}.csv`,
+                  `${fileStem(query, typeof firstName === 'string' && firstName !== '' ? firstName : rooms[0]?.id)}_${suffix}.csv`,
+                ),
               ),
-            )
-            .send(bytes);
+            bytes,
+          );
         }),
     );
 
     app.put(
       '/api/reports/rooms/:roomId/comment',
-      { schema: { summary: "The report's comment for a room", params: roomParams, body: reportCommentInput } },
+      {
+        schema: {
+          summary: "The report's comment for a room",
+          params: roomParams,
+          body: reportCommentInput,
+          response: { 200: reportCommentAnswerSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
       async (request, reply) =>
         answer(reply, async () => {
           const claims = signedIn(request, ROLE_LEVELS.generalStaff);
@@ -204,24 +245,43 @@ export const reportsPlugin = fp(
         }),
     );
 
-    app.get('/api/reports/rooms/:roomId/links', { schema: { params: roomParams, querystring: linksQuery } }, async (request, reply) =>
-      answer(reply, async () => {
-        const claims = signedIn(request, ROLE_LEVELS.administrator);
-        const { roomId } = request.params;
-        const { limit, cursor } = request.query;
-        await readRoom(store, claims, roomId);
-        return reportLinksPage(store, claims, roomId, limit, cursor);
-      }),
+    app.get(
+      '/api/reports/rooms/:roomId/links',
+      {
+        schema: {
+          summary: "A room's report links, newest first",
+          params: roomParams,
+          querystring: linksQuery,
+          response: { 200: reportLinksPageSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) =>
+        answer(reply, async () => {
+          const claims = signedIn(request, ROLE_LEVELS.administrator);
+          const { roomId } = request.params;
+          const { limit, cursor } = request.query;
+          await readRoom(store, claims, roomId);
+          return reportLinksPage(store, claims, roomId, limit, cursor);
+        }),
     );
 
-    app.post('/api/reports/links/:id/revoke', { schema: { params: z.object({ id: idParam }) } }, async (request, reply) =>
-      answer(reply, async () => {
-        const claims = signedIn(request, ROLE_LEVELS.administrator);
-        const { id } = request.params;
-        const link = await revokeReportLink(store, claims, id);
-        request.log.info({ linkId: id, roomId: link.roomId, by: claims.uid }, 'report link revoked');
-        return { link };
-      }),
+    app.post(
+      '/api/reports/links/:id/revoke',
+      {
+        schema: {
+          summary: 'Revokes a report link',
+          params: z.object({ id: idParam }),
+          response: { 200: reportLinkRevokedSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) =>
+        answer(reply, async () => {
+          const claims = signedIn(request, ROLE_LEVELS.administrator);
+          const { id } = request.params;
+          const link = await revokeReportLink(store, claims, id);
+          request.log.info({ linkId: id, roomId: link.roomId, by: claims.uid }, 'report link revoked');
+          return { link };
+        }),
     );
   },
   { name: 'reports', dependencies: ['documents', 'principal'], encapsulate: true },

@@ -5,6 +5,7 @@
  * has a record (imported, or written before a restart) is left alone; `analyze` re-runs a day on
  * request and gives the same record for the same frames.
  */
+import type { AnalyzedDay } from '@nemuri/shared/sleepAnalysis';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { DocumentStore } from '../documents/store.ts';
@@ -32,13 +33,6 @@ export interface SleepAnalysisOptions {
   checkEveryMs?: number;
   /** Wait after a day ends before scoring it (the last frames reach the store). Default 5 min. */
   settleMs?: number;
-}
-
-export interface AnalyzedDay {
-  roomId: string;
-  day: string;
-  frames: number;
-  written: boolean;
 }
 
 export class SleepAnalysisService {

@@ -5,8 +5,10 @@
  * replaced: `written: false`).
  */
 import fp from 'fastify-plugin';
+import { errorResponses } from '@nemuri/shared/apiErrors';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import { analyzedDaySchema } from '@nemuri/shared/sleepAnalysis';
 import { apiErrorOfDocument, sendApiError, sendError } from '../http/errors.ts';
 import { SleepAnalysisService } from './sleepAnalysisService.ts';
 
@@ -22,7 +24,13 @@ export const sleepPlugin = fp(
     // Replays a whole night of signals: limited per user, tenant and process (http/fairShare.ts).
     app.post<{ Params: { roomId: string; day: string } }>(
       '/api/rooms/:roomId/sleeps/:day/analysis',
-      { config: { fairShare: 'analysis' } },
+      {
+        schema: {
+          summary: "Scores a room's sleep day again from its stored signals",
+          response: { 200: analyzedDaySchema, ...errorResponses(400, 401, 403, 404, 412, 429) },
+        },
+        config: { fairShare: 'analysis' },
+      },
       async (request, reply) => {
         const claims = request.principal;
         const { roomId, day } = request.params;

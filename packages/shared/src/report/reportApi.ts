@@ -19,7 +19,12 @@ export const reportCsvQuery = withReportPeriod({ ...reportQueryFields, ...csvOpt
 /** PUT /api/reports/rooms/:roomId/comment; a blank comment clears it. */
 export const reportCommentInput = z.object({ comment: z.string().max(MAX_REPORT_COMMENT).nullable() }).strict();
 
-export type ReportLinkState = 'unused' | 'inUse' | 'expired' | 'revoked';
+export const REPORT_LINK_STATES = ['unused', 'inUse', 'expired', 'revoked'] as const;
+export type ReportLinkState = (typeof REPORT_LINK_STATES)[number];
+
+/** PUT /api/reports/rooms/:roomId/comment answers the comment as kept (trimmed; null when cleared). */
+export const reportCommentAnswerSchema = z.object({ comment: z.string().nullable() }).strict();
+export type ReportCommentAnswer = z.infer<typeof reportCommentAnswerSchema>;
 
 /**
  * GET /api/reports/rooms/:roomId/links?limit&cursor: a keyset page of the room's links, newest
@@ -28,25 +33,29 @@ export type ReportLinkState = 'unused' | 'inUse' | 'expired' | 'revoked';
 export const REPORT_LINKS_DEFAULT_PAGE = 20;
 export const REPORT_LINKS_MAX_PAGE = 200;
 
-export interface ReportLinksPage {
-  links: ReportLinkSummary[];
-  nextCursor: string | null;
-}
-
 /** A report link as administrators see it listed (never its token or the token's hash). */
-export interface ReportLinkSummary {
-  id: string;
-  roomId: string;
-  createdAt: string | null;
-  createdBy: string;
-  expiresAt: string;
-  revokedAt: string | null;
-  /** Whether someone has opened the link (it then serves that person only). */
-  redeemed: boolean;
-  lastAccessAt: string | null;
-  accessCount: number;
-  state: ReportLinkState;
-}
+export const reportLinkSummarySchema = z
+  .object({
+    id: z.string(),
+    roomId: z.string(),
+    createdAt: z.string().nullable(),
+    createdBy: z.string(),
+    expiresAt: z.string(),
+    revokedAt: z.string().nullable(),
+    /** Whether someone has opened the link (it then serves that person only). */
+    redeemed: z.boolean(),
+    lastAccessAt: z.string().nullable(),
+    accessCount: z.number().int(),
+    state: z.enum(REPORT_LINK_STATES),
+  })
+  .strict();
+export type ReportLinkSummary = z.infer<typeof reportLinkSummarySchema>;
+
+export const reportLinksPageSchema = z.object({ links: z.array(reportLinkSummarySchema), nextCursor: z.string().nullable() }).strict();
+export type ReportLinksPage = z.infer<typeof reportLinksPageSchema>;
+
+/** POST /api/reports/links/:id/revoke: the link as it now is (revoking twice answers it unchanged). */
+export const reportLinkRevokedSchema = z.object({ link: reportLinkSummarySchema }).strict();
 
 export function linkStateOf(link: { expiresAt: string; revokedAt: string | null; redeemed: boolean }, now = Date.now()): ReportLinkState {
   if (link.revokedAt !== null) return 'revoked';

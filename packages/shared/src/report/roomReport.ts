@@ -4,10 +4,10 @@
  * breathing pauses) and the rate trends. The /report screen, the PDF and the CSV all render what this
  * returns, so the three always show the same numbers.
  */
-import type { z } from 'zod/v3';
+import { z } from 'zod/v3';
 import type { SCHEMAS } from '../documents/collections.ts';
 import { daysOfPeriod } from './period.ts';
-import { clockOf, clockOfOffset, sleepDayStartMs, type ReportDayRule } from './sleepDayClock.ts';
+import { clockOf, clockOfOffset, reportDayRuleSchema, sleepDayStartMs, type ReportDayRule } from './sleepDayClock.ts';
 
 export type SleepRecord = z.infer<(typeof SCHEMAS)['rooms/sleeps']>;
 export type SleepEpoch = NonNullable<SleepRecord['epochs']>[number];
@@ -37,54 +37,61 @@ export type NumberKey = (typeof NUMBER_KEYS)[number];
 export type MetricKey = ClockKey | NumberKey;
 export const METRIC_KEYS: readonly MetricKey[] = [...CLOCK_KEYS, ...NUMBER_KEYS];
 
+/** An object of these keys, each with this value (the day table's columns). */
+function keyed<K extends string, T extends z.ZodTypeAny>(keys: readonly K[], value: T) {
+  return z.object(Object.fromEntries(keys.map((key) => [key, value])) as Record<K, T>).strict();
+}
+
 /** A clock time: its `HH:MM` and minutes from the start of the sleep day (what averages add up). */
-export interface ClockValue {
-  clock: string;
-  offsetMin: number;
-}
+export const clockValueSchema = z.object({ clock: z.string(), offsetMin: z.number() }).strict();
+export type ClockValue = z.infer<typeof clockValueSchema>;
 
-export interface ReportDayRow {
-  day: string;
-  /** Whether the day has a record at all (a row without one shows dashes). */
-  recorded: boolean;
-  clocks: Record<ClockKey, ClockValue | null>;
-  numbers: Record<NumberKey, number | null>;
-}
+const clocksSchema = keyed(CLOCK_KEYS, clockValueSchema.nullable());
+const numbersSchema = keyed(NUMBER_KEYS, z.number().nullable());
 
-export interface ReportAverages {
-  /** Days with a record. */
-  days: number;
-  clocks: Record<ClockKey, ClockValue | null>;
-  numbers: Record<NumberKey, number | null>;
-}
+export const reportDayRowSchema = z
+  .object({
+    day: z.string(),
+    /** Whether the day has a record at all (a row without one shows dashes). */
+    recorded: z.boolean(),
+    clocks: clocksSchema,
+    numbers: numbersSchema,
+  })
+  .strict();
+export type ReportDayRow = z.infer<typeof reportDayRowSchema>;
 
-export type DiaryKind = 'outOfBed' | 'inBedAwake' | 'asleep';
+export const reportAveragesSchema = z
+  .object({
+    /** Days with a record. */
+    days: z.number().int(),
+    clocks: clocksSchema,
+    numbers: numbersSchema,
+  })
+  .strict();
+export type ReportAverages = z.infer<typeof reportAveragesSchema>;
+
+export const DIARY_KINDS = ['outOfBed', 'inBedAwake', 'asleep'] as const;
+export type DiaryKind = (typeof DIARY_KINDS)[number];
 
 /** A stretch of one state, in minutes from the start of the sleep day, [startMin, endMin). */
-export interface DiarySegment {
-  kind: DiaryKind;
-  startMin: number;
-  endMin: number;
-}
+export const diarySegmentSchema = z.object({ kind: z.enum(DIARY_KINDS), startMin: z.number(), endMin: z.number() }).strict();
+export type DiarySegment = z.infer<typeof diarySegmentSchema>;
 
-export interface DiaryDay {
-  day: string;
-  segments: DiarySegment[];
-  /** Minutes (from the start of the day) in which breathing pauses began, and how many. */
-  pauses: { minute: number; count: number }[];
-}
+export const diaryDaySchema = z
+  .object({
+    day: z.string(),
+    segments: z.array(diarySegmentSchema),
+    /** Minutes (from the start of the day) in which breathing pauses began, and how many. */
+    pauses: z.array(z.object({ minute: z.number(), count: z.number().int() }).strict()),
+  })
+  .strict();
+export type DiaryDay = z.infer<typeof diaryDaySchema>;
 
-export interface RateStat {
-  avg: number;
-  min: number | null;
-  max: number | null;
-}
+export const rateStatSchema = z.object({ avg: z.number(), min: z.number().nullable(), max: z.number().nullable() }).strict();
+export type RateStat = z.infer<typeof rateStatSchema>;
 
-export interface TrendPoint {
-  day: string;
-  respiration: RateStat | null;
-  heartRate: RateStat | null;
-}
+export const trendPointSchema = z.object({ day: z.string(), respiration: rateStatSchema.nullable(), heartRate: rateStatSchema.nullable() }).strict();
+export type TrendPoint = z.infer<typeof trendPointSchema>;
 
 export interface ReportRoom {
   id: string;
@@ -94,16 +101,25 @@ export interface ReportRoom {
   reportComment?: string | null;
 }
 
-export interface RoomReport {
-  room: { id: string; name: string; floor: string | null; residentName: string | null; comment: string | null };
-  from: string;
-  to: string;
-  rule: ReportDayRule;
-  rows: ReportDayRow[];
-  averages: ReportAverages;
-  diary: DiaryDay[];
-  trend: TrendPoint[];
-}
+export const roomReportSchema = z
+  .object({
+    room: z
+      .object({ id: z.string(), name: z.string(), floor: z.string().nullable(), residentName: z.string().nullable(), comment: z.string().nullable() })
+      .strict(),
+    from: z.string(),
+    to: z.string(),
+    rule: reportDayRuleSchema,
+    rows: z.array(reportDayRowSchema),
+    averages: reportAveragesSchema,
+    diary: z.array(diaryDaySchema),
+    trend: z.array(trendPointSchema),
+  })
+  .strict();
+export type RoomReport = z.infer<typeof roomReportSchema>;
+
+/** `GET /api/reports/data`: the rooms' reports in the query's order. */
+export const reportDataSchema = z.object({ reports: z.array(roomReportSchema) }).strict();
+export type ReportData = z.infer<typeof reportDataSchema>;
 
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const round1 = (value: number): number => Math.round(value * 10) / 10;

@@ -3,11 +3,11 @@
  * hour on D + 1, in the domain's time zone (the server's sleep/sleepDay.ts rule), and the clock
  * time of an instant in that zone. Intl only, so it runs the same in the browser and on the server.
  */
+import { z } from 'zod/v3';
 
-export interface ReportDayRule {
-  boundaryHour: number;
-  timeZone: string;
-}
+/** The domain's sleep day: the hour it begins, in its time zone. */
+export const reportDayRuleSchema = z.object({ boundaryHour: z.number(), timeZone: z.string() }).strict();
+export type ReportDayRule = z.infer<typeof reportDayRuleSchema>;
 
 export const DEFAULT_REPORT_DAY_RULE: ReportDayRule = { boundaryHour: 12, timeZone: 'Asia/Tokyo' };
 
