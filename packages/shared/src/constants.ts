@@ -37,3 +37,6 @@ export const DEFAULT_COLOR_SCHEME = 'dark';
 
 /** Passwords: at least 8 characters (identity issue); the server enforces it, forms check it early. */
 export const MIN_PASSWORD_LENGTH = 8;
+
+/** An e-mail address as forms check it and the e-mail change takes it (emailChange.ts): something@something.tld, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -56,17 +56,33 @@ export const acceptInvitationInput = z
   .strict();
 export type AcceptInvitationInput = z.infer<typeof acceptInvitationInput>;
 
-export type InvitationStatus = 'valid' | 'used' | 'expired';
+/** POST /registration/domain answers the new root domain and its owner (signed in by the answer's cookie). */
+export const domainRegistered = z.object({ domainId: z.string(), userId: z.string() }).strict();
+
+/** POST /registration/invitations: the invitation mailed, and until when its link works. */
+export const invitationCreated = z.object({ id: z.string(), domainId: z.string(), expiresAt: z.string() }).strict();
+
+/** POST /registration/accept: who joined which domain. */
+export const invitationAccepted = z.object({ userId: z.string(), domainId: z.string() }).strict();
+
+/** GET /registration/invitation?id=…; no id answers as an unknown one. */
+export const invitationPreviewQuery = z.object({ id: z.string().min(1) });
+
+export const INVITATION_STATUSES = ['valid', 'used', 'expired'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
 /** What the invitation page shows before the invitee accepts. */
-export interface InvitationPreview {
-  domainId: string;
-  domainName: string;
-  email: string;
-  accessLevel: number;
-  expiresAt: string;
-  status: InvitationStatus;
-}
+export const invitationPreview = z
+  .object({
+    domainId: z.string(),
+    domainName: z.string(),
+    email: z.string(),
+    accessLevel: z.number().int(),
+    expiresAt: z.string(),
+    status: z.enum(INVITATION_STATUSES),
+  })
+  .strict();
+export type InvitationPreview = z.infer<typeof invitationPreview>;
 
 /** How long a report link works unless its creator says otherwise, and at most. */
 export const REPORT_LINK_DEFAULT_DAYS = 30;
@@ -74,10 +90,18 @@ export const REPORT_LINK_MAX_DAYS = 365;
 
 export const createReportLinkInput = z.object({ roomId: z.string().min(1), validDays: z.number().int().min(1).max(REPORT_LINK_MAX_DAYS).optional() }).strict();
 
+/** The new link (`url` carries the token, shown this once) and until when it works. */
+export const reportLinkCreated = z.object({ id: z.string(), url: z.string(), expiresAt: z.string() }).strict();
+
+/** GET /report-access/preview?token=…; no token answers as an unknown one. */
+export const reportLinkTokenQuery = z.object({ token: z.string().min(1) });
+
+/** POST /report-access/redeem: the link's token, as the link carries it. */
+export const redeemReportLinkInput = z.object({ token: z.string().min(1) }).strict();
+
+/** The room whose reports the viewer may now read. */
+export const reportLinkRedeemed = z.object({ roomId: z.string() }).strict();
+
 /** What /register-report-access-user shows before the link is used. */
-export interface ReportLinkPreview {
-  roomId: string;
-  roomName: string;
-  expiresAt: string;
-  status: InvitationStatus;
-}
+export const reportLinkPreview = z.object({ roomId: z.string(), roomName: z.string(), expiresAt: z.string(), status: z.enum(INVITATION_STATUSES) }).strict();
+export type ReportLinkPreview = z.infer<typeof reportLinkPreview>;

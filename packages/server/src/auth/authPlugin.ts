@@ -5,12 +5,17 @@
  * rate-limited answer (429) gets the JSON body `{ code: 'too-many-requests', message }` and a
  * standard Retry-After header; an unknown path gets the API's JSON 404. The auth instance may
  * still be starting (the server creates it once it knows its port): requests wait for it.
+ * Our own endpoints there (ourAuthRoutes.ts) are declared routes with schemas in front of the
+ * catch-all; Better Auth's own ones get their bytes as sent.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sendNotFound } from '../http/errors.ts';
+import { errorCodeOfStatus, sendNotFound } from '../http/errors.ts';
+import { parseGuardedJson } from '../http/jsonGuard.ts';
+import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import type { Auth } from './auth.ts';
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, webHeaders } from './http.ts';
+import { OUR_AUTH_ROUTES } from './ourAuthRoutes.ts';
 import { RATE_LIMITED_CODE } from './rateLimit.ts';
 
 export interface AuthPluginOptions {
@@ -23,43 +28,90 @@ export const authPlugin = fp<AuthPluginOptions>(
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
+    // Our own endpoints first (a static path wins over the wildcard): their schemas check the input
+    // and document them; what passes goes to Better Auth as validated JSON.
+    for (const route of OUR_AUTH_ROUTES) {
+      app.withTypeProvider<ZodTypeProvider>().route({
+        method: route.method,
+        url: `${AUTH_BASE_PATH}${route.path}`,
+        schema: route.schema,
+        // Answered below with the endpoint's own code, not the uniform `invalid-argument`.
+        attachValidation: true,
+        preValidation: async (request) => {
+          request.body = jsonBodyOf(request);
+        },
+        handler: async (request, reply) => {
+          if (request.validationError !== undefined)
+            return reply.code(route.refusal.status).send({ code: route.refusal.code, message: route.refusal.message ?? request.validationError.message });
+          const body = route.method === 'POST' ? Buffer.from(JSON.stringify(request.body ?? {})) : undefined;
+          return answer(request, reply, await forward(request, await auth, body), true);
+        },
+      });
+    }
+
     app.all(`${AUTH_BASE_PATH}/*`, async (request, reply) => {
-      const ready = await auth;
-      const response = await ready.handler(toWebRequest(request, ready));
-
-      reply.code(response.status);
-      for (const [name, value] of response.headers) {
-        if (name === 'set-cookie' || name === 'content-length') continue;
-        reply.header(name, value);
-      }
-      const cookies = response.headers.getSetCookie();
-      if (cookies.length > 0) reply.header('set-cookie', cookies);
-
-      if (response.status === 429) {
-        const retryAfter = response.headers.get('x-retry-after');
-        if (retryAfter !== null) reply.header('retry-after', retryAfter);
-        const message = await messageOf(response);
-        return reply.type('application/json; charset=utf-8').send({ code: RATE_LIMITED_CODE, message });
-      }
-      const body = Buffer.from(await response.arrayBuffer());
-      // An unknown path under /api/auth: the API's usual JSON 404 instead of an empty answer.
-      if (response.status === 404 && body.length === 0) return sendNotFound(request, reply);
-      return reply.send(body);
+      const response = await forward(request, await auth, Buffer.isBuffer(request.body) ? request.body : undefined);
+      return answer(request, reply, response, false);
     });
   },
   { name: 'auth', dependencies: ['live'], encapsulate: true },
 );
 
-function toWebRequest(request: FastifyRequest, auth: Auth): Request {
+/** Better Auth's answer to the request (the auth instance may still be starting: this waits for it). */
+function forward(request: FastifyRequest, auth: Auth, body: Buffer | undefined): Promise<Response> {
+  return auth.handler(toWebRequest(request, auth, body));
+}
+
+/**
+ * Sends Better Auth's answer with every cookie (one Set-Cookie header each); a 429 as `{ code:
+ * 'too-many-requests', message }` with Retry-After. `checked`: a JSON answer goes out as a value, so
+ * the route's response schema checks it, and an error without a body gets the API's `{ code, message }`.
+ */
+async function answer(request: FastifyRequest, reply: FastifyReply, response: Response, checked: boolean): Promise<FastifyReply> {
+  reply.code(response.status);
+  for (const [name, value] of response.headers) {
+    if (name === 'set-cookie' || name === 'content-length') continue;
+    reply.header(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) reply.header('set-cookie', cookies);
+
+  if (response.status === 429) {
+    const retryAfter = response.headers.get('x-retry-after');
+    if (retryAfter !== null) reply.header('retry-after', retryAfter);
+    const message = await messageOf(response);
+    return reply.type('application/json; charset=utf-8').send({ code: RATE_LIMITED_CODE, message });
+  }
+  const body = Buffer.from(await response.arrayBuffer());
+  if (!checked) {
+    // An unknown path under /api/auth: the API's usual JSON 404 instead of an empty answer.
+    if (response.status === 404 && body.length === 0) return sendNotFound(request, reply);
+    return reply.send(body);
+  }
+  if (body.length === 0 && response.status >= 400)
+    return reply.type('application/json; charset=utf-8').send({ code: errorCodeOfStatus(response.status), message: response.statusText || 'refused' });
+  if (body.length > 0 && /json/i.test(response.headers.get('content-type') ?? '')) return reply.send(JSON.parse(body.toString('utf8')));
+  return reply.send(body);
+}
+
+/** A route schema checks a value: the raw JSON body (the app-wide guard has checked it already), or nothing. */
+function jsonBodyOf(request: FastifyRequest): unknown {
+  if (!Buffer.isBuffer(request.body)) return request.body;
+  const text = request.body.toString('utf8');
+  // Not JSON: the schema refuses the bytes as they are.
+  return text.trim() === '' ? undefined : /json/i.test(request.headers['content-type'] ?? '') ? parseGuardedJson(text) : request.body;
+}
+
+function toWebRequest(request: FastifyRequest, auth: Auth, body: Buffer | undefined): Request {
   const headers = webHeaders(request.headers);
   headers.set(CLIENT_IP_HEADER, request.ip);
   // Appended, not resolved: a path such as `//host/...` must not change the origin.
   const url = new URL(`${new URL(auth.options.baseURL).origin}${request.url}`);
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && Buffer.isBuffer(request.body);
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && body !== undefined;
   return new Request(url, {
     method: request.method,
     headers,
-    ...(hasBody ? { body: new Uint8Array(request.body as Buffer) } : {}),
+    ...(hasBody ? { body: new Uint8Array(body) } : {}),
   });
 }
 

@@ -11,6 +11,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { APIError, createAuthEndpoint, sessionMiddleware } from 'better-auth/api';
 import type { BetterAuthPlugin } from '@better-auth/core';
+import { changeEmailInput, emailLinkTokenInput } from '@nemuri/shared/emailChange';
 import type { MailMessage } from '../mail/mail.ts';
 import { changeEmailMail, handleAuthUrl, recoverEmailMail } from '../mail/mailTexts.ts';
 
@@ -18,8 +19,6 @@ import { changeEmailMail, handleAuthUrl, recoverEmailMail } from '../mail/mailTe
 export const CHANGE_EMAIL_LINK_HOURS = 24;
 /** How long the old address can take the change back. */
 export const RECOVER_EMAIL_LINK_DAYS = 7;
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface EmailToken {
   kind: 'changeEmail' | 'recoverEmail';
@@ -42,8 +41,7 @@ function sign(secret: string, token: EmailToken): string {
   return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
 }
 
-function verify(secret: string, raw: unknown, kind: EmailToken['kind']): EmailToken {
-  if (typeof raw !== 'string') throw new APIError('BAD_REQUEST', EMAIL_CHANGE_ERRORS.invalidToken);
+function verify(secret: string, raw: string, kind: EmailToken['kind']): EmailToken {
   const [body = '', mac = ''] = raw.split('.');
   const expected = createHmac('sha256', secret).update(body).digest();
   const given = Buffer.from(mac, 'base64url');
@@ -54,16 +52,13 @@ function verify(secret: string, raw: unknown, kind: EmailToken['kind']): EmailTo
   return token;
 }
 
-const field = (body: unknown, name: string): unknown => (typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined);
-
 export function emailChange({ baseURL, deliver }: { baseURL: string; deliver(message: MailMessage): void }) {
   return {
     id: 'nemuri-email-change',
     endpoints: {
-      changeEmailRequest: createAuthEndpoint('/email/change', { method: 'POST', use: [sessionMiddleware] }, async (ctx) => {
-        const raw = field(ctx.body, 'newEmail');
-        const newEmail = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
-        if (!EMAIL.test(newEmail)) throw new APIError('BAD_REQUEST', EMAIL_CHANGE_ERRORS.invalidEmail);
+      // The route schemas (ourAuthRoutes.ts) answer INVALID_EMAIL and INVALID_TOKEN for input off the schema.
+      changeEmailRequest: createAuthEndpoint('/email/change', { method: 'POST', body: changeEmailInput, use: [sessionMiddleware] }, async (ctx) => {
+        const { newEmail } = ctx.body;
         const { user } = ctx.context.session;
         if (newEmail === user.email.toLowerCase()) throw new APIError('BAD_REQUEST', EMAIL_CHANGE_ERRORS.sameEmail);
         // The answer is the same whether the address is taken: no account enumeration. A taken
@@ -81,8 +76,8 @@ export function emailChange({ baseURL, deliver }: { baseURL: string; deliver(mes
         return ctx.json({ status: true });
       }),
 
-      changeEmailConfirm: createAuthEndpoint('/email/confirm', { method: 'POST' }, async (ctx) => {
-        const token = verify(ctx.context.secret, field(ctx.body, 'token'), 'changeEmail');
+      changeEmailConfirm: createAuthEndpoint('/email/confirm', { method: 'POST', body: emailLinkTokenInput }, async (ctx) => {
+        const token = verify(ctx.context.secret, ctx.body.token, 'changeEmail');
         const user = await ctx.context.internalAdapter.findUserById(token.uid);
         if (user === null || user.email.toLowerCase() !== token.from.toLowerCase()) throw new APIError('BAD_REQUEST', EMAIL_CHANGE_ERRORS.invalidToken);
         if ((await ctx.context.internalAdapter.findUserByEmail(token.to)) !== null)
@@ -99,8 +94,8 @@ export function emailChange({ baseURL, deliver }: { baseURL: string; deliver(mes
         return ctx.json({ email: token.to });
       }),
 
-      recoverEmail: createAuthEndpoint('/email/recover', { method: 'POST' }, async (ctx) => {
-        const token = verify(ctx.context.secret, field(ctx.body, 'token'), 'recoverEmail');
+      recoverEmail: createAuthEndpoint('/email/recover', { method: 'POST', body: emailLinkTokenInput }, async (ctx) => {
+        const token = verify(ctx.context.secret, ctx.body.token, 'recoverEmail');
         const user = await ctx.context.internalAdapter.findUserById(token.uid);
         if (user === null || user.email.toLowerCase() !== token.to.toLowerCase()) throw new APIError('BAD_REQUEST', EMAIL_CHANGE_ERRORS.invalidToken);
         await ctx.context.internalAdapter.updateUser(user.id, { email: token.from, emailVerified: true });

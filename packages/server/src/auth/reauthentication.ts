@@ -9,6 +9,7 @@
 import { APIError, createAuthEndpoint, getSessionFromCtx, sessionMiddleware } from 'better-auth/api';
 import { setSessionCookie } from 'better-auth/cookies';
 import type { BetterAuthPlugin } from '@better-auth/core';
+import { reauthenticateInput } from '@nemuri/shared/reauthentication';
 
 /** How long a sign-in counts as recent for sensitive changes. */
 export const FRESH_SESSION_SECONDS = 15 * 60;
@@ -18,6 +19,7 @@ const SENSITIVE_PATHS = new Set(['/link-social', '/unlink-account', '/email/chan
 
 export const REAUTHENTICATION_ERRORS = {
   notFresh: { code: 'SESSION_NOT_FRESH', message: 'Session is not fresh' },
+  invalidPassword: { code: 'INVALID_PASSWORD', message: 'Invalid password' },
   noPassword: { code: 'CREDENTIAL_ACCOUNT_NOT_FOUND', message: 'this account has no password: sign in again with its provider' },
 } as const;
 
@@ -25,14 +27,14 @@ export function reauthentication() {
   return {
     id: 'nemuri-reauthentication',
     endpoints: {
-      reauthenticate: createAuthEndpoint('/reauthenticate', { method: 'POST', use: [sessionMiddleware] }, async (ctx) => {
-        const password = typeof ctx.body === 'object' && ctx.body !== null ? (ctx.body as { password?: unknown }).password : undefined;
-        if (typeof password !== 'string' || password === '') throw new APIError('BAD_REQUEST', { code: 'INVALID_PASSWORD', message: 'Invalid password' });
+      // The body's route schema (ourAuthRoutes.ts) answers INVALID_PASSWORD for a missing password.
+      reauthenticate: createAuthEndpoint('/reauthenticate', { method: 'POST', body: reauthenticateInput, use: [sessionMiddleware] }, async (ctx) => {
+        const { password } = ctx.body;
         const { session, user } = ctx.context.session;
         const account = await ctx.context.internalAdapter.findCredentialAccount(user.id);
         if (!account?.password) throw new APIError('BAD_REQUEST', REAUTHENTICATION_ERRORS.noPassword);
         if (!(await ctx.context.password.verify({ hash: account.password, password })))
-          throw new APIError('BAD_REQUEST', { code: 'INVALID_PASSWORD', message: 'Invalid password' });
+          throw new APIError('BAD_REQUEST', REAUTHENTICATION_ERRORS.invalidPassword);
         const fresh = await ctx.context.internalAdapter.createSession(user.id);
         await setSessionCookie(ctx, { session: fresh, user });
         await ctx.context.internalAdapter.deleteSession(session.token);

@@ -49,6 +49,11 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = {
   503: 'unavailable',
 };
 
+/** The API's code for an error status without one (`invalid-argument` for other 4xx, `internal` for 5xx). */
+export function errorCodeOfStatus(status: number): ErrorCode {
+  return CODE_OF_STATUS[status] ?? (status < 500 ? 'invalid-argument' : 'internal');
+}
+
 export function sendError(reply: FastifyReply, statusCode: number, code: ErrorCode, message: string, reason?: string): FastifyReply {
   const body: ErrorBody = reason === undefined ? { code, message } : { code, message, reason };
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);

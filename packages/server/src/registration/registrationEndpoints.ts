@@ -6,7 +6,8 @@
  *   GET  /registration/invitation?id=…    what the invitation page shows
  *   POST /registration/accept             join through an invitation: a new account, or the signed-in
  *                                         account whose address was invited
- * Domain, staff and invitation records are written through the document engine, so its schemas,
+ * Bodies and queries are the shared schemas, checked by their route schemas (auth/ourAuthRoutes.ts)
+ * before the endpoint runs. Domain, staff and invitation records are written through the document engine, so its schemas,
  * scope rules and audit log apply; the new user's own records are written on their behalf.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -20,13 +21,13 @@ import {
   acceptInvitationInput,
   createInvitationInput,
   INVITATION_VALID_DAYS,
+  invitationPreviewQuery,
   REGISTRATION_ERRORS,
   registerDomainInput,
   type InvitationPreview,
   type InvitationStatus,
 } from '@nemuri/shared/registration';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import type { z } from 'zod/v3';
 import type { Database } from '../database/database.ts';
 import type { DocumentStore } from '../documents/store.ts';
 import type { MailMessage } from '../mail/mail.ts';
@@ -55,15 +56,6 @@ interface RegisteredUser {
 }
 
 const STAFF = collectionByName('domains/staff');
-
-function parse<T extends z.ZodTypeAny>(schema: T, body: unknown): z.infer<T> {
-  const result = schema.safeParse(body);
-  if (!result.success) {
-    const message = result.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ');
-    throw new APIError('BAD_REQUEST', { code: REGISTRATION_ERRORS.invalidInput, message });
-  }
-  return result.data as z.infer<T>;
-}
 
 function refuse(status: 'BAD_REQUEST' | 'NOT_FOUND' | 'FORBIDDEN' | 'GONE' | 'CONFLICT', code: string, message: string): never {
   throw new APIError(status, { code, message });
@@ -143,8 +135,8 @@ export function registration({ database, documents: store, secondFactor, baseURL
   return {
     id: 'nemuri-registration',
     endpoints: {
-      registerDomain: createAuthEndpoint('/registration/domain', { method: 'POST' }, async (ctx) => {
-        const input = parse(registerDomainInput, ctx.body);
+      registerDomain: createAuthEndpoint('/registration/domain', { method: 'POST', body: registerDomainInput }, async (ctx) => {
+        const input = ctx.body;
         const { internalAdapter, password } = ctx.context;
         if (input.password.length < ctx.context.password.config.minPasswordLength) refuse('BAD_REQUEST', 'PASSWORD_TOO_SHORT', 'Password too short');
         if (input.password.length > ctx.context.password.config.maxPasswordLength) refuse('BAD_REQUEST', 'PASSWORD_TOO_LONG', 'Password too long');
@@ -178,11 +170,11 @@ export function registration({ database, documents: store, secondFactor, baseURL
         return ctx.json({ domainId, userId: user.id });
       }),
 
-      createInvitation: createAuthEndpoint('/registration/invitations', { method: 'POST' }, async (ctx) => {
+      createInvitation: createAuthEndpoint('/registration/invitations', { method: 'POST', body: createInvitationInput }, async (ctx) => {
+        const input = ctx.body;
         const session = await getSessionFromCtx(ctx);
         if (session === null) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'sign in to invite');
         const inviter = session.user as unknown as RegisteredUser;
-        const input = parse(createInvitationInput, ctx.body);
         const claims = await claimsOfAuthUser(inviter, secondFactor);
         const domainId = input.domainId ?? claims.domainId;
         if (domainId === null) refuse('FORBIDDEN', REGISTRATION_ERRORS.invitationNotAllowed, 'you belong to no domain');
@@ -207,10 +199,8 @@ export function registration({ database, documents: store, secondFactor, baseURL
         return ctx.json({ id, domainId, expiresAt });
       }),
 
-      previewInvitation: createAuthEndpoint('/registration/invitation', { method: 'GET' }, async (ctx) => {
-        const id = typeof ctx.query?.id === 'string' ? ctx.query.id : '';
-        if (id === '') refuse('NOT_FOUND', REGISTRATION_ERRORS.invitationNotFound, 'no such invitation');
-        const invitation = await readInvitation(id);
+      previewInvitation: createAuthEndpoint('/registration/invitation', { method: 'GET', query: invitationPreviewQuery }, async (ctx) => {
+        const invitation = await readInvitation(ctx.query.id);
         const preview: InvitationPreview = {
           domainId: invitation.domainId,
           domainName: await domainName(invitation.domainId),
@@ -222,8 +212,8 @@ export function registration({ database, documents: store, secondFactor, baseURL
         return ctx.json(preview);
       }),
 
-      acceptInvitation: createAuthEndpoint('/registration/accept', { method: 'POST' }, async (ctx) => {
-        const input = parse(acceptInvitationInput, ctx.body);
+      acceptInvitation: createAuthEndpoint('/registration/accept', { method: 'POST', body: acceptInvitationInput }, async (ctx) => {
+        const input = ctx.body;
         const invitation = await readInvitation(input.invitationId, input.domainId);
         const status = statusOf(invitation);
         if (status === 'used') refuse('GONE', REGISTRATION_ERRORS.invitationUsed, 'this invitation has been used');

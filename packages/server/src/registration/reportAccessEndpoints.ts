@@ -5,7 +5,8 @@
  *   GET  /report-access/preview?token=…                what the link page shows
  *   POST /report-access/redeem { token }                the signed-in level-1 user (often anonymous,
  *                                                       signed in on that page) becomes a report viewer
- * Only a hash of the token is stored (`reportAccess.tokenHash`). A link serves one person: once
+ * Bodies and queries are the shared schemas, checked by their route schemas (auth/ourAuthRoutes.ts:
+ * a missing token answers as an unknown one) before the endpoint runs. Only a hash of the token is stored (`reportAccess.tokenHash`). A link serves one person: once
  * redeemed, it keeps working for that person only. Viewers read the room and its sleep records
  * (access.ts REPORT_COLLECTIONS), nothing else, and only while the link is neither expired nor
  * revoked (documents/store.ts scopeOf). Listing and revoking links: reports/reportLinks.ts.
@@ -17,9 +18,11 @@ import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import {
   createReportLinkInput,
+  redeemReportLinkInput,
   REGISTRATION_ERRORS,
   REPORT_LINK_DEFAULT_DAYS,
   REPORT_LINK_ERRORS,
+  reportLinkTokenQuery,
   type InvitationStatus,
   type ReportLinkPreview,
 } from '@nemuri/shared/registration';
@@ -48,8 +51,7 @@ export function reportAccessUrl(baseURL: string, token: string): string {
 export function reportAccess({ documents: store, secondFactor, baseURL }: { documents: DocumentStore; secondFactor: SecondFactorPolicy; baseURL: string }) {
   const system = (uid: string): Claims => ({ uid, accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null });
 
-  const find = async (token: unknown): Promise<{ id: string; access: ReportAccess }> => {
-    if (typeof token !== 'string' || token === '') throw new APIError('NOT_FOUND', { code: REPORT_LINK_ERRORS.notFound, message: 'no such report link' });
+  const find = async (token: string): Promise<{ id: string; access: ReportAccess }> => {
     const found = await store.lookup(system('report-access'), { collection: 'reportAccess', field: 'tokenHash', value: hashOf(token) });
     if (found === null) throw new APIError('NOT_FOUND', { code: REPORT_LINK_ERRORS.notFound, message: 'no such report link' });
     return { id: String(found.documentReferenceId), access: found as unknown as ReportAccess };
@@ -64,18 +66,16 @@ export function reportAccess({ documents: store, secondFactor, baseURL }: { docu
   return {
     id: 'nemuri-report-access',
     endpoints: {
-      createReportLink: createAuthEndpoint('/report-access/links', { method: 'POST', use: [sessionMiddleware] }, async (ctx) => {
-        const parsed = createReportLinkInput.safeParse(ctx.body);
-        if (!parsed.success)
-          throw new APIError('BAD_REQUEST', { code: REGISTRATION_ERRORS.invalidInput, message: parsed.error.issues.map((issue) => issue.message).join('; ') });
+      createReportLink: createAuthEndpoint('/report-access/links', { method: 'POST', body: createReportLinkInput, use: [sessionMiddleware] }, async (ctx) => {
+        const { roomId, validDays } = ctx.body;
         const claims = await claimsOfAuthUser(ctx.context.session.user as AuthUserFields, secondFactor);
         const token = randomBytes(24).toString('base64url');
         const id = randomUUID();
-        const expiresAt = new Date(Date.now() + (parsed.data.validDays ?? REPORT_LINK_DEFAULT_DAYS) * 86_400_000).toISOString();
+        const expiresAt = new Date(Date.now() + (validDays ?? REPORT_LINK_DEFAULT_DAYS) * 86_400_000).toISOString();
         try {
           // The engine checks the level (administrator) and that the room is in the caller's scope.
-          if ((await store.get(claims, `rooms/${parsed.data.roomId}`)) === null) throw new DocumentError('permission-denied', 'no such room in your scope');
-          await store.set(claims, `reportAccess/${id}`, { roomId: parsed.data.roomId, createdBy: claims.uid, tokenHash: hashOf(token), expiresAt }, false);
+          if ((await store.get(claims, `rooms/${roomId}`)) === null) throw new DocumentError('permission-denied', 'no such room in your scope');
+          await store.set(claims, `reportAccess/${id}`, { roomId, createdBy: claims.uid, tokenHash: hashOf(token), expiresAt }, false);
         } catch (error) {
           if (error instanceof DocumentError)
             throw new APIError(error.code === 'invalid-argument' ? 'BAD_REQUEST' : 'FORBIDDEN', {
@@ -87,8 +87,8 @@ export function reportAccess({ documents: store, secondFactor, baseURL }: { docu
         return ctx.json({ id, url: reportAccessUrl(baseURL, token), expiresAt });
       }),
 
-      previewReportLink: createAuthEndpoint('/report-access/preview', { method: 'GET' }, async (ctx) => {
-        const { access } = await find(ctx.query?.token);
+      previewReportLink: createAuthEndpoint('/report-access/preview', { method: 'GET', query: reportLinkTokenQuery }, async (ctx) => {
+        const { access } = await find(ctx.query.token);
         const room = await store.get(system('report-access'), `rooms/${access.roomId}`);
         const preview: ReportLinkPreview = {
           roomId: access.roomId,
@@ -99,12 +99,11 @@ export function reportAccess({ documents: store, secondFactor, baseURL }: { docu
         return ctx.json(preview);
       }),
 
-      redeemReportLink: createAuthEndpoint('/report-access/redeem', { method: 'POST', use: [sessionMiddleware] }, async (ctx) => {
+      redeemReportLink: createAuthEndpoint('/report-access/redeem', { method: 'POST', body: redeemReportLinkInput, use: [sessionMiddleware] }, async (ctx) => {
         const user = ctx.context.session.user as AuthUserFields;
         if ((user.accessLevel ?? 0) > ROLE_LEVELS.individualUser)
           throw new APIError('FORBIDDEN', { code: REPORT_LINK_ERRORS.forViewersOnly, message: 'report links are for family members and doctors' });
-        const token = typeof ctx.body === 'object' && ctx.body !== null ? (ctx.body as { token?: unknown }).token : undefined;
-        const { id, access } = await find(token);
+        const { id, access } = await find(ctx.body.token);
         const status = statusOf(access, user.id);
         if (status === 'expired') throw new APIError('GONE', { code: REPORT_LINK_ERRORS.expired, message: 'this report link has expired' });
         if (status === 'used') throw new APIError('GONE', { code: REPORT_LINK_ERRORS.used, message: 'this report link has been used by someone else' });

@@ -1,3 +1,2 @@
 /** Checked in the form for a quick answer; the server applies its own rules and is the authority. */
-export { MIN_PASSWORD_LENGTH } from '@nemuri/shared/constants';
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from '@nemuri/shared/constants';
