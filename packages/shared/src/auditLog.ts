@@ -67,29 +67,35 @@ export function auditFilterParams(filter: AuditLogFilter): Record<string, string
   return params;
 }
 
-export interface AuditLogRow {
-  /** The `auditLogs/{id}` record's id. */
-  id: string;
-  /** ISO instant of the change. */
-  when: string;
-  who: string;
-  /** The person's name when the caller may read their staff record; else null (the screen shows the uid). */
-  whoName: string | null;
-  operation: AuditOperation;
-  /** The changed record's path and collection (registry name). */
-  path: string;
-  collection: string;
-  changedKeys: string[];
-  /** The domain the changed record belongs to, and its name when the caller may read it. */
-  domainId: string | null;
-  domainName: string | null;
-}
+export const auditLogRowSchema = z
+  .object({
+    /** The `auditLogs/{id}` record's id. */
+    id: z.string(),
+    /** ISO instant of the change. */
+    when: z.string(),
+    who: z.string(),
+    /** The person's name when the caller may read their staff record; else null (the screen shows the uid). */
+    whoName: z.string().nullable(),
+    operation: z.enum(AUDIT_OPERATIONS),
+    /** The changed record's path and collection (registry name). */
+    path: z.string(),
+    collection: z.string(),
+    changedKeys: z.array(z.string()),
+    /** The domain the changed record belongs to, and its name when the caller may read it. */
+    domainId: z.string().nullable(),
+    domainName: z.string().nullable(),
+  })
+  .strict();
+export type AuditLogRow = z.infer<typeof auditLogRowSchema>;
 
-export interface AuditLogPage {
-  rows: AuditLogRow[];
-  /** Give as `cursor` for the next page; null on the last. */
-  nextCursor: string | null;
-}
+export const auditLogPageSchema = z
+  .object({
+    rows: z.array(auditLogRowSchema),
+    /** Give as `cursor` for the next page; null on the last. */
+    nextCursor: z.string().nullable(),
+  })
+  .strict();
+export type AuditLogPage = z.infer<typeof auditLogPageSchema>;
 
 /** The CSV's columns, in Japanese like the other downloads. */
 export const AUDIT_CSV_HEADER = ['日時', '操作者', '操作者ID', '操作', 'コレクション', 'パス', '変更した項目', 'ドメイン'];

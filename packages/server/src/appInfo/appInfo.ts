@@ -3,7 +3,7 @@
  * this installation holds the demo data set, and which social providers it offers.
  */
 import fp from 'fastify-plugin';
-import type { AppInfoResponse, SocialProviderId } from '@nemuri/shared/appInfo';
+import { appInfoResponseSchema, type AppInfoResponse, type SocialProviderId } from '@nemuri/shared/appInfo';
 import { APP_VERSION } from '@nemuri/shared/version';
 import { hasDemoData } from '../database/appMeta.ts';
 
@@ -14,11 +14,15 @@ export interface AppInfoPluginOptions {
 export const appInfoPlugin = fp<AppInfoPluginOptions>(
   async (app, { socialProviders = [] }) => {
     const { database } = app;
-    app.get('/api/app-info', async (): Promise<AppInfoResponse> => ({
-      version: APP_VERSION,
-      demo: await hasDemoData(database),
-      socialProviders: [...socialProviders],
-    }));
+    app.get(
+      '/api/app-info',
+      { schema: { summary: 'What the sign-in page may know', response: { 200: appInfoResponseSchema } } },
+      async (): Promise<AppInfoResponse> => ({
+        version: APP_VERSION,
+        demo: await hasDemoData(database),
+        socialProviders: [...socialProviders],
+      }),
+    );
   },
   { name: 'appInfo', dependencies: ['database'], encapsulate: true },
 );

@@ -7,6 +7,7 @@
  * AUDIT_CSV_MAX_ROWS rows and takes a turn of the `download` kind (http/fairShare.ts).
  */
 import fp from 'fastify-plugin';
+import { errorResponses } from '@nemuri/shared/apiErrors';
 import {
   AUDIT_CSV_HEADER,
   AUDIT_CSV_MAX_ROWS,
@@ -14,6 +15,7 @@ import {
   AUDIT_LOG_PATH,
   AUDIT_OPERATION_LABELS_JA,
   auditCsvQuery,
+  auditLogPageSchema,
   auditLogQuery,
   type AuditLogPage,
   type AuditLogRow,
@@ -21,6 +23,7 @@ import {
 import { reportDate } from '@nemuri/shared/report/columns';
 import { toCsv } from '@nemuri/shared/report/csv';
 import { csvContentType, encodeCsv } from '../http/csvDownload.ts';
+import { sendBytes } from '../http/sendBytes.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { answer, principalOf } from '../monitoring/alertHistoryRoutes.ts';
@@ -58,25 +61,31 @@ export const auditLogPlugin = fp(
     const { database } = app;
     const store = app.documents;
 
-    app.get(AUDIT_LOG_PATH, { schema: { summary: 'Audit log', querystring: auditLogQuery } }, async (request, reply) =>
-      answer(reply, async (): Promise<AuditLogPage> => {
-        const claims = principalOf(request);
-        const scope = auditScopeOf(claims);
-        const query = request.query;
-        await checkDomainFilter(database, scope, query.domainId);
-        // One more than the page tells whether another page follows.
-        const found = await selectEntries(database, claims, scope, query, query.limit + 1, parseCursor(query.cursor));
-        const page = found.slice(0, query.limit);
-        return {
-          rows: await withNames(database, claims, await store.scopeOf(claims), page),
-          nextCursor: found.length > query.limit ? (page.at(-1)?.cursor ?? null) : null,
-        };
-      }),
+    app.get(
+      AUDIT_LOG_PATH,
+      { schema: { summary: 'Audit log', querystring: auditLogQuery, response: { 200: auditLogPageSchema, ...errorResponses(400, 401, 403, 404) } } },
+      async (request, reply) =>
+        answer(reply, async (): Promise<AuditLogPage> => {
+          const claims = principalOf(request);
+          const scope = auditScopeOf(claims);
+          const query = request.query;
+          await checkDomainFilter(database, scope, query.domainId);
+          // One more than the page tells whether another page follows.
+          const found = await selectEntries(database, claims, scope, query, query.limit + 1, parseCursor(query.cursor));
+          const page = found.slice(0, query.limit);
+          return {
+            rows: await withNames(database, claims, await store.scopeOf(claims), page),
+            nextCursor: found.length > query.limit ? (page.at(-1)?.cursor ?? null) : null,
+          };
+        }),
     );
 
     app.get(
       AUDIT_LOG_CSV_PATH,
-      { schema: { summary: 'Audit log as CSV', querystring: auditCsvQuery }, config: { fairShare: 'download' } },
+      {
+        schema: { summary: 'Audit log as CSV', querystring: auditCsvQuery, produces: ['text/csv'], response: errorResponses(400, 401, 403, 404, 429) },
+        config: { fairShare: 'download' },
+      },
       async (request, reply) =>
         answer(reply, async () => {
           const claims = principalOf(request);
@@ -96,10 +105,10 @@ export const auditLogPlugin = fp(
           }
           const rows = await withNames(database, claims, await store.scopeOf(claims), found);
           const period = `${query.from.slice(0, 10)}_${query.to.slice(0, 10)}`;
-          return reply
-            .type(csvContentType(query.encoding))
-            .header('content-disposition', contentDisposition(`audit-log_${period}.csv`, `監査ログ_${period}.csv`))
-            .send(encodeCsv(auditCsv(rows), query.encoding));
+          return sendBytes(
+            reply.type(csvContentType(query.encoding)).header('content-disposition', contentDisposition(`audit-log_${period}.csv`, `監査ログ_${period}.csv`)),
+            encodeCsv(auditCsv(rows), query.encoding),
+          );
         }),
     );
   },
