@@ -12,6 +12,8 @@
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod/v3';
+import { errorResponses } from '@nemuri/shared/apiErrors';
+import { borrowHistorySchema, deviceLentSchema, lendingResultSchema } from '@nemuri/shared/deviceLending';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import { timestamp } from '@nemuri/shared/documents/types';
@@ -68,7 +70,14 @@ export const borrowsPlugin = fp(
 
     app.post(
       '/api/devices/:serial/borrows',
-      { schema: { summary: 'Lends a device to a domain', params: deviceParams, body: lendBody } },
+      {
+        schema: {
+          summary: 'Lends a device to a domain',
+          params: deviceParams,
+          body: lendBody,
+          response: { 201: deviceLentSchema, ...errorResponses(400, 401, 403, 404, 409, 412) },
+        },
+      },
       async (request, reply) =>
         answer(reply, async () => {
           const claims = lender(request.principal);
@@ -81,19 +90,33 @@ export const borrowsPlugin = fp(
         }),
     );
 
-    app.post('/api/devices/:serial/borrows/:borrowId/return', { schema: { params: borrowParams, body: returnBody } }, async (request, reply) =>
-      answer(reply, async () => {
-        const claims = lender(request.principal);
-        const { serial, borrowId } = request.params;
-        const returned = await lending.giveBack(claims, serial, borrowId);
-        registry.forget(serial);
-        request.log.info({ serial, by: claims.uid, borrowId }, 'device returned');
-        return returned;
-      }),
+    app.post(
+      '/api/devices/:serial/borrows/:borrowId/return',
+      {
+        schema: {
+          summary: 'Takes a lent device back',
+          params: borrowParams,
+          body: returnBody,
+          response: { 200: lendingResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request, reply) =>
+        answer(reply, async () => {
+          const claims = lender(request.principal);
+          const { serial, borrowId } = request.params;
+          const returned = await lending.giveBack(claims, serial, borrowId);
+          registry.forget(serial);
+          request.log.info({ serial, by: claims.uid, borrowId }, 'device returned');
+          return returned;
+        }),
     );
 
-    app.get<{ Params: { serial: string } }>('/api/devices/:serial/borrows', async (request, reply) =>
-      answer(reply, async () => ({ borrows: await lending.history(lender(request.principal), request.params.serial) })),
+    app.get(
+      '/api/devices/:serial/borrows',
+      {
+        schema: { summary: "A device's borrows, newest first", params: deviceParams, response: { 200: borrowHistorySchema, ...errorResponses(401, 403, 404) } },
+      },
+      async (request, reply) => answer(reply, async () => ({ borrows: await lending.history(lender(request.principal), request.params.serial) })),
     );
   },
   { name: 'borrows', dependencies: ['documents', 'devices', 'principal'], encapsulate: true },

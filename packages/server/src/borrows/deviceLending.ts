@@ -13,7 +13,9 @@
  * claims, so the engine's scope checks apply and its audit log names the caller.
  */
 import { randomUUID } from 'node:crypto';
+import type { LendingResult } from '@nemuri/shared/deviceLending';
 import type { Claims } from '@nemuri/shared/documents/access';
+import type { StoredRecord } from '@nemuri/shared/documents/answers';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import type { Data } from '@nemuri/shared/documents/update';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
@@ -33,10 +35,8 @@ export interface LendRequest {
   note?: string | null | undefined;
 }
 
-export interface LendingResult {
-  device: Data | null;
-  borrow: Data | null;
-}
+/** The engine's records always carry the common fields (documentReferenceId, documentPath) the answers name. */
+const asStored = (record: Data | undefined): StoredRecord | null => (record as StoredRecord | undefined) ?? null;
 
 interface Found {
   data: Data;
@@ -107,7 +107,7 @@ export class DeviceLending {
 
   async #result(claims: Claims, serial: string, borrowId: string): Promise<LendingResult> {
     const [device, borrow] = await Promise.all([this.store.get(claims, `devices/${serial}`), this.store.get(claims, `devices/${serial}/borrows/${borrowId}`)]);
-    return { device: device?.document ?? null, borrow: borrow?.document ?? null };
+    return { device: asStored(device?.document), borrow: asStored(borrow?.document) };
   }
 
   async lend(claims: Claims, serial: string, request: LendRequest): Promise<LendingResult & { borrowId: string }> {
@@ -185,11 +185,11 @@ export class DeviceLending {
   }
 
   /** The device's borrows, newest first. */
-  async history(claims: Claims, serial: string): Promise<Data[]> {
+  async history(claims: Claims, serial: string): Promise<StoredRecord[]> {
     await this.#device(claims, serial);
     const borrows = await this.#borrows(claims, serial);
     const time = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : 0);
     // Borrows starting the same day keep the order they were recorded in.
-    return borrows.sort((a, b) => time(b.from) - time(a.from) || time(b.createdAt) - time(a.createdAt));
+    return borrows.sort((a, b) => time(b.from) - time(a.from) || time(b.createdAt) - time(a.createdAt)).map((borrow) => borrow as StoredRecord);
   }
 }

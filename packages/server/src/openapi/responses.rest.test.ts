@@ -1,8 +1,9 @@
 /**
  * The documented answers of the smaller route groups are the real ones (responseConformance.ts):
- * the app information the sign-in page reads, and the audit log a privilege administrator reads
- * (its CSV a file of the documented type); staff below the level, a signed-out caller, a refused
- * filter and another tenant's domain (answered like a missing one) give the errors.
+ * the app information the sign-in page reads, the audit log a privilege administrator reads (its
+ * CSV a file of the documented type), and device lending by the maker and an agency; staff below
+ * the level, a signed-out caller, a refused filter, another tenant's domain (answered like a
+ * missing one, as is another agency's device) give the errors.
  */
 import { AUDIT_LOG_CSV_PATH, AUDIT_LOG_PATH } from '@nemuri/shared/auditLog';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,13 +11,17 @@ import { FACILITY_A as A, FACILITY_OTHER as OTHER, startConformanceServer, SYSTE
 
 const PERIOD = `from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date(Date.now() + 86_400_000).toISOString()}`;
 
-describe('documented response schemas match the answers: app information and audit log', () => {
+describe('documented response schemas match the answers: app information, audit log and device lending', () => {
   let running: ConformanceServer;
   const conforms: ConformanceServer['conforms'] = (method, route, reply) => running.conforms(method, route, reply);
 
   beforeAll(async () => {
     running = await startConformanceServer('nemuri-responses-rest-');
     await running.store.set(system, 'rooms/rx-a1', { domainId: A, rootDomainId: 'demo-corp', name: '401号室' }, false);
+    const stock = { deviceTypeId: 'nemuri-chest', domainId: null, roomId: null, status: 'stock' };
+    await running.store.set(system, 'devices/RX-1', { ...stock, ownerAgencyDomainId: 'demo-agency' }, false);
+    await running.store.set(system, 'devices/RX-2', { ...stock, ownerAgencyDomainId: 'rx-other-agency' }, false);
+    await running.store.set(system, 'devices/RX-3', { ...stock, ownerAgencyDomainId: 'demo-agency', status: 'retired' }, false);
   }, 120_000);
   afterAll(async () => {
     await running?.stop();
@@ -50,9 +55,51 @@ describe('documented response schemas match the answers: app information and aud
     conforms('GET', AUDIT_LOG_CSV_PATH, await outsider.get(`${AUDIT_LOG_CSV_PATH}?${PERIOD}`));
   });
 
+  it('device lending: lent, listed and returned; refused, another agency’s device, below the level and signed out', async () => {
+    const developer = await running.client('developer@example.com');
+    const agency = await running.client('agency@example.com');
+    const staff = await running.client('staff@example.com');
+    const outsider = await running.client();
+    const lend = '/api/devices/:serial/borrows';
+    const from = new Date().toISOString();
+    const lent = conforms('POST', lend, await developer.post('/api/devices/RX-1/borrows', { toDomainId: A, from, note: '試用' }));
+    expect(lent.status).toBe(201);
+    const { borrowId } = lent.body as { borrowId: string };
+    expect(conforms('POST', lend, await developer.post('/api/devices/RX-1/borrows', { toDomainId: A, from })).status).toBe(409);
+    expect(conforms('POST', lend, await developer.post('/api/devices/RX-3/borrows', { toDomainId: A, from })).status).toBe(412);
+    conforms('POST', lend, await developer.post('/api/devices/RX-2/borrows', { toDomainId: 'no-such-domain', from }));
+    conforms('POST', lend, await developer.post('/api/devices/RX-2/borrows', { toDomainId: A, from: 'yesterday' }));
+    // Another agency's device answers like a missing one.
+    expect(conforms('POST', lend, await agency.post('/api/devices/RX-2/borrows', { toDomainId: A, from })).status).toBe(404);
+    conforms('POST', lend, await developer.post('/api/devices/RX-NONE/borrows', { toDomainId: A, from }));
+    conforms('POST', lend, await staff.post('/api/devices/RX-1/borrows', { toDomainId: A, from }));
+    conforms('POST', lend, await outsider.post('/api/devices/RX-1/borrows', { toDomainId: A, from }));
+
+    const history = conforms('GET', lend, await developer.get('/api/devices/RX-1/borrows'));
+    expect((history.body as { borrows: unknown[] }).borrows).toHaveLength(1);
+    expect(conforms('GET', lend, await agency.get('/api/devices/RX-2/borrows')).status).toBe(404);
+    conforms('GET', lend, await developer.get('/api/devices/RX-NONE/borrows'));
+    conforms('GET', lend, await outsider.get('/api/devices/RX-1/borrows'));
+
+    const giveBack = '/api/devices/:serial/borrows/:borrowId/return';
+    expect(conforms('POST', giveBack, await developer.post(`/api/devices/RX-1/borrows/${borrowId}/return`, {})).status).toBe(200);
+    expect(conforms('POST', giveBack, await developer.post(`/api/devices/RX-1/borrows/${borrowId}/return`, {})).status).toBe(409);
+    conforms('POST', giveBack, await developer.post('/api/devices/RX-1/borrows/no-borrow/return', {}));
+    conforms('POST', giveBack, await developer.post(`/api/devices/RX-1/borrows/${borrowId}/return`, { now: true }));
+    conforms('POST', giveBack, await staff.post(`/api/devices/RX-1/borrows/${borrowId}/return`, {}));
+    conforms('POST', giveBack, await outsider.post(`/api/devices/RX-1/borrows/${borrowId}/return`, {}));
+  });
+
   it('covered the success answers and logged no answer off its schema', () => {
     const labels = [...running.seen];
-    for (const expected of ['GET /api/app-info 200', `GET ${AUDIT_LOG_PATH} 200`]) expect(labels).toContain(expected);
+    for (const expected of [
+      'GET /api/app-info 200',
+      `GET ${AUDIT_LOG_PATH} 200`,
+      'POST /api/devices/{serial}/borrows 201',
+      'GET /api/devices/{serial}/borrows 200',
+      'POST /api/devices/{serial}/borrows/{borrowId}/return 200',
+    ])
+      expect(labels).toContain(expected);
     expect(running.offSchemaLines()).toEqual([]);
   });
 });
