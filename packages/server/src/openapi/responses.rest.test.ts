@@ -1,12 +1,14 @@
 /**
  * The documented answers of the smaller route groups are the real ones (responseConformance.ts):
  * the app information the sign-in page reads, the audit log a privilege administrator reads (its
- * CSV a file of the documented type), and device lending by the maker and an agency; staff below
+ * CSV a file of the documented type), device lending by the maker and an agency, and a staff
+ * member's second factor reset by an administrator; staff below
  * the level, a signed-out caller, a refused filter, another tenant's domain (answered like a
  * missing one, as is another agency's device) give the errors.
  */
 import { AUDIT_LOG_CSV_PATH, AUDIT_LOG_PATH } from '@nemuri/shared/auditLog';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserClient } from '../testing/browserClient.ts';
 import { FACILITY_A as A, FACILITY_OTHER as OTHER, startConformanceServer, SYSTEM as system, type ConformanceServer } from './responseConformance.ts';
 
 const PERIOD = `from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date(Date.now() + 86_400_000).toISOString()}`;
@@ -90,6 +92,24 @@ describe('documented response schemas match the answers: app information, audit 
     conforms('POST', giveBack, await outsider.post(`/api/devices/RX-1/borrows/${borrowId}/return`, {}));
   });
 
+  it('staff: a member’s second factor reset; themselves, below the level, another tenant’s member and signed out refused', async () => {
+    const admin = await running.client('admin@example.com');
+    const staff = await running.client('staff@example.com');
+    const uidOf = async (who: BrowserClient) => ((await who.me()) as { uid: string }).uid;
+    const [adminUid, staffUid] = [await uidOf(admin), await uidOf(staff)];
+    const route = '/api/staff/:domainId/:uid/second-factor/reset';
+    const reset = (who: BrowserClient, domainId: string, uid: string) => who.post(`/api/staff/${domainId}/${uid}/second-factor/reset`, {});
+    const member = (displayName: string, email: string, accessLevel: number) => ({ displayName, email, accessLevel });
+    await running.store.set(system, `domains/${A}/staff/${staffUid}`, member('佐藤 介護', 'staff@example.com', 2), false);
+    await running.store.set(system, `domains/${A}/staff/${adminUid}`, member('鈴木 管理', 'admin@example.com', 3), false);
+    expect(conforms('POST', route, await reset(staff, A, adminUid)).status).toBe(403);
+    // The reset ends the member's sessions: the refusal above is asked first.
+    expect(conforms('POST', route, await reset(admin, A, staffUid)).body).toEqual({ reset: true });
+    expect(conforms('POST', route, await reset(admin, A, adminUid)).status).toBe(400);
+    expect(conforms('POST', route, await reset(admin, OTHER, staffUid)).status).toBe(404);
+    expect(conforms('POST', route, await reset(await running.client(), A, staffUid)).status).toBe(401);
+  });
+
   it('covered the success answers and logged no answer off its schema', () => {
     const labels = [...running.seen];
     for (const expected of [
@@ -98,6 +118,7 @@ describe('documented response schemas match the answers: app information, audit 
       'POST /api/devices/{serial}/borrows 201',
       'GET /api/devices/{serial}/borrows 200',
       'POST /api/devices/{serial}/borrows/{borrowId}/return 200',
+      'POST /api/staff/{domainId}/{uid}/second-factor/reset 200',
     ])
       expect(labels).toContain(expected);
     expect(running.offSchemaLines()).toEqual([]);

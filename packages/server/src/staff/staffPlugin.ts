@@ -14,10 +14,12 @@
  * partners' staff but reset nobody's outside their own agency domain.
  */
 import fp from 'fastify-plugin';
+import { errorResponses } from '@nemuri/shared/apiErrors';
 import { guardAllowsWrite, isAgencyLevel, type Claims } from '@nemuri/shared/documents/access';
 import { collectionByName } from '@nemuri/shared/documents/collections';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
+import { secondFactorResetSchema } from '@nemuri/shared/staff';
 import { ApiError } from '../http/errors.ts';
 import { resetSecondFactor, staffRecordFollower } from './staffAccounts.ts';
 
@@ -53,24 +55,33 @@ export const staffPlugin = fp(
       }
     };
 
-    app.post<{ Params: { domainId: string; uid: string } }>('/api/staff/:domainId/:uid/second-factor/reset', async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      const claims = administrator(request.principal);
-      const { domainId, uid } = request.params;
-      const record = await staffRecord(claims, domainId, uid);
-      // An agency sees its partners' staff lists, but manages only its own people.
-      if (isAgencyLevel(claims) && domainId !== claims.domainId) {
-        throw new ApiError(403, 'permission-denied', 'An agency account manages the staff of its own agency only');
-      }
-      if (uid === claims.uid) throw new ApiError(400, 'invalid-argument', 'Remove your own second factor on the account page');
-      if (STAFF === undefined || !guardAllowsWrite(STAFF, claims, record, record))
-        throw new ApiError(403, 'permission-denied', 'You may not manage this staff member');
-      if (!(await resetSecondFactor(database, claims, domainId, uid)))
-        throw new ApiError(404, 'not-found', `Staff member ${uid} has no account in domain ${domainId}`);
-      void app.live.userChanged(uid);
-      request.log.info({ domainId, uid, by: claims.uid }, 'second factor reset');
-      return { reset: true };
-    });
+    app.post<{ Params: { domainId: string; uid: string } }>(
+      '/api/staff/:domainId/:uid/second-factor/reset',
+      {
+        schema: {
+          summary: "Removes a staff member's second factor",
+          response: { 200: secondFactorResetSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const claims = administrator(request.principal);
+        const { domainId, uid } = request.params;
+        const record = await staffRecord(claims, domainId, uid);
+        // An agency sees its partners' staff lists, but manages only its own people.
+        if (isAgencyLevel(claims) && domainId !== claims.domainId) {
+          throw new ApiError(403, 'permission-denied', 'An agency account manages the staff of its own agency only');
+        }
+        if (uid === claims.uid) throw new ApiError(400, 'invalid-argument', 'Remove your own second factor on the account page');
+        if (STAFF === undefined || !guardAllowsWrite(STAFF, claims, record, record))
+          throw new ApiError(403, 'permission-denied', 'You may not manage this staff member');
+        if (!(await resetSecondFactor(database, claims, domainId, uid)))
+          throw new ApiError(404, 'not-found', `Staff member ${uid} has no account in domain ${domainId}`);
+        void app.live.userChanged(uid);
+        request.log.info({ domainId, uid, by: claims.uid }, 'second factor reset');
+        return { reset: true };
+      },
+    );
   },
   { name: 'staff', dependencies: ['documents', 'live', 'principal'], encapsulate: true },
 );
