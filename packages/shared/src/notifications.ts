@@ -69,14 +69,24 @@ export const pushSubscriptionInput = z
   .strict();
 export type PushSubscriptionInput = z.infer<typeof pushSubscriptionInput>;
 
-export interface PushSubscriptionView {
-  id: string;
-  label: string | null;
-  /** The push service's host (the endpoint itself is a secret). */
-  service: string;
-  createdAt: string;
-  lastSuccessAt: string | null;
-}
+/** A registered browser as its owner sees it listed. */
+export const pushSubscriptionViewSchema = z
+  .object({
+    id: z.string(),
+    label: z.string().nullable(),
+    /** The push service's host (the endpoint itself is a secret). */
+    service: z.string(),
+    createdAt: z.string(),
+    lastSuccessAt: z.string().nullable(),
+  })
+  .strict();
+export type PushSubscriptionView = z.infer<typeof pushSubscriptionViewSchema>;
+
+/** GET, POST and DELETE of `/api/notifications/subscriptions`: the caller's browsers, newest first. */
+export const pushSubscriptionsSchema = z.object({ subscriptions: z.array(pushSubscriptionViewSchema) }).strict();
+
+/** GET `/api/notifications/vapid-public-key`: the server's application server key (Web Push, RFC 8292). */
+export const vapidPublicKeySchema = z.object({ publicKey: z.string() }).strict();
 
 export const escalationStepSchema = z
   .object({

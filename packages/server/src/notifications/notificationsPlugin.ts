@@ -29,6 +29,7 @@ import {
   NOTIFICATIONS_API,
   notificationPreferencesSchema,
   pushSubscriptionInput,
+  pushSubscriptionsSchema,
   shiftInput,
   shiftParams,
   shiftRangeQuery,
@@ -41,7 +42,9 @@ import {
   type PushMessage,
   type PushSubscriptionView,
   type ShiftView,
+  vapidPublicKeySchema,
 } from '@nemuri/shared/notifications';
+import { errorResponses } from '@nemuri/shared/apiErrors';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Queryable } from '../database/database.ts';
 import { ApiError } from '../http/errors.ts';
@@ -170,20 +173,34 @@ export const notificationsPlugin = fp<NotificationsPluginOptions>(
     const base = NOTIFICATIONS_API;
     const api = app.withTypeProvider<ZodTypeProvider>();
 
-    app.get(`${base}/vapid-public-key`, async (request) => {
-      signedIn(request.principal);
-      return { publicKey: (await vapid()).publicKey };
-    });
+    app.get(
+      `${base}/vapid-public-key`,
+      { schema: { summary: 'The Web Push application server key', response: { 200: vapidPublicKeySchema, ...errorResponses(401) } } },
+      async (request) => {
+        signedIn(request.principal);
+        return { publicKey: (await vapid()).publicKey };
+      },
+    );
 
-    app.get(`${base}/preferences`, async (request, reply) => {
-      const { uid } = staff(request.principal);
-      reply.header('cache-control', 'no-store');
-      return (await preferencesOf(database, [uid])).get(uid) ?? DEFAULT_PREFERENCES;
-    });
+    app.get(
+      `${base}/preferences`,
+      { schema: { summary: "The signed-in user's notification preferences", response: { 200: notificationPreferencesSchema, ...errorResponses(401, 403) } } },
+      async (request, reply) => {
+        const { uid } = staff(request.principal);
+        reply.header('cache-control', 'no-store');
+        return (await preferencesOf(database, [uid])).get(uid) ?? DEFAULT_PREFERENCES;
+      },
+    );
 
     api.put(
       `${base}/preferences`,
-      { schema: { summary: "The signed-in user's notification preferences", body: notificationPreferencesSchema } },
+      {
+        schema: {
+          summary: "Sets the signed-in user's notification preferences",
+          body: notificationPreferencesSchema,
+          response: { 200: notificationPreferencesSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
       async (request) => {
         const { uid } = staff(request.principal);
         const preferences = request.body;
@@ -209,48 +226,71 @@ export const notificationsPlugin = fp<NotificationsPluginOptions>(
       }));
     };
 
-    app.get(`${base}/subscriptions`, async (request, reply) => {
-      const { uid } = staff(request.principal);
-      reply.header('cache-control', 'no-store');
-      return { subscriptions: await subscriptionsOf(uid) };
-    });
+    app.get(
+      `${base}/subscriptions`,
+      { schema: { summary: "The signed-in user's push subscriptions", response: { 200: pushSubscriptionsSchema, ...errorResponses(401, 403) } } },
+      async (request, reply) => {
+        const { uid } = staff(request.principal);
+        reply.header('cache-control', 'no-store');
+        return { subscriptions: await subscriptionsOf(uid) };
+      },
+    );
 
-    api.post(`${base}/subscriptions`, { schema: { summary: 'Registers a Web Push subscription', body: pushSubscriptionInput } }, async (request) => {
-      const { uid } = staff(request.principal);
-      const input = request.body;
-      if (!isPushEndpointAllowed(input.endpoint, extraOrigins)) throw new ApiError(400, 'invalid-argument', 'endpoint: not a known push service');
-      await database.transaction(async (tx) => {
-        if (input.replaces !== undefined && input.replaces !== input.endpoint) {
-          // The browser renewed this device's subscription: the same device (id, label, queued
-          // notifications) on the new endpoint. Someone else's endpoint is left alone.
-          const { rowCount } = await tx.query(
-            `update notify_push_subscriptions set endpoint = $3, p256dh = $4, auth = $5, label = coalesce($6, label), failures = 0
+    api.post(
+      `${base}/subscriptions`,
+      {
+        schema: {
+          summary: 'Registers a Web Push subscription',
+          body: pushSubscriptionInput,
+          response: { 200: pushSubscriptionsSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const { uid } = staff(request.principal);
+        const input = request.body;
+        if (!isPushEndpointAllowed(input.endpoint, extraOrigins)) throw new ApiError(400, 'invalid-argument', 'endpoint: not a known push service');
+        await database.transaction(async (tx) => {
+          if (input.replaces !== undefined && input.replaces !== input.endpoint) {
+            // The browser renewed this device's subscription: the same device (id, label, queued
+            // notifications) on the new endpoint. Someone else's endpoint is left alone.
+            const { rowCount } = await tx.query(
+              `update notify_push_subscriptions set endpoint = $3, p256dh = $4, auth = $5, label = coalesce($6, label), failures = 0
             where endpoint = $1 and user_id = $2 and not exists (select 1 from notify_push_subscriptions where endpoint = $3)`,
-            [input.replaces, uid, input.endpoint, input.keys.p256dh, input.keys.auth, input.label ?? null],
-          );
-          if ((rowCount ?? 0) > 0) return;
-          await tx.query('delete from notify_push_subscriptions where endpoint = $1 and user_id = $2', [input.replaces, uid]);
-        }
-        // An endpoint is one browser: whoever subscribes it last receives on it.
-        await tx.query(
-          `insert into notify_push_subscriptions (id, user_id, endpoint, p256dh, auth, label) values ($1, $2, $3, $4, $5, $6)
+              [input.replaces, uid, input.endpoint, input.keys.p256dh, input.keys.auth, input.label ?? null],
+            );
+            if ((rowCount ?? 0) > 0) return;
+            await tx.query('delete from notify_push_subscriptions where endpoint = $1 and user_id = $2', [input.replaces, uid]);
+          }
+          // An endpoint is one browser: whoever subscribes it last receives on it.
+          await tx.query(
+            `insert into notify_push_subscriptions (id, user_id, endpoint, p256dh, auth, label) values ($1, $2, $3, $4, $5, $6)
          on conflict (endpoint) do update set user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth, label = excluded.label, failures = 0`,
-          [randomUUID(), uid, input.endpoint, input.keys.p256dh, input.keys.auth, input.label ?? null],
-        );
-        await tx.query(
-          `delete from notify_push_subscriptions where user_id = $1 and id not in (select id from notify_push_subscriptions where user_id = $1 order by created_at desc limit $2)`,
-          [uid, MAX_SUBSCRIPTIONS],
-        );
-      });
-      return { subscriptions: await subscriptionsOf(uid) };
-    });
+            [randomUUID(), uid, input.endpoint, input.keys.p256dh, input.keys.auth, input.label ?? null],
+          );
+          await tx.query(
+            `delete from notify_push_subscriptions where user_id = $1 and id not in (select id from notify_push_subscriptions where user_id = $1 order by created_at desc limit $2)`,
+            [uid, MAX_SUBSCRIPTIONS],
+          );
+        });
+        return { subscriptions: await subscriptionsOf(uid) };
+      },
+    );
 
-    app.delete<{ Params: { id: string } }>(`${base}/subscriptions/:id`, async (request) => {
-      const { uid } = staff(request.principal);
-      const { rowCount } = await database.query('delete from notify_push_subscriptions where id = $1 and user_id = $2', [request.params.id, uid]);
-      if ((rowCount ?? 0) === 0) throw notFound();
-      return { subscriptions: await subscriptionsOf(uid) };
-    });
+    app.delete<{ Params: { id: string } }>(
+      `${base}/subscriptions/:id`,
+      {
+        schema: {
+          summary: 'Removes one of the signed-in user’s push subscriptions',
+          response: { 200: pushSubscriptionsSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const { uid } = staff(request.principal);
+        const { rowCount } = await database.query('delete from notify_push_subscriptions where id = $1 and user_id = $2', [request.params.id, uid]);
+        if ((rowCount ?? 0) === 0) throw notFound();
+        return { subscriptions: await subscriptionsOf(uid) };
+      },
+    );
 
     app.post(`${base}/test`, async (request) => {
       const caller = staff(request.principal);
