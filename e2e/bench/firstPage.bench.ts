@@ -4,7 +4,8 @@
  * "Fast 3G" network (562.5 ms latency, 180 kB/s down, 84 kB/s up), against the real server.
  * Interactive = the e-mail field is visible and enabled (the app has drawn its form and answers
  * input). Prints the median of RUNS cold loads, and the bytes transferred (compressed).
- * FIRST_PAGE_WATERFALL=1 also prints the first load's requests, to see its chain of round trips.
+ * FIRST_PAGE_WATERFALL=1 also prints the first load's requests, to see its chain of round trips;
+ * FIRST_PAGE_PROFILE=1 its main-thread time by script and function (a CPU profile until interactive).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -106,6 +107,36 @@ function printWaterfall(requests: Map<string, LoadedRequest>, ready: number): vo
   }
 }
 
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Main-thread time by script and by function (self time, ms, under the CPU slowdown). */
+function printProfile(profile: CpuProfile): void {
+  const frameOf = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const byScript = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  profile.samples.forEach((id, index) => {
+    const frame = frameOf.get(id);
+    const ms = (profile.timeDeltas[index] ?? 0) / 1000;
+    const script = frame?.url ? frame.url.replace(server.url, '') : `(${frame?.functionName || 'program'})`;
+    byScript.set(script, (byScript.get(script) ?? 0) + ms);
+    const name = `${frame?.functionName || '(anonymous)'} ${script}:${frame?.lineNumber ?? ''}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
+  });
+  const top = (map: Map<string, number>, count: number): string[] =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([name, ms]) => `  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
+  console.log('main thread of the first load by script (self time):');
+  console.log(top(byScript, 12).join('\n'));
+  console.log('by function:');
+  console.log(top(byFunction, 20).join('\n'));
+}
+
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 try {
@@ -122,6 +153,12 @@ try {
     let bytes = 0;
     cdp.on('Network.loadingFinished', (event: { encodedDataLength: number }) => (bytes += event.encodedDataLength));
     const waterfall = run === 0 && process.env.FIRST_PAGE_WATERFALL === '1' ? recordWaterfall(cdp) : undefined;
+    const profiling = run === 0 && process.env.FIRST_PAGE_PROFILE === '1';
+    if (profiling) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const started = Date.now();
     await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
     await page.locator('input[type="email"]').first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -131,6 +168,7 @@ try {
       const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
       return navigation?.domContentLoadedEventEnd ?? Number.NaN;
     });
+    if (profiling) printProfile((await cdp.send('Profiler.stop')).profile as CpuProfile);
     interactive.push(ready);
     if (waterfall !== undefined) printWaterfall(waterfall, ready);
     domReady.push(dcl);
