@@ -4,6 +4,7 @@
  * refuses before uploading a byte; the server checks again from the bytes it stored.
  */
 import { z } from 'zod/v3';
+import { storedRecordSchema } from './documents/answers.ts';
 
 export const IMPORT_FORMATS = ['smf', 'edf', 'bdf', 'csv'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -153,10 +154,15 @@ export interface ImportWarning {
 /** The body of `POST /api/rooms/:roomId/uploads` is the file itself; its name travels in this header, URI-encoded. */
 export const UPLOAD_FILE_NAME_HEADER = 'x-file-name';
 
-/** What the server answers for a file it already holds for the room (same sha256). */
-export interface DuplicateUpload {
-  code: 'already-exists';
-  message: string;
-  uploadId: string;
-  fileName: string;
-}
+/** What the server answers for a file it already holds for the room (same sha256): 409 with the upload it holds. */
+export const duplicateUploadSchema = z.object({ code: z.literal('already-exists'), message: z.string(), uploadId: z.string(), fileName: z.string() }).strict();
+export type DuplicateUpload = z.infer<typeof duplicateUploadSchema>;
+
+/** `POST /api/rooms/:roomId/uploads`: 201 with the upload's record (`rooms/{roomId}/uploads/{uploadId}`), queued. */
+export const uploadCreatedSchema = z.object({ uploadId: z.string(), upload: storedRecordSchema }).strict();
+
+/** `POST …/uploads/:uploadId/reprocess`: 202, queued again. */
+export const reprocessAcceptedSchema = z.object({ uploadId: z.string() }).strict();
+
+/** `DELETE …/uploads/:uploadId`: the sleep days that came from the upload and were deleted with it. */
+export const uploadRemovedSchema = z.object({ deletedDays: z.array(z.string()) }).strict();

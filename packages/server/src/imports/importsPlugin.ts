@@ -21,9 +21,14 @@ import {
   UNKNOWN_COLUMN_CHOICES,
   UPLOAD_FILE_NAME_HEADER,
   UPLOAD_UNKNOWN_COLUMNS_HEADER,
+  duplicateUploadSchema,
+  reprocessAcceptedSchema,
+  uploadCreatedSchema,
+  uploadRemovedSchema,
   type DuplicateUpload,
   type UnknownColumnChoice,
 } from '@nemuri/shared/imports';
+import { errorResponses } from '@nemuri/shared/apiErrors';
 import { apiErrorOfDocument, sendApiError, sendError } from '../http/errors.ts';
 import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { ImportError } from './importError.ts';
@@ -108,32 +113,42 @@ async function routes(app: FastifyInstance, service: ImportService): Promise<voi
   app.addContentTypeParser('application/octet-stream', (_request, payload, done) => done(null, payload));
 
   // Uploads and reprocessing are limited per user, tenant and process (http/fairShare.ts).
-  app.post<{ Params: { roomId: string } }>('/api/rooms/:roomId/uploads', { config: { fairShare: 'upload' } }, async (request, reply) => {
-    const claims = request.principal;
-    if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to upload');
-    const fileName = fileNameOf(request.headers[UPLOAD_FILE_NAME_HEADER]);
-    if (fileName === null)
-      return sendError(reply, 400, 'invalid-argument', `${UPLOAD_FILE_NAME_HEADER}: the file name, URI-encoded, at most ${FILE_NAME_MAX} characters`);
-    const unknownColumns = unknownColumnsOf(request.headers[UPLOAD_UNKNOWN_COLUMNS_HEADER]);
-    if (unknownColumns === null) return sendError(reply, 400, 'invalid-argument', `${UPLOAD_UNKNOWN_COLUMNS_HEADER}: ${UNKNOWN_COLUMN_CHOICES.join(' or ')}`);
-    if (!request.headers['content-type']?.startsWith('application/octet-stream'))
-      return sendError(reply, 415, 'invalid-argument', 'Send the file as application/octet-stream');
-    try {
-      const outcome = await service.upload(claims, request.params.roomId, fileName, request.body as Readable, unknownColumns);
-      if (outcome.kind === 'duplicate') {
-        const body: DuplicateUpload = {
-          code: 'already-exists',
-          message: `This file was already uploaded as ${outcome.fileName}`,
-          uploadId: outcome.uploadId,
-          fileName: outcome.fileName,
-        };
-        return reply.code(409).send(body);
+  app.post<{ Params: { roomId: string } }>(
+    '/api/rooms/:roomId/uploads',
+    {
+      schema: {
+        summary: 'Uploads a recording or CSV of a room (the file as application/octet-stream, its name in a header)',
+        response: { 201: uploadCreatedSchema, 409: duplicateUploadSchema, ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
+      },
+      config: { fairShare: 'upload' },
+    },
+    async (request, reply) => {
+      const claims = request.principal;
+      if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to upload');
+      const fileName = fileNameOf(request.headers[UPLOAD_FILE_NAME_HEADER]);
+      if (fileName === null)
+        return sendError(reply, 400, 'invalid-argument', `${UPLOAD_FILE_NAME_HEADER}: the file name, URI-encoded, at most ${FILE_NAME_MAX} characters`);
+      const unknownColumns = unknownColumnsOf(request.headers[UPLOAD_UNKNOWN_COLUMNS_HEADER]);
+      if (unknownColumns === null) return sendError(reply, 400, 'invalid-argument', `${UPLOAD_UNKNOWN_COLUMNS_HEADER}: ${UNKNOWN_COLUMN_CHOICES.join(' or ')}`);
+      if (!request.headers['content-type']?.startsWith('application/octet-stream'))
+        return sendError(reply, 415, 'invalid-argument', 'Send the file as application/octet-stream');
+      try {
+        const outcome = await service.upload(claims, request.params.roomId, fileName, request.body as Readable, unknownColumns);
+        if (outcome.kind === 'duplicate') {
+          const body: DuplicateUpload = {
+            code: 'already-exists',
+            message: `This file was already uploaded as ${outcome.fileName}`,
+            uploadId: outcome.uploadId,
+            fileName: outcome.fileName,
+          };
+          return reply.code(409).send(body);
+        }
+        return reply.code(201).send({ uploadId: outcome.uploadId, upload: outcome.upload });
+      } catch (error) {
+        return sendFailure(reply, error);
       }
-      return reply.code(201).send({ uploadId: outcome.uploadId, upload: outcome.upload });
-    } catch (error) {
-      return sendFailure(reply, error);
-    }
-  });
+    },
+  );
 
   // No body (or an empty one) keeps the upload's choice.
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -143,6 +158,7 @@ async function routes(app: FastifyInstance, service: ImportService): Promise<voi
         summary: 'Imports an uploaded recording again',
         params: z.object({ roomId: z.string(), uploadId: z.string() }),
         body: reprocessInput,
+        response: { 202: reprocessAcceptedSchema, ...errorResponses(400, 401, 403, 404, 429) },
       },
       config: { fairShare: 'upload' },
     },
@@ -158,13 +174,17 @@ async function routes(app: FastifyInstance, service: ImportService): Promise<voi
     },
   );
 
-  app.delete<{ Params: { roomId: string; uploadId: string } }>('/api/rooms/:roomId/uploads/:uploadId', async (request, reply) => {
-    const claims = request.principal;
-    if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to delete');
-    try {
-      return await service.remove(claims, request.params.roomId, request.params.uploadId);
-    } catch (error) {
-      return sendFailure(reply, error);
-    }
-  });
+  app.delete<{ Params: { roomId: string; uploadId: string } }>(
+    '/api/rooms/:roomId/uploads/:uploadId',
+    { schema: { summary: 'Deletes an upload and the sleep days it made', response: { 200: uploadRemovedSchema, ...errorResponses(400, 401, 403, 404) } } },
+    async (request, reply) => {
+      const claims = request.principal;
+      if (claims === null) return sendError(reply, 401, 'unauthenticated', 'Sign in to delete');
+      try {
+        return await service.remove(claims, request.params.roomId, request.params.uploadId);
+      } catch (error) {
+        return sendFailure(reply, error);
+      }
+    },
+  );
 }
