@@ -233,6 +233,8 @@ const vendorGroups = [
   { name: 'app-shell', test: (id: string) => APP_SOURCE.test(id) && !ENTRY_MODULES.test(id), tags: ['$initial' as const], priority: 4 },
   { name: 'parser', test: /packages[\\/]parser[\\/]src[\\/]/, priority: 3 },
   { name: 'sign-in', test: (id: string) => SIGN_IN_KIT.some((pattern) => pattern.test(id)), priority: 2 },
+  // Loaded after the first page (lib/notify.ts): its own small chunk, not all of Mantine's.
+  { name: 'vendor-notifications', test: /node_modules[\\/](@mantine[\\/]notifications|@mantine[\\/]store)[\\/]/, priority: 2 },
   { name: 'vendor-mantine', test: /node_modules[\\/]@mantine[\\/]/, priority: 1 },
   { name: 'vendor-icons', test: /node_modules[\\/]@tabler[\\/]/, priority: 1 },
 ];
