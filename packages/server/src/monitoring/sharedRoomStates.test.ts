@@ -16,6 +16,7 @@ import { registerDevice, signedInClient, startIngestServer, uniqueSerial, type I
 import { MOSQUITTO_BINARY, PrivateMosquitto } from '../testing/privateMosquitto.ts';
 import { SKIP_POSTGRES, createTestSchema } from '../testing/postgres.ts';
 import type { BrowserClient } from '../testing/browserClient.ts';
+import { until } from '../testing/until.ts';
 import { makeTempDir } from '../testing/webDist.ts';
 
 /** The simulated night's 20:00 in Tokyo: scenario seconds count from it. */
@@ -31,16 +32,6 @@ const AFTER_APNEA = 50;
 const HANDOVER_BOUND_MS = 20_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 describe.skipIf(SKIP_POSTGRES || MOSQUITTO_BINARY === null)('room states with two server processes on one Mosquitto and PostgreSQL', () => {
   it('are computed by one process from every second, shown by both, alert once, and move to the other when it stops', { timeout: 240_000 }, async () => {

@@ -28,6 +28,7 @@ import type { BrowserClient } from '../testing/browserClient.ts';
 import { freePort } from '../testing/freePort.ts';
 import { MOSQUITTO_BINARY, PrivateMosquitto } from '../testing/privateMosquitto.ts';
 import { SKIP_POSTGRES, createTestSchema, type TestSchema } from '../testing/postgres.ts';
+import { until } from '../testing/until.ts';
 import { makeTempDir, type TempDir } from '../testing/webDist.ts';
 
 const NIGHT_ORIGIN = Date.parse('2026-11-20T20:00:00+09:00');
@@ -44,16 +45,6 @@ const KILL_HANDOVER_BOUND_MS = 20_000;
 const BROKER_DOWN_MS = 13_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 interface AlertRecord {
   documentReferenceId: string;
