@@ -49,7 +49,15 @@ async function mainText(page: Page): Promise<string> {
 type Decision = ReturnType<typeof decideAccess>;
 
 /** Waits for what the guard shows at `path`: the screen, the forbidden text, enrolment, sign-in or home. */
-async function expectGuardOutcome(page: Page, route: FlatRoute, path: string, decision: Decision, level: number | null, timeout: number, label = path): Promise<void> {
+async function expectGuardOutcome(
+  page: Page,
+  route: FlatRoute,
+  path: string,
+  decision: Decision,
+  level: number | null,
+  timeout: number,
+  label = path,
+): Promise<void> {
   if (decision === 'signIn') {
     await waitForPath(page, '/login', timeout);
     expect(new URL(page.url()).searchParams.get('redirect'), label).toBe(path);

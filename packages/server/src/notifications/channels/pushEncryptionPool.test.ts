@@ -34,10 +34,14 @@ describe('push encryption in worker threads', () => {
   it('fails the messages a dying worker held, then starts another', async () => {
     const browser = browserSubscription();
     await pool.encrypt({ p256dh: browser.p256dh, auth: browser.authText, payload: '{}' });
-    const held = pool.encrypt({ p256dh: browser.p256dh, auth: browser.authText, payload: '{}' });
-    await new Promise((resolve) => setImmediate(resolve));
+    // A burst, ended at once: the worker runs in parallel and may finish some before it stops, but
+    // not all 50 (one held message alone raced the worker and was sometimes answered in time).
+    const held = Array.from({ length: 50 }, () => pool.encrypt({ p256dh: browser.p256dh, auth: browser.authText, payload: '{}' }));
     await pool.workers[0]?.terminate();
-    await expect(held).rejects.toThrow(/worker ended/);
+    const outcomes = await Promise.allSettled(held);
+    const failures = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [String(outcome.reason)] : []));
+    expect(failures.length).toBeGreaterThan(0);
+    for (const failure of failures) expect(failure).toMatch(/worker ended/);
     const body = await pool.encrypt({ p256dh: browser.p256dh, auth: browser.authText, payload: '"again"' });
     expect(decryptAes128gcm(body, browser.ecdh, browser.auth).toString('utf8')).toBe('"again"');
   });
