@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, type TestContext } from 'vitest';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -45,11 +45,32 @@ function launched<T>(value: T | undefined, what: string): T {
   return value;
 }
 
+const SHOWN_TEXT = 1_500;
+
+/**
+ * After a failed test, what each open tab shows (address and visible text): a wait that ran out under
+ * a loaded CI run otherwise says only what it waited for, not what the page showed instead.
+ */
+async function showOpenPages(contexts: readonly BrowserContext[], { task }: TestContext): Promise<void> {
+  if (task.result?.state !== 'fail') return;
+  for (const context of contexts) {
+    for (const page of context.pages()) {
+      const text = await page
+        .evaluate(() => document.body.innerText, undefined)
+        .catch((error: unknown) => `(no text: ${error instanceof Error ? error.message : String(error)})`);
+      console.error(`[${task.name}] open tab ${page.url()}:\n${text.replace(/\n{2,}/g, '\n').slice(0, SHOWN_TEXT)}`);
+    }
+  }
+}
+
 /** One Chromium for the whole test file. */
 export function useBrowser(): { readonly browser: Browser } {
   const state: { browser?: Browser } = {};
   beforeAll(async () => {
     state.browser = await launchBrowser();
+  });
+  afterEach(async (context) => {
+    await showOpenPages(state.browser?.contexts() ?? [], context);
   });
   afterAll(async () => {
     await state.browser?.close();
@@ -69,7 +90,9 @@ export function useBrowserTab(baseURL: string): { readonly browser: Browser; rea
     state.context = await newContext(shared.browser, baseURL);
     state.page = await state.context.newPage();
   });
-  afterEach(async () => {
+  afterEach(async (context) => {
+    // Hooks run last-registered first: the tab is shown here, before it is closed.
+    await showOpenPages(state.context === undefined ? [] : [state.context], context);
     await state.context?.close();
   });
   return {
