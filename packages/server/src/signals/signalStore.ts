@@ -239,71 +239,24 @@ export class SignalStore {
   }
 
   async #compact(beforeUs: number, serials: readonly string[], limit: number): Promise<number> {
-    const { rows } = await this.#database.query<{
-      id: string;
-      serial: string;
-      channel: string;
-      start_us: string;
-      seq: string;
-      frame: Uint8Array;
-      domain_id: string | null;
-      root_domain_id: string | null;
-    }>(
+    const { rows } = await this.#database.query<PendingRow>(
       `select id, serial, channel, start_us, seq, frame, domain_id, root_domain_id from signal_frames_pending
        where serial = any($1::text[]) and start_us < $2 order by serial, channel, start_us limit $3`,
       [serials, beforeUs, limit],
     );
     if (rows.length === 0) return 0;
-    interface Group {
-      serial: string;
-      channel: string;
-      minuteUs: number;
-      frames: { startUs: number; seq: number; bytes: Uint8Array }[];
-      domainId: string | null;
-      rootDomainId: string | null;
-    }
-    const groups = new Map<string, Group>();
-    for (const row of rows) {
-      const startUs = Number(row.start_us);
-      const minuteUs = Math.floor(startUs / MINUTE_US) * MINUTE_US;
-      const key = `${row.serial}\u0000${row.channel}\u0000${minuteUs}`;
-      let group = groups.get(key);
-      if (group === undefined) {
-        group = { serial: row.serial, channel: row.channel, minuteUs, frames: [], domainId: row.domain_id, rootDomainId: row.root_domain_id };
-        groups.set(key, group);
+    const chunks = await chunksOf(rows);
+    return this.#database.transaction(async (tx) => {
+      // Another process compacting the same devices may have read these rows too: only the rows this
+      // transaction deletes go into chunks, so no frame is appended to a chunk twice.
+      const taken = await tx.query<{ id: string }>('delete from signal_frames_pending where id = any($1::bigint[]) returning id', [rows.map((row) => row.id)]);
+      if (taken.rows.length === rows.length) await upsertChunks(tx, chunks);
+      else {
+        const ids = new Set(taken.rows.map((row) => String(row.id)));
+        await upsertChunks(tx, await chunksOf(rows.filter((row) => ids.has(String(row.id)))));
       }
-      group.frames.push({ startUs, seq: Number(row.seq), bytes: row.frame });
-    }
-    const compressed = await Promise.all(
-      [...groups.values()].map(async (group) => {
-        group.frames.sort((a, b) => a.startUs - b.startUs || a.seq - b.seq);
-        const seqs = group.frames.map((frame) => frame.seq);
-        return {
-          group,
-          frames: await gzip(Buffer.concat(group.frames.map((frame) => frame.bytes))),
-          firstSeq: Math.min(...seqs),
-          lastSeq: Math.max(...seqs),
-        };
-      }),
-    );
-    await this.#database.transaction(async (tx) => {
-      await upsertChunks(
-        tx,
-        compressed.map(({ group, frames, firstSeq, lastSeq }) => ({
-          serial: group.serial,
-          channel: group.channel,
-          minuteUs: group.minuteUs,
-          frames,
-          frameCount: group.frames.length,
-          firstSeq,
-          lastSeq,
-          domainId: group.domainId,
-          rootDomainId: group.rootDomainId,
-        })),
-      );
-      await tx.query('delete from signal_frames_pending where id = any($1::bigint[])', [rows.map((row) => row.id)]);
+      return taken.rows.length;
     });
-    return rows.length;
   }
 
   /**
@@ -389,6 +342,58 @@ export interface StoredChunk {
   lastSeq: number;
   domainId: string | null;
   rootDomainId: string | null;
+}
+
+interface PendingRow {
+  id: string;
+  serial: string;
+  channel: string;
+  start_us: string;
+  seq: string;
+  frame: Uint8Array;
+  domain_id: string | null;
+  root_domain_id: string | null;
+}
+
+/** Pending rows as chunks: one gzip member per device, channel and minute, frames in time order. */
+async function chunksOf(rows: readonly PendingRow[]): Promise<StoredChunk[]> {
+  interface Group {
+    serial: string;
+    channel: string;
+    minuteUs: number;
+    frames: { startUs: number; seq: number; bytes: Uint8Array }[];
+    domainId: string | null;
+    rootDomainId: string | null;
+  }
+  const groups = new Map<string, Group>();
+  for (const row of rows) {
+    const startUs = Number(row.start_us);
+    const minuteUs = Math.floor(startUs / MINUTE_US) * MINUTE_US;
+    const key = `${row.serial}\u0000${row.channel}\u0000${minuteUs}`;
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { serial: row.serial, channel: row.channel, minuteUs, frames: [], domainId: row.domain_id, rootDomainId: row.root_domain_id };
+      groups.set(key, group);
+    }
+    group.frames.push({ startUs, seq: Number(row.seq), bytes: row.frame });
+  }
+  return Promise.all(
+    [...groups.values()].map(async (group) => {
+      group.frames.sort((a, b) => a.startUs - b.startUs || a.seq - b.seq);
+      const seqs = group.frames.map((frame) => frame.seq);
+      return {
+        serial: group.serial,
+        channel: group.channel,
+        minuteUs: group.minuteUs,
+        frames: await gzip(Buffer.concat(group.frames.map((frame) => frame.bytes))),
+        frameCount: group.frames.length,
+        firstSeq: Math.min(...seqs),
+        lastSeq: Math.max(...seqs),
+        domainId: group.domainId,
+        rootDomainId: group.rootDomainId,
+      };
+    }),
+  );
 }
 
 /** Inserts chunks; a chunk already there gets the frames appended as another gzip member. */

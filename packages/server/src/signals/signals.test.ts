@@ -153,6 +153,22 @@ describe('SignalStore', () => {
     expect(rows[0]?.n).toBe(3 * 3);
   });
 
+  it('puts each frame in a chunk once when two processes compact the same devices at once', async () => {
+    const start = minute + 2 * 3600e6;
+    const frames = ['C-1', 'C-2'].flatMap((serial) => [...Array(120).keys()].map((second) => ({ ...ecg(second, start + second * 1e6), serial })));
+    await store.append(frames);
+    // Two stores on one database, as two server processes on one PostgreSQL: both read the same rows.
+    const other = new SignalStore(database);
+    const moved = await Promise.all([store.compactAll(start + 180e6), other.compactAll(start + 180e6)]);
+    expect(moved[0] + moved[1]).toBe(frames.length);
+    const { rows } = await database.query<{ n: number }>("select sum(frame_count)::int as n from signal_chunks where serial like 'C-%'");
+    expect(rows[0]?.n).toBe(frames.length);
+    for (const serial of ['C-1', 'C-2']) {
+      const stored = await store.read(serial, 'ecg', start, start + 180e6);
+      expect(stored.equals(Buffer.concat(frames.filter((frame) => frame.serial === serial).map((frame) => frame.bytes)))).toBe(true);
+    }
+  });
+
   it('is compacted (and vacuumed on PGlite) by the signals upkeep once a minute is over', async () => {
     const lines: string[] = [];
     const log = {
