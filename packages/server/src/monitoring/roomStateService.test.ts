@@ -690,3 +690,56 @@ describe('a room handed from one process to another (docs/scaling.md, several pr
     },
   );
 });
+
+describe('the room-state service after this process did not run for a while', () => {
+  let database: Database;
+  let store: DocumentStore;
+  let service: RoomStateService;
+  let now = EVENING;
+  const waitForTimer = () => new Promise((resolve) => setTimeout(resolve, 120));
+
+  beforeAll(async () => {
+    database = await openPglite(null);
+    await migrate(database);
+    store = new DocumentStore(database, silent, undefined, { now: () => now });
+    // Offline after 6 s without frames.
+    await store.set(system, 'domains/stall', { name: '停止施設', kind: 'facility', numbers: { deviceOfflineMin: 0.1 } }, false);
+    await store.set(system, 'rooms/stall-1', { domainId: 'stall', name: '201号室', deviceSerial: 'STALL-1' }, false);
+  }, 60_000);
+  afterAll(async () => {
+    await service?.stop();
+    await database?.close();
+  });
+
+  it('does not count the time it stood still as a device’s silence, and counts the silence after it', async () => {
+    const parser = await loadParser();
+    const hub = new LiveHub();
+    // Ticked by its own timer every 50 ms of real time, on the test's clock.
+    service = new RoomStateService({ documents: store, hub, log: silent, tickMs: 50, now: () => now });
+    await service.start();
+    const device = new DeviceSimulator({ serial: 'STALL-1', seed: 'stall' });
+    const sequences = new SequenceCounters();
+    for (let s = 0; s < 60; s++) {
+      const second = device.generate(now - 60_000 + s * 1000);
+      if (second !== null)
+        for (const frame of encodeSecond(parser, second, sequences)) hub.frame(device.serial, frame.channel as SmfSampleChannel, frame.bytes);
+    }
+    await waitForTimer();
+    const stateOf = () => service.states.find((state) => state.roomId === 'stall-1')?.state;
+    expect(stateOf()).not.toBe('offline');
+
+    // 20 s pass between two ticks (the process was stopped): longer than the offline delay.
+    now += 20_000;
+    await waitForTimer();
+    expect(stateOf()).not.toBe('offline');
+    await service.settled();
+    expect(await store.query(system, { collection: 'alerts', where: [['roomId', '==', 'stall-1']], limit: 10 })).toEqual([]);
+
+    // Running again and still nothing from the device: offline once its silence while running passes 6 s.
+    for (let s = 0; s < 8; s++) {
+      now += 1000;
+      await waitForTimer();
+    }
+    expect(stateOf()).toBe('offline');
+  });
+});

@@ -86,6 +86,13 @@ const ESTIMATOR_OFFLINE_MS = 10_000;
  */
 export const INHERITED_ALERTS_GRACE_MS = 90_000;
 
+/**
+ * A tick this much later than due means this process was not running (a blocked event loop, a
+ * stopped process, a paused machine): it could not hear any device meanwhile, so that time does not
+ * count as a device's silence. The frames sent meanwhile wait in the socket and come after the tick.
+ */
+export const STALL_MS = 5_000;
+
 /** An open alert's record; its id may become another process's (the room's alert of that type was open already). */
 interface OpenRecord {
   id: string;
@@ -147,6 +154,8 @@ export class RoomStateService {
   /** Alert writes are queued so that open, end and sound-again of one alert keep their order. */
   #writes: Promise<void> = Promise.resolve();
   readonly #startedAt: number;
+  /** When the timer last ticked (STALL_MS). */
+  #lastTickAt: number;
 
   constructor(options: RoomStateServiceOptions) {
     this.#database = options.documents.database;
@@ -159,6 +168,7 @@ export class RoomStateService {
     this.#now = options.now ?? Date.now;
     this.#sharing = options.sharing ?? null;
     this.#startedAt = this.#now();
+    this.#lastTickAt = this.#startedAt;
     this.directory = new RoomDirectory(options.documents.database, options.documents.changes);
   }
 
@@ -173,7 +183,14 @@ export class RoomStateService {
       }),
       this.#store.changes.subscribe((batch) => this.#acknowledgements(batch)),
     );
-    this.#timer = setInterval(() => this.tick(), this.#tickMs);
+    this.#lastTickAt = this.#now();
+    this.#timer = setInterval(() => {
+      const at = this.#now();
+      const notRunning = at - this.#lastTickAt - this.#tickMs;
+      this.#lastTickAt = at;
+      if (notRunning >= STALL_MS) this.#discountStall(notRunning);
+      this.tick();
+    }, this.#tickMs);
     this.#timer.unref();
   }
 
@@ -324,6 +341,15 @@ export class RoomStateService {
     }
     this.#states = states;
     for (const listener of this.#listeners) listener(states, at);
+  }
+
+  /** Moves every device's last hearing on by the time this process was not running (STALL_MS). */
+  #discountStall(ms: number): void {
+    this.#log.warn({ stalledMs: Math.round(ms) }, 'room states: this process did not run for a while; devices are not called offline for that time');
+    for (const watch of this.#watches.values()) {
+      if (Number.isFinite(watch.receivedAt)) watch.receivedAt += ms;
+      watch.gainedAt += ms;
+    }
   }
 
   /** What the room reads at server time `at`: offline, late, or the estimator's state. */

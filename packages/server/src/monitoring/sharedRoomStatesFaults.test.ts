@@ -5,6 +5,8 @@
  *   the new owner and ended when its condition ends (seed 52's apnea);
  * - an owner killed with SIGKILL (a child process: no clean leave) is cleared by its MQTT will and the
  *   other process computes its devices within a stated bound;
+ * - an owner that hangs (SIGSTOP) for longer than the offline delay is cleared the same way, and when it
+ *   runs again it takes its device back without calling it offline for the time it was not running;
  * - the broker crashed and restarted (down longer than MEMBER_SILENT_MS): the processes keep their
  *   division through the outage, announce themselves again, and afterwards each device has its owner
  *   of before, states show on both processes again, and the outage opened no alert.
@@ -43,6 +45,8 @@ const WILL_BOUND_MS = 12_000;
 const KILL_HANDOVER_BOUND_MS = 20_000;
 /** Longer than MEMBER_SILENT_MS (10 s): the processes hear nobody for longer than they wait for a silent one. */
 const BROKER_DOWN_MS = 13_000;
+/** How long the hung owner stops running: longer than the facility's device-offline delay (30 s). */
+const HUNG_MS = 40_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -313,6 +317,71 @@ describe.skipIf(SKIP_POSTGRES || MOSQUITTO_BINARY === null)('room states with se
         await device.stop();
         await stayer.server.app.monitoring.settled();
         // The stayer had been up longer than the facility's 30 s offline delay: still no offline alert.
+        expect((await alertsOf(roomId)).map((alert) => alert.type)).toEqual([]);
+      } finally {
+        await presence.close();
+      }
+    },
+  );
+
+  it(
+    "takes a hung owner's device over (SIGSTOP, longer than the offline delay) and gives it back when it runs again, without an alert",
+    { timeout: 150_000 },
+    async () => {
+      expect(servers).toHaveLength(1);
+      const stayer = servers[0]!;
+      const presence = await PresenceWatch.connect(mosquitto.url);
+      try {
+        const stayerId = await until('the staying process announced', 10_000, () => (presence.present.size === 1 ? [...presence.present][0] : undefined));
+        const child = runServerProcess({
+          ...env,
+          PORT: String(await freePort()),
+          DATA_DIR: join(dir.path, 'hung'),
+          WEB_DIST: join(dir.path, 'no-web'),
+        });
+        children.push(child);
+        await child.ready();
+        const childId = await until('the child process announced', 20_000, () => [...presence.present].find((id) => id !== stayerId));
+        let serial = uniqueSerial('fault-hang');
+        while (ownerOf(serial, [stayerId!, childId]) !== childId) serial = uniqueSerial('fault-hang');
+        const roomId = await addRoom(serial);
+        const browser = await signedInClient(stayer.server, 'staff@example.com');
+        const device = await stream(serial, -250, 130);
+        await until("the child's state of the room shown by the other process", 30_000, async () => {
+          if (stayer.server.app.monitoring.computes(serial)) throw new Error('the staying process computes a device the child owns');
+          const state = await roomOn(browser, roomId);
+          return state !== undefined && BREATHING.includes(state.state) ? state : undefined;
+        });
+
+        // The owner stops running (a hung event loop, a paused VM) for longer than the facility's 30 s offline delay.
+        const hungAt = Date.now();
+        child.child.kill('SIGSTOP');
+        await until("the hung process's presence cleared", WILL_BOUND_MS + 5_000, () => (presence.clearedAt.has(childId) ? true : undefined));
+        const willMs = presence.clearedAt.get(childId)! - hungAt;
+        await until('the other process computing the room', KILL_HANDOVER_BOUND_MS + 10_000, async () => {
+          if (!stayer.server.app.monitoring.computes(serial)) return undefined;
+          const state = await roomOn(browser, roomId);
+          return state !== undefined && BREATHING.includes(state.state) && (state.dataAt ?? 0) > hungAt ? state : undefined;
+        });
+        const handoverMs = Date.now() - hungAt;
+        await sleep(Math.max(0, hungAt + HUNG_MS - Date.now()));
+        child.child.kill('SIGCONT');
+        const resumedAt = Date.now();
+        // It announces itself again and takes its device back; the room stays breathing on the stayer's screen.
+        await until('the resumed process announced again', 20_000, () => (presence.present.has(childId) ? true : undefined));
+        await until('the device given back to the resumed process', 20_000, () => (stayer.server.app.monitoring.computes(serial) ? undefined : true));
+        await until("the resumed process's state shown by the other", 20_000, async () => {
+          const state = await roomOn(browser, roomId);
+          return state !== undefined && BREATHING.includes(state.state) && (state.dataAt ?? 0) > resumedAt ? state : undefined;
+        });
+        console.log(
+          `hung owner: presence cleared after ${willMs} ms, room computed by the other after ${handoverMs} ms, given back after ${Date.now() - resumedAt} ms`,
+        );
+        expect(willMs).toBeLessThan(WILL_BOUND_MS);
+        expect(handoverMs).toBeLessThan(KILL_HANDOVER_BOUND_MS);
+        await device.stop();
+        await stayer.server.app.monitoring.settled();
+        // Neither the process that took the room over nor the one that woke up 40 s later called the sending device offline.
         expect((await alertsOf(roomId)).map((alert) => alert.type)).toEqual([]);
       } finally {
         await presence.close();
