@@ -1,12 +1,9 @@
+import type { OutboxMail } from '@nemuri/shared/devOutbox';
 import type { Browser } from 'playwright-core';
 import { newContext } from './browser.ts';
 import { signInByApi } from './session.ts';
 
-export interface OutboxMail {
-  to: string;
-  subject: string;
-  text: string;
-}
+export type { OutboxMail } from '@nemuri/shared/devOutbox';
 
 /** The newest mail to `to` whose subject contains `subject`, read from the development outbox as the system admin. */
 export async function mailTo(browser: Browser, baseURL: string, to: string, subject: string): Promise<OutboxMail> {

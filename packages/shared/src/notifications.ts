@@ -132,11 +132,13 @@ export const domainSettingsInput = domainNotificationSettingsSchema
   .strict();
 export type DomainSettingsInput = z.infer<typeof domainSettingsInput>;
 
-/** What GET …/settings answers: secrets never leave the server, only whether they are set. */
-export interface DomainSettingsView extends DomainNotificationSettings {
-  lineConfigured: boolean;
-  webhookSecretSet: boolean;
-}
+/** What GET and PUT …/settings answer: secrets never leave the server, only whether they are set. */
+export const domainSettingsViewSchema = domainNotificationSettingsSchema.extend({ lineConfigured: z.boolean(), webhookSecretSet: z.boolean() }).strict();
+export type DomainSettingsView = z.infer<typeof domainSettingsViewSchema>;
+
+/** POST …/webhook-secret: the new secret, shown this once (the server keeps it; later reads say only `webhookSecretSet`). */
+export const webhookSecretSchema = z.object({ secret: z.string().min(1) }).strict();
+export type WebhookSecretView = z.infer<typeof webhookSecretSchema>;
 
 export const shiftAssignmentSchema = z
   .object({
@@ -153,72 +155,98 @@ export const shiftParams = z.object({ day, shift: z.enum(SHIFTS) }).strict();
 export const SHIFT_DAYS_MAX = 31;
 export const shiftRangeQuery = z.object({ from: day, days: z.coerce.number().int().gte(1).lte(SHIFT_DAYS_MAX).default(7) }).strict();
 
-export interface ShiftView {
-  day: string;
-  shift: Shift;
-  assignments: ShiftAssignment[];
-}
+/** One shift's staff: PUT …/shifts/:day/:shift answers it, GET …/shifts lists those of the range. */
+export const shiftViewSchema = z.object({ day, shift: z.enum(SHIFTS), assignments: z.array(shiftAssignmentSchema) }).strict();
+export type ShiftView = z.infer<typeof shiftViewSchema>;
+
+/** A person the schedule may name: the domain's staff (2–5, not disabled). */
+export const shiftStaffSchema = z.object({ uid: z.string(), displayName: z.string(), accessLevel: z.number().int() }).strict();
+export type ShiftStaffView = z.infer<typeof shiftStaffSchema>;
+
+/** GET …/domains/:domainId/shifts?from=&days=: the shifts set in the range (days without one are absent) and who may be assigned. */
+export const shiftScheduleSchema = z.object({ shifts: z.array(shiftViewSchema), staff: z.array(shiftStaffSchema) }).strict();
+export type ShiftScheduleView = z.infer<typeof shiftScheduleSchema>;
 
 /** One step of an alert's escalation, as GET …/alerts/:id/escalation answers. */
-export interface EscalationStepView {
-  step: number;
-  target: EscalationTarget;
-  at: string;
-  recipients: number;
-}
+export const escalationStepViewSchema = z
+  .object({ step: z.number().int(), target: z.enum(ESCALATION_TARGETS), at: z.string(), recipients: z.number().int() })
+  .strict();
+export type EscalationStepView = z.infer<typeof escalationStepViewSchema>;
 
-export interface DeliveryView {
-  id: number;
-  alertId: string;
-  step: number;
-  channel: DeliveryChannel;
-  /** The staff member's uid, or `domain` for the webhook. */
-  recipient: string;
-  status: DeliveryStatus;
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
-}
+/** One queued notification (one recipient, one channel) of the delivery log. */
+export const deliveryViewSchema = z
+  .object({
+    id: z.number().int(),
+    alertId: z.string(),
+    step: z.number().int(),
+    channel: z.enum(DELIVERY_CHANNELS),
+    /** The staff member's uid, or `domain` for the webhook. */
+    recipient: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.number().int(),
+    lastError: z.string().nullable(),
+    createdAt: z.string(),
+    sentAt: z.string().nullable(),
+  })
+  .strict();
+export type DeliveryView = z.infer<typeof deliveryViewSchema>;
 
-export interface AlertEscalationView {
-  alertId: string;
-  openedAt: string;
-  closedAt: string | null;
-  /** `acknowledged`, `ended`, `exhausted` (every step done) or null while it escalates. */
-  closedReason: string | null;
-  nextStepAt: string | null;
-  steps: EscalationStepView[];
-  deliveries: DeliveryView[];
-}
+/** GET …/alerts/:alertId/escalation: the alert's escalation, its steps so far and its deliveries (at most 500). */
+export const alertEscalationViewSchema = z
+  .object({
+    alertId: z.string(),
+    openedAt: z.string(),
+    closedAt: z.string().nullable(),
+    /** `acknowledged`, `ended`, `exhausted` (every step done) or null while it escalates. */
+    closedReason: z.string().nullable(),
+    nextStepAt: z.string().nullable(),
+    steps: z.array(escalationStepViewSchema),
+    deliveries: z.array(deliveryViewSchema),
+  })
+  .strict();
+export type AlertEscalationView = z.infer<typeof alertEscalationViewSchema>;
+
+/** POST …/alerts/:alertId/acknowledge: acknowledged, and when (the first acknowledgement's time, if someone was first). */
+export const alertAcknowledgedSchema = z.object({ acknowledged: z.literal(true), acknowledgedAt: z.string() }).strict();
+export type AlertAcknowledged = z.infer<typeof alertAcknowledgedSchema>;
+
+/** POST …/test: how many notifications were queued (0: no channel is on, or none can be reached). */
+export const testNotificationSchema = z.object({ queued: z.number().int().gte(0) }).strict();
+export type TestNotificationResult = z.infer<typeof testNotificationSchema>;
 
 export const DELIVERY_PAGE_MAX = 100;
 export const deliveryPageQuery = z
   .object({ before: z.coerce.number().int().gte(1).optional(), limit: z.coerce.number().int().gte(1).lte(DELIVERY_PAGE_MAX).default(50) })
   .strict();
 
-export interface DeliveryAttemptView {
-  id: number;
-  queueId: number;
-  channel: DeliveryChannel;
-  attempt: number;
-  at: string;
-  ok: boolean;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-}
+export const deliveryAttemptViewSchema = z
+  .object({
+    id: z.number().int(),
+    queueId: z.number().int(),
+    channel: z.enum(DELIVERY_CHANNELS),
+    attempt: z.number().int(),
+    at: z.string(),
+    ok: z.boolean(),
+    statusCode: z.number().int().nullable(),
+    error: z.string().nullable(),
+    durationMs: z.number(),
+  })
+  .strict();
+export type DeliveryAttemptView = z.infer<typeof deliveryAttemptViewSchema>;
 
 /** GET …/domains/:domainId/deliveries: a page of the delivery log, newest first. */
-export interface DeliveryPageView {
-  deliveries: DeliveryView[];
-  /** Every attempt of those deliveries, oldest first. */
-  attempts: DeliveryAttemptView[];
-  /** The display names of the page's recipients (staff of the domain or of its corporation) by uid. */
-  recipientNames: Record<string, string>;
-  /** `before` of the next (older) page; null: this was the last. */
-  nextBefore: number | null;
-}
+export const deliveryPageViewSchema = z
+  .object({
+    deliveries: z.array(deliveryViewSchema),
+    /** Every attempt of those deliveries, oldest first. */
+    attempts: z.array(deliveryAttemptViewSchema),
+    /** The display names of the page's recipients (staff of the domain or of its corporation) by uid. */
+    recipientNames: z.record(z.string()),
+    /** `before` of the next (older) page; null: this was the last. */
+    nextBefore: z.number().int().nullable(),
+  })
+  .strict();
+export type DeliveryPageView = z.infer<typeof deliveryPageViewSchema>;
 
 /** What a push message carries; the service worker turns it into the notification. */
 export interface PushMessage {

@@ -19,15 +19,18 @@ import {
   isPhotoType,
   PHOTO_DATA_URL_MAX_LENGTH,
   PHOTO_MAX_BYTES,
+  PHOTO_TYPES,
   phoneNumberInput,
   photoInput,
   type AccountProfile,
   type PhotoType,
 } from '@nemuri/shared/accountProfile';
 import { errorResponses } from '@nemuri/shared/apiErrors';
+
 import { z } from 'zod/v3';
 import type { Queryable } from '../database/database.ts';
 import { ApiError } from '../http/errors.ts';
+import { sendBytes } from '../http/sendBytes.ts';
 import type { Principal } from '../auth/signedInUser.ts';
 import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 
@@ -157,19 +160,23 @@ export const accountPlugin = fp(
       return profileOf(uid);
     });
 
-    app.get('/api/account/photos/:uid', { schema: { summary: 'A user’s photo (the image itself)', params: photoParams } }, async (request, reply) => {
-      signedIn(request.principal);
-      const { rows } = await database.query<{ photo: Uint8Array | null; photo_type: string | null }>(
-        'select photo, photo_type from account_profiles where user_id = $1',
-        [request.params.uid],
-      );
-      const row = rows[0];
-      if (row?.photo === null || row?.photo === undefined || row.photo_type === null || !isPhotoType(row.photo_type))
-        throw new ApiError(404, 'not-found', 'no photo');
-      // The URL changes with every upload (?v=), so the browser may keep a copy.
-      reply.header('cache-control', 'private, max-age=86400').header('x-content-type-options', 'nosniff').type(row.photo_type);
-      return reply.send(Buffer.from(row.photo));
-    });
+    app.get(
+      '/api/account/photos/:uid',
+      { schema: { summary: 'A user’s photo (the image itself)', params: photoParams, produces: PHOTO_TYPES, response: errorResponses(400, 401, 404) } },
+      async (request, reply) => {
+        signedIn(request.principal);
+        const { rows } = await database.query<{ photo: Uint8Array | null; photo_type: string | null }>(
+          'select photo, photo_type from account_profiles where user_id = $1',
+          [request.params.uid],
+        );
+        const row = rows[0];
+        if (row?.photo === null || row?.photo === undefined || row.photo_type === null || !isPhotoType(row.photo_type))
+          throw new ApiError(404, 'not-found', 'no photo');
+        // The URL changes with every upload (?v=), so the browser may keep a copy.
+        reply.header('cache-control', 'private, max-age=86400').header('x-content-type-options', 'nosniff').type(row.photo_type);
+        return sendBytes(reply, Buffer.from(row.photo));
+      },
+    );
   },
   { name: 'account', dependencies: ['database', 'principal'], encapsulate: true },
 );

@@ -49,10 +49,20 @@ export const authPlugin = fp<AuthPluginOptions>(
       });
     }
 
-    app.all(`${AUTH_BASE_PATH}/*`, async (request, reply) => {
-      const response = await forward(request, await auth, Buffer.isBuffer(request.body) ? request.body : undefined);
-      return answer(request, reply, response, false);
-    });
+    app.all(
+      `${AUTH_BASE_PATH}/*`,
+      {
+        schema: {
+          summary: 'Better Auth’s own endpoints (sign-in, sign-out, sessions, two-factor, social and SSO sign-in, …)',
+          description:
+            'Forwarded to Better Auth (https://www.better-auth.com/docs): `{path}` is one of its endpoints, e.g. `sign-in/email`, `sign-out`, `get-session`, `two-factor/*`, with the request and answer Better Auth defines for it. An unknown path answers the API’s JSON 404. Our own endpoints under /api/auth are listed separately. See docs/api.md "Session".',
+        },
+      },
+      async (request, reply) => {
+        const response = await forward(request, await auth, Buffer.isBuffer(request.body) ? request.body : undefined);
+        return answer(request, reply, response, false);
+      },
+    );
   },
   { name: 'auth', dependencies: ['live'], encapsulate: true },
 );

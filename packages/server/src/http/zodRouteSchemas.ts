@@ -21,6 +21,8 @@ declare module 'fastify' {
   interface FastifySchema {
     /** One line for the OpenAPI document and the reference page. */
     summary?: string;
+    /** More for the OpenAPI document where one line is not enough (a WebSocket's protocol, a mounted library's endpoints). */
+    description?: string;
     /** The content types of a success answer that is not JSON (a file, a page), which the OpenAPI document names. */
     produces?: readonly string[];
   }

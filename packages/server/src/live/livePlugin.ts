@@ -152,6 +152,9 @@ export const livePlugin = fp(
 
     app.live.serve(app, LIVE_PATH, {
       name: 'live',
+      summary: 'Live subscriptions to records, queries and counts (WebSocket)',
+      description:
+        'Upgrades to a WebSocket carrying live subscriptions: a snapshot at once, then one whenever the result changes. Messages: docs/api.md "Live subscriptions (WebSocket)".',
       maxMessageBytes: MAX_MESSAGE_BYTES,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       whenBehind: 'close',

@@ -27,6 +27,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { WebSocket } from 'ws';
+import { errorResponses } from '@nemuri/shared/apiErrors';
 import { POLICY_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE } from '@nemuri/shared/liveSockets';
 import type { Auth } from '../auth/auth.ts';
 import { AUTH_BASE_PATH } from '../auth/http.ts';
@@ -83,6 +84,9 @@ export { POLICY_CLOSE_CODE, SESSION_CHANGED_CLOSE_CODE };
 export interface LiveChannel {
   /** For log lines, e.g. 'live', 'signals', 'monitoring'. */
   name: string;
+  /** The OpenAPI document's line for the socket, and where its messages are described (docs/api.md). */
+  summary?: string;
+  description?: string;
   /** Largest text message this channel takes; larger ones close the socket (1009). */
   maxMessageBytes: number;
   /** Unsent bytes beyond which the peer counts as not reading. */
@@ -324,6 +328,11 @@ export class SocketRuntime {
       path,
       {
         websocket: true,
+        schema: {
+          summary: channel.summary ?? `${path} (WebSocket)`,
+          description: `${channel.description ?? 'Upgrades to a WebSocket.'} The socket acts for the session cookie of the upgrade request; a page of another origin is refused (403).`,
+          response: errorResponses(403),
+        },
         onRequest: (request, reply) => this.#checkOrigin(request, reply),
         // After the app's own preHandler has resolved `request.principal` from the same session.
         preHandler: async (request, reply) => {

@@ -63,15 +63,9 @@ export function createMailer({ smtpUrl, database, from, logger }: CreateMailerOp
   };
 }
 
-/** A mail in the development outbox, as GET /api/dev/outbox lists it. */
-export interface OutboxMail {
-  id: number;
-  to: string;
-  subject: string;
-  text: string;
-  /** ISO 8601. */
-  sentAt: string;
-}
+/** A mail in the development outbox, as GET /api/dev/outbox lists it (shared devOutbox.ts). */
+import type { OutboxMail } from '@nemuri/shared/devOutbox';
+export type { OutboxMail };
 
 /** The development outbox, newest first. */
 export async function listOutbox(database: Database, limit = 100): Promise<OutboxMail[]> {

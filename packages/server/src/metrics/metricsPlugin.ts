@@ -11,6 +11,7 @@
  */
 import fp from 'fastify-plugin';
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { errorResponses } from '@nemuri/shared/apiErrors';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import { ROOM_STATE_NAMES } from '@nemuri/shared/monitoring';
 import type { FastifyRequest } from 'fastify';
@@ -241,12 +242,23 @@ export const metricsPlugin = fp<MetricsPluginOptions>(
       return (request.principal?.accessLevel ?? 0) >= ROLE_LEVELS.systemAdmin;
     }
 
-    app.get(METRICS_PATH, async (request, reply) => {
-      if (!allowed(request)) return sendNotFound(request, reply);
-      registry ??= metricsRegistry(app, database, readiness, dataDir);
-      const body = await registry.metrics();
-      return reply.header('cache-control', 'no-store').type(registry.contentType).send(body);
-    });
+    app.get(
+      METRICS_PATH,
+      {
+        schema: {
+          summary: 'Prometheus metrics (text exposition format 0.0.4), for METRICS_TOKEN or a signed-in system administrator',
+          produces: ['text/plain'],
+          // Anyone else is answered as if there were no such path.
+          response: errorResponses(404),
+        },
+      },
+      async (request, reply) => {
+        if (!allowed(request)) return sendNotFound(request, reply);
+        registry ??= metricsRegistry(app, database, readiness, dataDir);
+        const body = await registry.metrics();
+        return reply.header('cache-control', 'no-store').type(registry.contentType).send(body);
+      },
+    );
   },
   { name: 'metrics', dependencies: ['database', 'ingest', 'live', 'monitoring', 'principal'], encapsulate: true },
 );

@@ -165,6 +165,9 @@ export const monitoringPlugin = fp<MonitoringPluginOptions>(
 
     app.live.serve(app, MONITORING_LIVE_PATH, {
       name: 'monitoring',
+      summary: 'Live states of the caller’s rooms, every second (WebSocket)',
+      description:
+        'Upgrades to a WebSocket: send `{"type":"subscribe-rooms"}`, receive `{"type":"rooms","at","rooms":[…]}` every second. Messages: docs/api.md "Monitoring".',
       maxMessageBytes: MAX_MESSAGE_BYTES,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       // The next second's states replace what a slow reader missed.

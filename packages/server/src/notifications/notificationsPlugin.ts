@@ -23,9 +23,13 @@ import { z } from 'zod/v3';
 import { isAgencyLevel, type Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import {
+  alertAcknowledgedSchema,
+  alertEscalationViewSchema,
   DEFAULT_PREFERENCES,
   deliveryPageQuery,
+  deliveryPageViewSchema,
   domainSettingsInput,
+  domainSettingsViewSchema,
   NOTIFICATIONS_API,
   notificationPreferencesSchema,
   pushSubscriptionInput,
@@ -33,6 +37,9 @@ import {
   shiftInput,
   shiftParams,
   shiftRangeQuery,
+  shiftScheduleSchema,
+  shiftViewSchema,
+  testNotificationSchema,
   type AlertEscalationView,
   type DeliveryAttemptView,
   type DeliveryPageView,
@@ -43,6 +50,7 @@ import {
   type PushSubscriptionView,
   type ShiftView,
   vapidPublicKeySchema,
+  webhookSecretSchema,
 } from '@nemuri/shared/notifications';
 import { errorResponses } from '@nemuri/shared/apiErrors';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
@@ -91,6 +99,7 @@ const MAX_SUBSCRIPTIONS = 10;
 const TEST_INTERVAL_MS = 10_000;
 
 const domainParams = z.object({ domainId: z.string() });
+const alertParams = z.object({ alertId: z.string() });
 
 function signedIn(principal: Principal | null): Principal {
   if (principal === null) throw new ApiError(401, 'unauthenticated', 'Sign in first');
@@ -292,119 +301,186 @@ export const notificationsPlugin = fp<NotificationsPluginOptions>(
       },
     );
 
-    app.post(`${base}/test`, async (request) => {
-      const caller = staff(request.principal);
-      if (caller.domainId === null) throw new ApiError(412, 'failed-precondition', 'No domain');
-      const { rows: recent } = await database.query(
-        'select 1 from notify_queue where recipient = $1 and alert_id like $2 and created_at > $3::timestamptz limit 1',
-        [caller.uid, 'test-%', new Date(now() - TEST_INTERVAL_MS).toISOString()],
-      );
-      if (recent.length > 0) throw new ApiError(429, 'resource-exhausted', 'One test notification per 10 seconds');
-      const preferences = (await preferencesOf(database, [caller.uid])).get(caller.uid) ?? DEFAULT_PREFERENCES;
-      const me = (await staffOf(database, [caller.domainId])).find((member) => member.uid === caller.uid);
-      const message: PushMessage = {
-        kind: 'test',
-        title: TEST_TITLE,
-        body: TEST_BODY,
-        tag: 'test',
-        alertId: null,
-        roomId: null,
-        alertType: null,
-        url: '/account-info',
-        acknowledgeUrl: null,
-      };
-      const row = { alertId: `test-${randomUUID()}`, step: 0, recipient: caller.uid, domainId: caller.domainId };
-      const rows: QueuedNotification[] = [];
-      if (preferences.channels.push)
-        for (const subscription of await subscriptionsOf(caller.uid))
-          rows.push({ ...row, channel: 'push', destination: subscription.id, payload: { critical: true, message, urgent: false } });
-      if (preferences.channels.mail && me !== undefined)
-        rows.push({ ...row, channel: 'mail', destination: '', payload: { critical: true, to: me.email, subject: TEST_TITLE, text: `${TEST_BODY}\n` } });
-      if (preferences.channels.line && preferences.lineUserId !== null)
-        rows.push({ ...row, channel: 'line', destination: '', payload: { critical: true, to: preferences.lineUserId, text: `${TEST_TITLE}\n${TEST_BODY}` } });
-      const queued = await enqueue(database, rows, now());
-      void service.worker.wake();
-      return { queued };
-    });
+    app.post(
+      `${base}/test`,
+      {
+        schema: {
+          summary: 'Sends a test notification on the caller’s channels (one per 10 seconds)',
+          response: { 200: testNotificationSchema, ...errorResponses(401, 403, 412, 429) },
+        },
+      },
+      async (request) => {
+        const caller = staff(request.principal);
+        if (caller.domainId === null) throw new ApiError(412, 'failed-precondition', 'No domain');
+        const { rows: recent } = await database.query(
+          'select 1 from notify_queue where recipient = $1 and alert_id like $2 and created_at > $3::timestamptz limit 1',
+          [caller.uid, 'test-%', new Date(now() - TEST_INTERVAL_MS).toISOString()],
+        );
+        if (recent.length > 0) throw new ApiError(429, 'resource-exhausted', 'One test notification per 10 seconds');
+        const preferences = (await preferencesOf(database, [caller.uid])).get(caller.uid) ?? DEFAULT_PREFERENCES;
+        const me = (await staffOf(database, [caller.domainId])).find((member) => member.uid === caller.uid);
+        const message: PushMessage = {
+          kind: 'test',
+          title: TEST_TITLE,
+          body: TEST_BODY,
+          tag: 'test',
+          alertId: null,
+          roomId: null,
+          alertType: null,
+          url: '/account-info',
+          acknowledgeUrl: null,
+        };
+        const row = { alertId: `test-${randomUUID()}`, step: 0, recipient: caller.uid, domainId: caller.domainId };
+        const rows: QueuedNotification[] = [];
+        if (preferences.channels.push)
+          for (const subscription of await subscriptionsOf(caller.uid))
+            rows.push({ ...row, channel: 'push', destination: subscription.id, payload: { critical: true, message, urgent: false } });
+        if (preferences.channels.mail && me !== undefined)
+          rows.push({ ...row, channel: 'mail', destination: '', payload: { critical: true, to: me.email, subject: TEST_TITLE, text: `${TEST_BODY}\n` } });
+        if (preferences.channels.line && preferences.lineUserId !== null)
+          rows.push({ ...row, channel: 'line', destination: '', payload: { critical: true, to: preferences.lineUserId, text: `${TEST_TITLE}\n${TEST_BODY}` } });
+        const queued = await enqueue(database, rows, now());
+        void service.worker.wake();
+        return { queued };
+      },
+    );
 
-    app.post<{ Params: { alertId: string } }>(`${base}/alerts/:alertId/acknowledge`, async (request) => {
-      const { caller } = await readableAlert(request.principal, request.params.alertId);
-      try {
-        const { acknowledgedAt } = await acknowledgeAlert(store, caller as Claims, request.params.alertId);
-        return { acknowledged: true, acknowledgedAt };
-      } catch (error) {
-        if (error instanceof DocumentError && (error.code === 'not-found' || error.code === 'permission-denied')) throw notFound();
-        throw error;
-      }
-    });
+    api.post(
+      `${base}/alerts/:alertId/acknowledge`,
+      {
+        schema: {
+          summary: 'Acknowledges an alert (the notification’s 確認)',
+          params: alertParams,
+          response: { 200: alertAcknowledgedSchema, ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => {
+        const { caller } = await readableAlert(request.principal, request.params.alertId);
+        try {
+          const { acknowledgedAt } = await acknowledgeAlert(store, caller as Claims, request.params.alertId);
+          return { acknowledged: true as const, acknowledgedAt };
+        } catch (error) {
+          if (error instanceof DocumentError && (error.code === 'not-found' || error.code === 'permission-denied')) throw notFound();
+          throw error;
+        }
+      },
+    );
 
-    app.get<{ Params: { alertId: string } }>(`${base}/alerts/:alertId/escalation`, async (request, reply) => {
-      const { alert } = await readableAlert(request.principal, request.params.alertId);
-      const alertId = request.params.alertId;
-      const [{ rows: escalations }, { rows: steps }, { rows: deliveries }] = await Promise.all([
-        database.query<{ opened_at: Date; closed_at: Date | null; closed_reason: string | null; next_step_at: Date | null }>(
-          'select opened_at, closed_at, closed_reason, next_step_at from notify_escalations where alert_id = $1',
-          [alertId],
-        ),
-        database.query<{ step: number; target: EscalationStepView['target']; at: Date; recipients: number }>(
-          'select step, target, at, recipients from notify_escalation_steps where alert_id = $1 order by step',
-          [alertId],
-        ),
-        database.query<DeliveryRow>(`select ${DELIVERY_COLUMNS} from notify_queue where alert_id = $1 order by id limit 500`, [alertId]),
-      ]);
-      const escalation = escalations[0];
-      reply.header('cache-control', 'no-store');
-      const view: AlertEscalationView = {
-        alertId,
-        openedAt: escalation === undefined ? String(alert.startedAt) : new Date(escalation.opened_at).toISOString(),
-        closedAt: isoOf(escalation?.closed_at ?? null),
-        closedReason: escalation?.closed_reason ?? null,
-        nextStepAt: isoOf(escalation?.next_step_at ?? null),
-        steps: steps.map((step) => ({ step: step.step, target: step.target, at: new Date(step.at).toISOString(), recipients: step.recipients })),
-        deliveries: deliveries.map(deliveryView),
-      };
-      return view;
-    });
+    api.get(
+      `${base}/alerts/:alertId/escalation`,
+      {
+        schema: {
+          summary: 'An alert’s escalation: its steps and deliveries',
+          params: alertParams,
+          response: { 200: alertEscalationViewSchema, ...errorResponses(401, 404) },
+        },
+      },
+      async (request, reply) => {
+        const { alert } = await readableAlert(request.principal, request.params.alertId);
+        const alertId = request.params.alertId;
+        const [{ rows: escalations }, { rows: steps }, { rows: deliveries }] = await Promise.all([
+          database.query<{ opened_at: Date; closed_at: Date | null; closed_reason: string | null; next_step_at: Date | null }>(
+            'select opened_at, closed_at, closed_reason, next_step_at from notify_escalations where alert_id = $1',
+            [alertId],
+          ),
+          database.query<{ step: number; target: EscalationStepView['target']; at: Date; recipients: number }>(
+            'select step, target, at, recipients from notify_escalation_steps where alert_id = $1 order by step',
+            [alertId],
+          ),
+          database.query<DeliveryRow>(`select ${DELIVERY_COLUMNS} from notify_queue where alert_id = $1 order by id limit 500`, [alertId]),
+        ]);
+        const escalation = escalations[0];
+        reply.header('cache-control', 'no-store');
+        const view: AlertEscalationView = {
+          alertId,
+          openedAt: escalation === undefined ? String(alert.startedAt) : new Date(escalation.opened_at).toISOString(),
+          closedAt: isoOf(escalation?.closed_at ?? null),
+          closedReason: escalation?.closed_reason ?? null,
+          nextStepAt: isoOf(escalation?.next_step_at ?? null),
+          steps: steps.map((step) => ({ step: step.step, target: step.target, at: new Date(step.at).toISOString(), recipients: step.recipients })),
+          deliveries: deliveries.map(deliveryView),
+        };
+        return view;
+      },
+    );
 
-    app.get<{ Params: { domainId: string } }>(`${base}/domains/:domainId/settings`, async (request, reply) => {
-      await administered(request.principal, request.params.domainId);
-      reply.header('cache-control', 'no-store');
-      const view: DomainSettingsView = await domainSettingsOf(database, request.params.domainId);
-      return view;
-    });
+    api.get(
+      `${base}/domains/:domainId/settings`,
+      {
+        schema: {
+          summary: 'A domain’s notification settings (administrators)',
+          params: domainParams,
+          response: { 200: domainSettingsViewSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await administered(request.principal, request.params.domainId);
+        reply.header('cache-control', 'no-store');
+        const view: DomainSettingsView = await domainSettingsOf(database, request.params.domainId);
+        return view;
+      },
+    );
 
-    api.put(`${base}/domains/:domainId/settings`, { schema: { params: domainParams, body: domainSettingsInput } }, async (request) => {
-      await administered(request.principal, request.params.domainId);
-      const { lineChannelAccessToken, ...settings } = request.body;
-      const refusal = settings.webhookUrl === null ? null : await webhookRefusal(settings.webhookUrl, extraOrigins, resolveHost);
-      if (refusal !== null) throw new ApiError(400, 'invalid-argument', `webhookUrl: ${refusal}`);
-      await database.query(
-        `insert into notify_domain_settings (domain_id, settings, line_token) values ($1, $2::jsonb, $3)
+    api.put(
+      `${base}/domains/:domainId/settings`,
+      {
+        schema: {
+          summary: 'Sets a domain’s notification settings (administrators)',
+          params: domainParams,
+          body: domainSettingsInput,
+          response: { 200: domainSettingsViewSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        await administered(request.principal, request.params.domainId);
+        const { lineChannelAccessToken, ...settings } = request.body;
+        const refusal = settings.webhookUrl === null ? null : await webhookRefusal(settings.webhookUrl, extraOrigins, resolveHost);
+        if (refusal !== null) throw new ApiError(400, 'invalid-argument', `webhookUrl: ${refusal}`);
+        await database.query(
+          `insert into notify_domain_settings (domain_id, settings, line_token) values ($1, $2::jsonb, $3)
        on conflict (domain_id) do update set settings = excluded.settings, updated_at = now(),
          line_token = case when $4 then excluded.line_token else notify_domain_settings.line_token end`,
-        [request.params.domainId, JSON.stringify(settings), lineChannelAccessToken ?? null, lineChannelAccessToken !== undefined],
-      );
-      const view: DomainSettingsView = await domainSettingsOf(database, request.params.domainId);
-      return view;
-    });
+          [request.params.domainId, JSON.stringify(settings), lineChannelAccessToken ?? null, lineChannelAccessToken !== undefined],
+        );
+        const view: DomainSettingsView = await domainSettingsOf(database, request.params.domainId);
+        return view;
+      },
+    );
 
-    app.post<{ Params: { domainId: string } }>(`${base}/domains/:domainId/webhook-secret`, async (request, reply) => {
-      await administered(request.principal, request.params.domainId);
-      const secret = randomBytes(32).toString('base64url');
-      const current = await domainSettingsOf(database, request.params.domainId);
-      const { lineConfigured: _line, webhookSecretSet: _secret, ...settings } = current;
-      await database.query(
-        `insert into notify_domain_settings (domain_id, settings, webhook_secret) values ($1, $2::jsonb, $3)
+    api.post(
+      `${base}/domains/:domainId/webhook-secret`,
+      {
+        schema: {
+          summary: 'A new webhook signing secret, shown once (administrators)',
+          params: domainParams,
+          response: { 200: webhookSecretSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        await administered(request.principal, request.params.domainId);
+        const secret = randomBytes(32).toString('base64url');
+        const current = await domainSettingsOf(database, request.params.domainId);
+        const { lineConfigured: _line, webhookSecretSet: _secret, ...settings } = current;
+        await database.query(
+          `insert into notify_domain_settings (domain_id, settings, webhook_secret) values ($1, $2::jsonb, $3)
        on conflict (domain_id) do update set webhook_secret = excluded.webhook_secret, updated_at = now()`,
-        [request.params.domainId, JSON.stringify(settings), secret],
-      );
-      reply.header('cache-control', 'no-store');
-      return { secret };
-    });
+          [request.params.domainId, JSON.stringify(settings), secret],
+        );
+        reply.header('cache-control', 'no-store');
+        return { secret };
+      },
+    );
 
     api.get(
       `${base}/domains/:domainId/deliveries`,
-      { schema: { summary: 'Notification delivery log, paged', params: domainParams, querystring: deliveryPageQuery } },
+      {
+        schema: {
+          summary: 'Notification delivery log, paged',
+          params: domainParams,
+          querystring: deliveryPageQuery,
+          response: { 200: deliveryPageViewSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
       async (request, reply) => {
         await administered(request.principal, request.params.domainId);
         const { before, limit } = request.query;
@@ -450,7 +526,14 @@ export const notificationsPlugin = fp<NotificationsPluginOptions>(
 
     api.get(
       `${base}/domains/:domainId/shifts`,
-      { schema: { summary: 'On-duty schedule', params: domainParams, querystring: shiftRangeQuery } },
+      {
+        schema: {
+          summary: 'On-duty schedule',
+          params: domainParams,
+          querystring: shiftRangeQuery,
+          response: { 200: shiftScheduleSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
       async (request, reply) => {
         await administered(request.principal, request.params.domainId);
         const { from, days } = request.query;
@@ -469,7 +552,14 @@ export const notificationsPlugin = fp<NotificationsPluginOptions>(
 
     api.put(
       `${base}/domains/:domainId/shifts/:day/:shift`,
-      { schema: { summary: 'Staff on duty for one shift', params: shiftParams.extend({ domainId: z.string() }), body: shiftInput } },
+      {
+        schema: {
+          summary: 'Staff on duty for one shift',
+          params: shiftParams.extend({ domainId: z.string() }),
+          body: shiftInput,
+          response: { 200: shiftViewSchema, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
       async (request) => {
         const caller = await administered(request.principal, request.params.domainId);
         const { day, shift } = request.params;

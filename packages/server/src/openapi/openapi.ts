@@ -8,7 +8,8 @@
  * with before the handler runs (http/zodRouteSchemas.ts), so the document cannot drift from what
  * is checked. Its answers likewise from the route's `response` schemas (`{ 200: …, 404:
  * apiErrorBody }`), which check every answer as it is written; a route answering a file names its
- * content types (`produces: ['text/csv']`) and documents only its error answers as JSON.
+ * content types (`produces: ['text/csv']`) and documents only its error answers as JSON. A WebSocket
+ * route answers 101 (its messages are in docs/api.md, named by the route's `description`).
  */
 import type { FastifyInstance, FastifyPluginAsync, HTTPMethods, RouteOptions } from 'fastify';
 import { APP_VERSION } from '@nemuri/shared/version';
@@ -69,6 +70,13 @@ export function openApiPathOf(url: string): { path: string; params: string[] } {
 }
 
 type JsonSchema = Record<string, unknown>;
+
+/** A success answer's body of a `produces` type: JSON is an object, text a string, anything else bytes. */
+function bodyOfType(type: string): JsonSchema {
+  if (type === 'application/json' || type.endsWith('+json')) return { type: 'object' };
+  if (type.startsWith('text/')) return { type: 'string' };
+  return { type: 'string', format: 'binary' };
+}
 
 function fromZod(schema: ZodTypeAny): JsonSchema {
   // Inlined (no $ref to #/definitions, which an OpenAPI document would not resolve).
@@ -143,8 +151,12 @@ function operationOf(route: RegisteredRoute): Record<string, unknown> {
     }
   }
   if (Array.isArray(schema.produces) && responses['200'] === undefined) {
-    const file = { schema: { type: 'string', format: 'binary' } };
-    responses['200'] = { description: 'OK', content: Object.fromEntries((schema.produces as string[]).map((type) => [type, file])) };
+    responses['200'] = { description: 'OK', content: Object.fromEntries((schema.produces as string[]).map((type) => [type, { schema: bodyOfType(type) }])) };
+  }
+  if (route.websocket) {
+    responses['101'] = {
+      description: 'Switching Protocols: the connection becomes a WebSocket whose messages are JSON text, one per frame (see the operation’s description)',
+    };
   }
   if (Object.keys(responses).length === 0) {
     responses.default = { description: 'JSON; errors are `{ code, message }` with the HTTP status (docs/api.md)' };
@@ -159,6 +171,7 @@ function operationOf(route: RegisteredRoute): Record<string, unknown> {
       .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
       .join('')}`,
     summary,
+    ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
     tags: [tagOf(route.url)],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body !== undefined ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
@@ -261,11 +274,16 @@ export const openApiPlugin: FastifyPluginAsync<OpenApiPluginOptions> = async (ap
   let document: Record<string, unknown> | undefined;
   let page: string | undefined;
   const documentNow = (): Record<string, unknown> => (document ??= openApiDocument(routes));
-  app.get(OPENAPI_PATH, async (_request, reply) => reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(documentNow()));
-  app.get(REFERENCE_PATH, async (_request, reply) =>
-    reply
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send((page ??= referencePage(documentNow()))),
+  app.get(OPENAPI_PATH, { schema: { summary: 'This document (OpenAPI 3.1)', produces: ['application/json'] } }, async (_request, reply) =>
+    reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(documentNow()),
+  );
+  app.get(
+    REFERENCE_PATH,
+    { schema: { summary: 'The API reference, an HTML page rendered from this document', produces: ['text/html'] } },
+    async (_request, reply) =>
+      reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send((page ??= referencePage(documentNow()))),
   );
 };

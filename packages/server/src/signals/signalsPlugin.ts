@@ -17,8 +17,10 @@ import { readsWhole, type Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import { isPlainObject } from '@nemuri/shared/documents/update';
 import { z } from 'zod/v3';
+import { errorResponses } from '@nemuri/shared/apiErrors';
 import { signalReadQuery } from '@nemuri/shared/signalReads';
 import { apiErrorOfDocument, sendApiError } from '../http/errors.ts';
+import { sendBytes } from '../http/sendBytes.ts';
 import type { ZodTypeProvider } from '../http/zodRouteSchemas.ts';
 import { SERIAL_PATTERN } from '../devices/deviceRegistry.ts';
 import type { DeviceStatusTracker } from '../devices/deviceStatus.ts';
@@ -202,6 +204,9 @@ export const signalsPlugin = fp<SignalsPluginOptions>(
           summary: "A device's stored signal frames of one channel (SMF, at most 24 hours)",
           params: z.object({ serial: z.string() }),
           querystring: signalReadQuery,
+          // The frames as stored, one after another (docs/device-protocol.md "Frame layout"); an unknown or unreadable device answers 404.
+          produces: ['application/octet-stream'],
+          response: errorResponses(400, 401, 403, 404),
         },
       },
       async (request, reply) => {
@@ -215,12 +220,15 @@ export const signalsPlugin = fp<SignalsPluginOptions>(
           return sendApiError(reply, apiErrorOfDocument(error));
         }
         const frames = await app.signals.store.read(serial, channel, from * 1000, to * 1000);
-        return reply.type('application/octet-stream').send(frames);
+        return sendBytes(reply.type('application/octet-stream'), frames);
       },
     );
 
     app.live.serve(app, LIVE_SIGNALS_PATH, {
       name: 'signals',
+      summary: 'Live signal frames of devices (WebSocket)',
+      description:
+        'Upgrades to a WebSocket: `{"type":"subscribe", serial, channels?}` / `{"type":"unsubscribe", serial}`, answered with the devices’ frames as they arrive. Messages: docs/device-protocol.md "Reading signals" (see docs/api.md "Devices and signals").',
       maxMessageBytes: MAX_MESSAGE_BYTES,
       maxBufferedBytes,
       // Live signals are worth having late only if complete: frames are dropped (and counted) instead.

@@ -14,17 +14,15 @@ import {
   type PushSubscriptionView,
   type Shift,
   type ShiftAssignment,
+  type ShiftScheduleView,
   type ShiftView,
+  type TestNotificationResult,
+  type WebhookSecretView,
 } from '@nemuri/shared/notifications';
 import { http, type HttpMethod } from '../../../lib/http/httpClient.ts';
 
 function call<T>(method: HttpMethod, url: string, body?: unknown): Promise<T> {
   return http.json<T>(method, url, { body });
-}
-
-export interface ShiftsAnswer {
-  shifts: ShiftView[];
-  staff: { uid: string; displayName: string; accessLevel: number }[];
 }
 
 const domain = (domainId: string) => `${API}/domains/${encodeURIComponent(domainId)}`;
@@ -36,11 +34,11 @@ export const notificationsApi = {
   subscriptions: () => call<{ subscriptions: PushSubscriptionView[] }>('GET', `${API}/subscriptions`),
   addSubscription: (input: PushSubscriptionInput) => call<{ subscriptions: PushSubscriptionView[] }>('POST', `${API}/subscriptions`, input),
   removeSubscription: (id: string) => call<{ subscriptions: PushSubscriptionView[] }>('DELETE', `${API}/subscriptions/${encodeURIComponent(id)}`),
-  sendTest: () => call<{ queued: number }>('POST', `${API}/test`, {}),
+  sendTest: () => call<TestNotificationResult>('POST', `${API}/test`, {}),
   settings: (domainId: string) => call<DomainSettingsView>('GET', `${domain(domainId)}/settings`),
   saveSettings: (domainId: string, input: DomainSettingsInput) => call<DomainSettingsView>('PUT', `${domain(domainId)}/settings`, input),
-  rotateWebhookSecret: (domainId: string) => call<{ secret: string }>('POST', `${domain(domainId)}/webhook-secret`, {}),
-  shifts: (domainId: string, from: string, days: number) => call<ShiftsAnswer>('GET', `${domain(domainId)}/shifts?from=${from}&days=${days}`),
+  rotateWebhookSecret: (domainId: string) => call<WebhookSecretView>('POST', `${domain(domainId)}/webhook-secret`, {}),
+  shifts: (domainId: string, from: string, days: number) => call<ShiftScheduleView>('GET', `${domain(domainId)}/shifts?from=${from}&days=${days}`),
   saveShift: (domainId: string, day: string, shift: Shift, assignments: ShiftAssignment[]) =>
     call<ShiftView>('PUT', `${domain(domainId)}/shifts/${day}/${shift}`, { assignments }),
   deliveries: (domainId: string, before: number | null) =>
