@@ -22,3 +22,6 @@ export type ApiErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 412 | 413 | 415
 export function errorResponses<S extends ApiErrorStatus>(...statuses: S[]): Record<S, typeof apiErrorBody> {
   return Object.fromEntries(statuses.map((status) => [status, apiErrorBody])) as Record<S, typeof apiErrorBody>;
 }
+
+/** `{ 204: noContent }`: the route answers 204 with no body (the OpenAPI document shows it without content). */
+export const noContent = z.undefined();

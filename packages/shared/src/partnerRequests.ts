@@ -55,27 +55,44 @@ export type PartnerRequestInput = z.infer<typeof partnerRequestInput>;
 /** What a customer sends to answer (POST /api/domains/:domainId/partner-requests/:agencyId/answer). */
 export const partnerRequestAnswer = z.object({ accept: z.boolean() }).strict();
 
-interface ProposedContract {
-  status: PartnerRequestStatus;
-  partnerName: string;
-  contractStart: string | null;
-  contractEnd: string | null;
-  monthlyUnitPrice: number | null;
-  message: string | null;
-  requestedAt: string;
-  answeredAt: string | null;
-}
+/** What both sides see of a request: its status and the contract the agency proposed. */
+const proposedContract = z.object({
+  status: z.enum(PARTNER_REQUEST_STATUSES),
+  partnerName: z.string(),
+  contractStart: z.string().nullable(),
+  contractEnd: z.string().nullable(),
+  monthlyUnitPrice: z.number().nullable(),
+  message: z.string().nullable(),
+  /** Empty for a partnership made before requests existed (it has no request). */
+  requestedAt: z.string(),
+  answeredAt: z.string().nullable(),
+});
 
 /** A request as the agency sees it. */
-export interface AgencyPartnerRequestRow extends ProposedContract {
-  domainId: string;
-  customerName: string;
-}
+export const agencyPartnerRequestRowSchema = proposedContract.extend({ domainId: z.string(), customerName: z.string() }).strict();
+export type AgencyPartnerRequestRow = z.infer<typeof agencyPartnerRequestRowSchema>;
 
 /** A request or a partnership as the customer sees it. */
-export interface CustomerPartnerRequestRow extends ProposedContract {
-  agencyId: string;
-  agencyName: string;
-  /** The partnership is in force (the agency sees this customer's devices and rooms). */
-  partner: boolean;
-}
+export const customerPartnerRequestRowSchema = proposedContract
+  .extend({
+    agencyId: z.string(),
+    agencyName: z.string(),
+    /** The partnership is in force (the agency sees this customer's devices and rooms). */
+    partner: z.boolean(),
+  })
+  .strict();
+export type CustomerPartnerRequestRow = z.infer<typeof customerPartnerRequestRowSchema>;
+
+/** GET /api/agency/:agencyId/partner-requests: a keyset page, newest first; `nextCursor` the last row's customer id. */
+export const agencyPartnerRequestsPageSchema = z.object({ requests: z.array(agencyPartnerRequestRowSchema), nextCursor: z.string().nullable() }).strict();
+export type AgencyPartnerRequestsPage = z.infer<typeof agencyPartnerRequestsPageSchema>;
+
+/** PUT /api/agency/:agencyId/partner-requests/:domainId: the request as sent. */
+export const partnerRequestSentSchema = z.object({ request: agencyPartnerRequestRowSchema }).strict();
+
+/**
+ * GET /api/domains/:domainId/partner-requests (and what answering or ending gives back: the first
+ * page): `nextCursor` the agency of the page's last request when another page follows.
+ */
+export const customerPartnerRequestsPageSchema = z.object({ requests: z.array(customerPartnerRequestRowSchema), nextCursor: z.string().nullable() }).strict();
+export type CustomerPartnerRequestsPage = z.infer<typeof customerPartnerRequestsPageSchema>;

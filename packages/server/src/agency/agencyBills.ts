@@ -25,11 +25,12 @@ import {
   STANDARD_TAX_RATE,
   type DeviceHolding,
 } from '@nemuri/shared/billing/billArithmetic';
+import type { Bill, GenerateResult } from '@nemuri/shared/billing/agencyAnswers';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
 import type { Data } from '@nemuri/shared/documents/update';
 import { withServerOnlyFields, type DocumentStore } from '../documents/store.ts';
-import { idOf, loadAgencyData, numberOr, paymentTermsOf, text, type AgencyData } from './agencyData.ts';
+import { answered, idOf, loadAgencyData, numberOr, paymentTermsOf, text, type AgencyData } from './agencyData.ts';
 import { AgencyError } from './agencyError.ts';
 import { monthOfInstant } from './agencyViews.ts';
 
@@ -48,11 +49,6 @@ export function holdingsOf(data: AgencyData, partnerId: string): DeviceHolding[]
     bySerial.set(borrow.deviceSerial, periods);
   }
   return [...bySerial].map(([deviceSerial, periods]) => ({ deviceSerial, periods }));
-}
-
-export interface GenerateResult {
-  bills: Data[];
-  skipped: { partnerDomainId: string; reason: 'bill-frozen' | 'no-usage' | 'no-unit-price' }[];
 }
 
 async function versionOf(store: DocumentStore, claims: Claims, path: string): Promise<{ data: Data | null; version: number }> {
@@ -138,7 +134,7 @@ export async function generateBills(
       generatedAt: now.toISOString(),
     };
     await commitOne(store, claims, path, existing.version, record);
-    result.bills.push({ ...record, documentReferenceId: billIdOf(partnerDomainId, month), documentPath: path });
+    result.bills.push(answered<Bill>({ ...record, documentReferenceId: billIdOf(partnerDomainId, month), documentPath: path }));
   }
   return result;
 }
@@ -165,7 +161,7 @@ const ISSUE_ATTEMPTS = 50;
  * payment terms. A qualified invoice needs the issuer's registration number, so an agency without
  * one cannot issue; a month under way cannot be issued (its days are not all billed yet).
  */
-export async function issueBill(store: DocumentStore, claims: Claims, agencyId: string, billId: string, now: Date): Promise<Data> {
+export async function issueBill(store: DocumentStore, claims: Claims, agencyId: string, billId: string, now: Date): Promise<Bill> {
   const agencyPath = `domains/${agencyId}`;
   // The agency record is read and raised with the server-only field visible to this commit only.
   const counterClaims = withServerOnlyFields(claims);
@@ -214,7 +210,7 @@ export async function issueBill(store: DocumentStore, claims: Claims, agencyId: 
           { op: 'set', path: bill.path, data: next, merge: false },
         ],
       });
-      return { ...next, documentReferenceId: billId, documentPath: bill.path };
+      return answered<Bill>({ ...next, documentReferenceId: billId, documentPath: bill.path });
     } catch (error) {
       if (!(error instanceof DocumentError && error.code === 'aborted')) throw error;
       if (attempt >= ISSUE_ATTEMPTS)
@@ -228,14 +224,14 @@ export async function issueBill(store: DocumentStore, claims: Claims, agencyId: 
   }
 }
 
-export async function markBillPaid(store: DocumentStore, claims: Claims, agencyId: string, billId: string, now: Date): Promise<Data> {
+export async function markBillPaid(store: DocumentStore, claims: Claims, agencyId: string, billId: string, now: Date): Promise<Bill> {
   const bill = await existingBill(store, claims, agencyId, billId);
   if (bill.data.status === 'draft')
     throw new AgencyError(409, 'failed-precondition', 'bill-not-issued', `${bill.path} is a draft: issue it before marking it paid`);
   if (bill.data.status === 'paid') throw new AgencyError(409, 'failed-precondition', 'bill-already-paid', `${bill.path} is already paid`);
   const next: Data = { ...storedFields(bill.data), status: 'paid', paidAt: now.toISOString() };
   await commitOne(store, claims, bill.path, bill.version, next);
-  return { ...next, documentReferenceId: billId, documentPath: bill.path };
+  return answered<Bill>({ ...next, documentReferenceId: billId, documentPath: bill.path });
 }
 
 /** Deletes a draft; issued and paid bills stay. */

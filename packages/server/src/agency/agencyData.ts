@@ -32,6 +32,15 @@ export function paymentTermsOf(partner: Data | null): PaymentTerms {
   return { monthsAfter: numberOr(monthsAfter, DEFAULT_PAYMENT_TERMS.monthsAfter), day: typeof day === 'number' ? day : null };
 }
 
+/**
+ * A record the engine gave back, typed as its answer (shared billing/agencyAnswers.ts): the engine
+ * checked its fields against the registry's schema when it was written, and the route's response
+ * schema checks the answer again as it goes out (a mismatch is logged), so it is not parsed twice.
+ */
+export function answered<T extends object>(record: Data): T {
+  return record as unknown as T;
+}
+
 export function idOf(record: Data): string {
   return String(record.documentReferenceId);
 }

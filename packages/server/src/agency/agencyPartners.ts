@@ -8,11 +8,12 @@
  * has. A partner must be a root domain (corporation or individual) that no other agency serves
  * (`agencyDomainId` empty or this agency).
  */
+import type { AgencyRecord, PartnerRecord, StaffRow } from '@nemuri/shared/billing/agencyAnswers';
 import type { Claims } from '@nemuri/shared/documents/access';
 import type { Data } from '@nemuri/shared/documents/update';
 import type { DocumentStore } from '../documents/store.ts';
 import { readEveryPage } from '../documents/keysetPage.ts';
-import { idOf, text } from './agencyData.ts';
+import { answered, idOf, text } from './agencyData.ts';
 import { AgencyError } from './agencyError.ts';
 
 export interface PartnerInput {
@@ -36,7 +37,7 @@ export function eligible(domain: Data, agencyId: string): boolean {
 }
 
 /** Edits the contract of an existing partner; a new partner comes only from the customer accepting a request (404 here). */
-export async function savePartner(store: DocumentStore, claims: Claims, agencyId: string, partnerId: string, input: PartnerInput): Promise<Data> {
+export async function savePartner(store: DocumentStore, claims: Claims, agencyId: string, partnerId: string, input: PartnerInput): Promise<PartnerRecord> {
   if (input.contractStart !== null && input.contractEnd !== null && input.contractEnd < input.contractStart) {
     throw new AgencyError(400, 'invalid-argument', 'invalid-argument', 'contractEnd is before contractStart');
   }
@@ -44,16 +45,22 @@ export async function savePartner(store: DocumentStore, claims: Claims, agencyId
   if ((await store.get(claims, path)) === null)
     throw new AgencyError(404, 'not-found', 'partner-not-found', `No partner ${partnerId}: ask the customer with a partner request`);
   const { paymentTerms, ...contract } = input;
-  return store.set(claims, path, { ...contract, ...(paymentTerms === undefined ? {} : { paymentTerms }) }, false);
+  return answered<PartnerRecord>(await store.set(claims, path, { ...contract, ...(paymentTerms === undefined ? {} : { paymentTerms }) }, false));
 }
 
 /** The staff of a partner's domains (read-only for the agency), without disabled flags hidden. */
-export async function partnerStaff(store: DocumentStore, claims: Claims, agencyId: string, partnerId: string, domainIds: readonly string[]): Promise<Data[]> {
+export async function partnerStaff(
+  store: DocumentStore,
+  claims: Claims,
+  agencyId: string,
+  partnerId: string,
+  domainIds: readonly string[],
+): Promise<StaffRow[]> {
   const partner = await store.get(claims, `domains/${agencyId}/partners/${partnerId}`);
   if (partner === null) throw new AgencyError(404, 'not-found', 'partner-not-found', `No partner ${partnerId}`);
   const lists = await Promise.all(
     domainIds.map(async (domainId) =>
-      (await readEveryPage(store, claims, { collection: `domains/${domainId}/staff` })).map((staff) => ({ ...staff, domainId })),
+      (await readEveryPage(store, claims, { collection: `domains/${domainId}/staff` })).map((staff) => answered<StaffRow>({ ...staff, domainId })),
     ),
   );
   return lists.flat();
@@ -65,6 +72,7 @@ export async function saveInvoiceSettings(
   claims: Claims,
   agencyId: string,
   invoiceRegistrationNumber: string | null,
-): Promise<Data | null> {
-  return store.update(claims, `domains/${agencyId}`, { invoiceRegistrationNumber });
+): Promise<AgencyRecord | null> {
+  const saved = await store.update(claims, `domains/${agencyId}`, { invoiceRegistrationNumber });
+  return saved === null ? null : answered<AgencyRecord>(saved);
 }

@@ -11,6 +11,7 @@
  * uid, so that the audit log names who consented. Out of the customer's reach (another root, a
  * request that does not exist) answers 404 alike.
  */
+import type { PartnerCandidate } from '@nemuri/shared/billing/agencyAnswers';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Claims } from '@nemuri/shared/documents/access';
 import { DocumentError } from '@nemuri/shared/documents/errors';
@@ -18,7 +19,9 @@ import type { Data } from '@nemuri/shared/documents/update';
 import {
   ASK_AGAIN_AFTER_DAYS,
   type AgencyPartnerRequestRow,
+  type AgencyPartnerRequestsPage,
   type CustomerPartnerRequestRow,
+  type CustomerPartnerRequestsPage,
   type PartnerRequestInput,
   type PartnerRequestStatus,
 } from '@nemuri/shared/partnerRequests';
@@ -70,7 +73,7 @@ async function askableRoot(store: DocumentStore, agencyId: string, customerId: s
 }
 
 /** Root domains the agency may ask: eligible, not its partner, not asked and waiting, not served by another agency. */
-export async function partnerCandidates(store: DocumentStore, claims: Claims, agencyId: string): Promise<{ id: string; name: string; kind: string }[]> {
+export async function partnerCandidates(store: DocumentStore, claims: Claims, agencyId: string): Promise<PartnerCandidate[]> {
   const [domains, partners, requests, serving] = await Promise.all([
     readEveryPage(store, SYSTEM_PRINCIPAL, { collection: 'domains', where: [['kind', 'in', PARTNER_KINDS]] }),
     readEveryPage(store, claims, { collection: `domains/${agencyId}/partners` }),
@@ -109,7 +112,7 @@ export async function agencyRequestsPage(
   agencyId: string,
   limit: number,
   cursor: string | undefined,
-): Promise<{ requests: AgencyPartnerRequestRow[]; nextCursor: string | null }> {
+): Promise<AgencyPartnerRequestsPage> {
   const page = await keysetPage(store, claims, { collection: `domains/${agencyId}/partnerRequests`, orderBy: [['requestedAt', 'desc']] }, limit, cursor);
   return { requests: page.records.map(agencyRow), nextCursor: page.nextCursor };
 }
@@ -259,19 +262,18 @@ async function partnershipRow(store: DocumentStore, customerId: string, agencyId
   };
 }
 
-export interface CustomerRequestsPage {
-  requests: CustomerPartnerRequestRow[];
-  /** The agency id of the page's last request when another page follows, else null. */
-  nextCursor: string | null;
-}
-
 /**
  * A page of the requests to the customer, newest first (then by path), keyset-paged like the agency
  * side's: the cursor is the agency of the previous page's last request, and must name a request to
  * this customer, else 400 (a guessed agency id tells nothing about other customers). The first page
  * also carries the partnerships in force that have no request (made before requests existed).
  */
-export async function customerRequestsPage(store: DocumentStore, customerId: string, limit: number, cursor: string | undefined): Promise<CustomerRequestsPage> {
+export async function customerRequestsPage(
+  store: DocumentStore,
+  customerId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<CustomerPartnerRequestsPage> {
   let after: string | null = null;
   if (cursor !== undefined) {
     const path = requestPath(cursor, customerId);

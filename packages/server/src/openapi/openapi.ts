@@ -7,9 +7,10 @@
  * (`schema: { summary, params, querystring, body }`): the objects Fastify validates the request
  * with before the handler runs (http/zodRouteSchemas.ts), so the document cannot drift from what
  * is checked. Its answers likewise from the route's `response` schemas (`{ 200: …, 404:
- * apiErrorBody }`), which check every answer as it is written; a route answering a file names its
- * content types (`produces: ['text/csv']`) and documents only its error answers as JSON. A WebSocket
- * route answers 101 (its messages are in docs/api.md, named by the route's `description`).
+ * apiErrorBody }`), which check every answer as it is written (a 204, `noContent`, is documented
+ * without content); a route answering a file names its content types (`produces: ['text/csv']`)
+ * and documents only its error answers as JSON. A WebSocket route answers 101 (its messages are in
+ * docs/api.md, named by the route's `description`).
  */
 import type { FastifyInstance, FastifyPluginAsync, HTTPMethods, RouteOptions } from 'fastify';
 import { APP_VERSION } from '@nemuri/shared/version';
@@ -82,7 +83,31 @@ function fromZod(schema: ZodTypeAny): JsonSchema {
   // Inlined (no $ref to #/definitions, which an OpenAPI document would not resolve).
   const json = zodToJsonSchema(schema, { $refStrategy: 'none', target: 'jsonSchema2019-09' }) as JsonSchema;
   delete json.$schema;
+  numericBounds(json);
   return json;
+}
+
+/**
+ * zod-to-json-schema writes `gt`/`lt` in draft 4's form (`exclusiveMinimum: true` beside
+ * `minimum`) for every target but draft 7; 2019-09 and OpenAPI 3.1 take the bound itself, and a
+ * validator refuses the boolean form (e.g. the domain record's `alertResoundMin`).
+ */
+function numericBounds(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) numericBounds(item);
+    return;
+  }
+  if (!isJsonSchema(node)) return;
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (node[flag] === true && typeof node[bound] === 'number') {
+      node[flag] = node[bound];
+      delete node[bound];
+    }
+  }
+  for (const value of Object.values(node)) numericBounds(value);
 }
 
 function isJsonSchema(value: unknown): value is JsonSchema {
@@ -122,6 +147,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   200: 'OK',
   201: 'Created',
   202: 'Accepted',
+  204: 'Done; no content',
   400: 'The input does not match the documented schema, or is refused (`invalid-argument`, the message names each problem)',
   401: 'Not signed in and no valid API key (`unauthenticated`)',
   403: 'Signed in, but not allowed (`permission-denied`)',
@@ -147,6 +173,11 @@ function operationOf(route: RegisteredRoute): Record<string, unknown> {
   if (isJsonSchema(schema.response)) {
     for (const [status, response] of Object.entries(schema.response)) {
       if (!isZodSchema(response)) continue;
+      // A 204 has no body (HTTP): its schema (`noContent`) only says that the route answers it.
+      if (status === '204') {
+        responses[status] = { description: STATUS_DESCRIPTIONS[status] };
+        continue;
+      }
       responses[status] = { description: STATUS_DESCRIPTIONS[status] ?? status, content: { 'application/json': { schema: fromZod(response) } } };
     }
   }

@@ -44,6 +44,7 @@ describe('agency rows', () => {
   it('sorts bills newest month first, then by partner', () => {
     const bill = (month: string, partnerName: string) => ({
       documentReferenceId: `${partnerName}-${month}`,
+      documentPath: `domains/demo-agency/bills/${partnerName}-${month}`,
       partnerDomainId: partnerName,
       partnerName,
       month,

@@ -7,49 +7,50 @@ import type { TFunction } from 'i18next';
 import { ApiError, reasonOrCode } from '../../../lib/http/apiError.ts';
 import { http, type HttpMethod } from '../../../lib/http/httpClient.ts';
 import { cursorPageQuery } from '../../../lib/cursorPages.ts';
-import type { AgencyStatistics, DeviceRow, MonthRevenue, PartnersPage, PartnerRow, RoomRow } from '@nemuri/shared/billing/agencyAnswers';
-import type { PaymentTerms, RateTotal } from '@nemuri/shared/billing/billArithmetic';
-import type { AgencyPartnerRequestRow, PartnerRequestInput } from '@nemuri/shared/partnerRequests';
+import type {
+  AgencyChoice,
+  AgencyOverview,
+  AgencyRecord,
+  AgencyStatistics,
+  Bill,
+  BillLine,
+  BillsPage,
+  BillStatus,
+  DeviceFilter,
+  DeviceRow,
+  DevicesPage,
+  GenerateResult,
+  MonthRevenue,
+  PartnerCandidate,
+  PartnerRecord,
+  PartnersPage,
+  PartnerRow,
+  RoomRow,
+  RoomsPage,
+  StaffRow,
+} from '@nemuri/shared/billing/agencyAnswers';
+import type { PaymentTerms } from '@nemuri/shared/billing/billArithmetic';
+import type { AgencyPartnerRequestRow, AgencyPartnerRequestsPage, PartnerRequestInput } from '@nemuri/shared/partnerRequests';
 
-export type { AgencyPartnerRequestRow, AgencyStatistics, DeviceRow, MonthRevenue, PartnerRequestInput, PartnersPage, PartnerRow, RoomRow };
-
-export interface AgencyChoice {
-  id: string;
-  name: string;
-}
-
-export interface BillLine {
-  deviceSerial: string;
-  daysUsed: number;
-  unitPrice: number;
-  amount: number;
-  taxRate?: number;
-}
-
-export type BillStatus = 'draft' | 'issued' | 'paid';
-
-export interface Bill {
-  documentReferenceId: string;
-  partnerDomainId: string;
-  partnerName?: string | null;
-  month: string;
-  lines?: BillLine[];
-  subtotal?: number;
-  taxRate?: number;
-  /** Per tax rate: base and tax, each rounded once. */
-  taxes?: RateTotal[];
-  consumptionTax?: number;
-  total?: number;
-  /** The last day billed: before the month's end while the month was under way (a forecast). */
-  billedThrough?: string | null;
-  status: BillStatus;
-  issuedAt?: string | null;
-  paidAt?: string | null;
-  dueDate?: string | null;
-  invoiceNumber?: string | null;
-}
-
-import type { DeviceFilter, DevicesPage, RoomsPage } from '@nemuri/shared/billing/agencyAnswers';
+// The answers' types come from the schemas the server's routes declare (one source of truth).
+export type {
+  AgencyChoice,
+  AgencyOverview,
+  AgencyPartnerRequestRow,
+  AgencyStatistics,
+  Bill,
+  BillLine,
+  BillsPage,
+  BillStatus,
+  DeviceRow,
+  GenerateResult,
+  MonthRevenue,
+  PartnerRequestInput,
+  PartnersPage,
+  PartnerRow,
+  RoomRow,
+  StaffRow,
+};
 
 export interface BillsFilter {
   agencyId: string;
@@ -57,20 +58,12 @@ export interface BillsFilter {
   partnerId?: string;
 }
 
-export interface BillsPage {
-  bills: Bill[];
-  nextCursor: string | null;
-}
-
 /** For useCursorPages: the filter carries the agency. */
 export function fetchBillsPage(filter: BillsFilter, limit: number, cursor: string | null): Promise<BillsPage> {
   return agencyApi.bills(filter.agencyId, filter, limit, cursor);
 }
 
-export interface PartnerRequestsPage {
-  requests: AgencyPartnerRequestRow[];
-  nextCursor: string | null;
-}
+export type PartnerRequestsPage = AgencyPartnerRequestsPage;
 
 /** For useCursorPages: the agency's partners, by name. */
 export function fetchPartnersPage(filter: { agencyId: string }, limit: number, cursor: string | null): Promise<PartnersPage> {
@@ -82,14 +75,6 @@ export function fetchRequestsPage(filter: { agencyId: string }, limit: number, c
   return agencyApi.requests(filter.agencyId, limit, cursor);
 }
 
-export interface AgencyOverview {
-  agency: { id: string; name: string | null; invoiceRegistrationNumber: string | null };
-  partners: PartnerRow[];
-  /** The domains in the agency's scope: itself, its partners and the facilities under them. */
-  domains: { id: string; name: string; kind: string; rootDomainId: string }[];
-  canEdit: boolean;
-}
-
 export interface PartnerInput {
   name: string;
   contractStart: string | null;
@@ -97,21 +82,6 @@ export interface PartnerInput {
   monthlyUnitPrice: number;
   status: 'active' | 'ended';
   paymentTerms?: PaymentTerms;
-}
-
-export interface StaffRow {
-  documentReferenceId: string;
-  displayName: string;
-  email: string;
-  accessLevel: number;
-  disabled?: boolean;
-  lastSignInAt?: string | null;
-  domainId: string;
-}
-
-export interface GenerateResult {
-  bills: Bill[];
-  skipped: { partnerDomainId: string; reason: string }[];
 }
 
 /** A failure is the page's ApiError: the server's code and reason, and its (English) message. */
@@ -125,7 +95,7 @@ export const agencyApi = {
   agencies: () => call<{ agencies: AgencyChoice[] }>('GET', '/api/agency/agencies'),
   overview: (agencyId: string) => call<AgencyOverview>('GET', `${base(agencyId)}/overview`),
   statistics: (agencyId: string) => call<{ statistics: AgencyStatistics }>('GET', `${base(agencyId)}/statistics`),
-  candidates: (agencyId: string) => call<{ domains: { id: string; name: string; kind: string }[] }>('GET', `${base(agencyId)}/partner-candidates`),
+  candidates: (agencyId: string) => call<{ domains: PartnerCandidate[] }>('GET', `${base(agencyId)}/partner-candidates`),
   /** A page of the partners, by name (then id). */
   partners: (agencyId: string, limit: number, cursor: string | null) =>
     call<PartnersPage>('GET', `${base(agencyId)}/partners?${cursorPageQuery(limit, cursor)}`),
@@ -138,10 +108,10 @@ export const agencyApi = {
   cancelRequest: (agencyId: string, domainId: string) => call<null>('DELETE', `${base(agencyId)}/partner-requests/${encodeURIComponent(domainId)}`),
   /** Edits an existing partner's contract. */
   savePartner: (agencyId: string, partnerId: string, input: PartnerInput) =>
-    call<{ partner: unknown }>('PUT', `${base(agencyId)}/partners/${encodeURIComponent(partnerId)}`, input),
+    call<{ partner: PartnerRecord }>('PUT', `${base(agencyId)}/partners/${encodeURIComponent(partnerId)}`, input),
   staff: (agencyId: string, partnerId: string) => call<{ staff: StaffRow[] }>('GET', `${base(agencyId)}/partners/${encodeURIComponent(partnerId)}/staff`),
   saveSettings: (agencyId: string, invoiceRegistrationNumber: string | null) =>
-    call<{ agency: unknown }>('PUT', `${base(agencyId)}/settings`, { invoiceRegistrationNumber }),
+    call<{ agency: AgencyRecord | null }>('PUT', `${base(agencyId)}/settings`, { invoiceRegistrationNumber }),
   generate: (agencyId: string, month: string, partnerId?: string) =>
     call<GenerateResult>('POST', `${base(agencyId)}/bills/generate`, partnerId === undefined ? { month } : { month, partnerId }),
   issue: (agencyId: string, billId: string) => call<{ bill: Bill }>('POST', `${base(agencyId)}/bills/${encodeURIComponent(billId)}/issue`, {}),

@@ -5,17 +5,14 @@
  * a refusal carries a `reason` shown in Japanese (locale `domainConfig.partnerRequests.errors`).
  */
 import type { TFunction } from 'i18next';
-import type { CustomerPartnerRequestRow } from '@nemuri/shared/partnerRequests';
+import type { CustomerPartnerRequestRow, CustomerPartnerRequestsPage } from '@nemuri/shared/partnerRequests';
 import { cursorPageQuery } from '../../../lib/cursorPages.ts';
 import { ApiError, reasonOrCode } from '../../../lib/http/apiError.ts';
 import { http } from '../../../lib/http/httpClient.ts';
 
 export type { CustomerPartnerRequestRow };
 
-export interface CustomerRequestsPage {
-  requests: CustomerPartnerRequestRow[];
-  nextCursor: string | null;
-}
+export type CustomerRequestsPage = CustomerPartnerRequestsPage;
 
 const base = (domainId: string) => `/api/domains/${encodeURIComponent(domainId)}/partner-requests`;
 
