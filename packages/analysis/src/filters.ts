@@ -127,7 +127,7 @@ export function medianInPlace(values: Float64Array, n: number): number {
 }
 
 /** Rearranges values[0, n) so that values[k] is the k-th smallest, smaller ones before it (Hoare's FIND). */
-function selectKth(values: Float64Array, k: number, n: number): number {
+export function selectKth(values: Float64Array, k: number, n: number): number {
   let lo = 0;
   let hi = n - 1;
   while (hi > lo) {

@@ -5,7 +5,8 @@
 // modelled (testing/arrhythmia.ts) and set into record 100.
 import { describe, expect, it } from 'vitest';
 import { AlertTracker, type AlertEvent } from './alerts.ts';
-import { VF_LEAKAGE_THRESHOLD, vfFilterLeakage } from './heartRhythm.ts';
+import { bandPass, filterZeroPhase } from './filters.ts';
+import { RHYTHM_WINDOW_SEC, RhythmReader, VF_LEAKAGE_THRESHOLD, vfFilterLeakage } from './heartRhythm.ts';
 import { RoomStateEstimator } from './roomState.ts';
 import { withEpisode, type Arrhythmia } from './testing/arrhythmia.ts';
 import { annotatedRecords } from './testing/ec57.ts';
@@ -43,6 +44,32 @@ describe('VF filter leakage (Kuo & Dillman 1978)', () => {
     expect(vfFilterLeakage(sine)).toBeLessThan(0.05);
     const pulses = Float64Array.from({ length: 1000 }, (_, i) => (i % 200 < 10 ? 1 : 0) - 0.05);
     expect(vfFilterLeakage(pulses)).toBeGreaterThan(VF_LEAKAGE_THRESHOLD);
+  });
+});
+
+describe('electrical activity (5th–95th percentile range of the band)', () => {
+  it('is what sorting the filtered window gives, however the window is shaped', () => {
+    const rate = 250;
+    const m = RHYTHM_WINDOW_SEC * rate;
+    const reader = new RhythmReader();
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31 - 0.5;
+    const shapes: ((i: number) => number)[] = [
+      (i) => Math.sin(i / 9),
+      () => random(),
+      (i) => (i % 200 === 0 ? 1.5 : random() * 0.05),
+      () => 0.25,
+      (i) => i / m,
+    ];
+    for (const shape of shapes) {
+      const ecg = Float64Array.from({ length: m }, (_, i) => shape(i));
+      const { activity } = reader.read(ecg, rate, { rate: Number.NaN, beats: 0, lastPeak: -1, prominence: 0 });
+      // The reference: the same band, sorted.
+      const band = Float64Array.from(ecg, (value) => value - ecg.reduce((sum, x) => sum + x, 0) / m);
+      filterZeroPhase(band, bandPass(1, 30, rate));
+      const sorted = band.slice().sort();
+      expect(activity).toBeCloseTo(sorted[Math.floor(0.95 * (m - 1))]! - sorted[Math.floor(0.05 * (m - 1))]!, 12);
+    }
   });
 });
 

@@ -19,7 +19,7 @@
 // - Leads off: the ECG front end reports a detached electrode as a flat line (the output held at a rail or
 //   blanked), which a body never gives: thermal and muscle noise alone move a contacting lead by more
 //   than FLAT_RANGE_MV. This, not a missing heart rate, is what says the electrodes came off.
-import { bandPass, filterZeroPhase } from './filters.ts';
+import { bandPass, filterZeroPhase, selectKth } from './filters.ts';
 import type { HeartRateEstimate } from './heartRate.ts';
 
 /** Kuo & Dillman's VF filter leakage below which the window is flutter or fibrillation (Amann et al. 2005). */
@@ -81,6 +81,20 @@ export class RhythmReader {
   #sorted = new Float64Array(0);
 
   /**
+   * The 5th–95th percentile range of the window: two quickselects on a copy, not a sort (this runs every
+   * second of every monitored room whose heartbeat the device does not report, and of every imported night).
+   */
+  #percentileRange(band: Float64Array, m: number): number {
+    const values = this.#sorted;
+    values.set(band);
+    const high = Math.floor(0.95 * (m - 1));
+    const low = Math.floor(0.05 * (m - 1));
+    const top = selectKth(values, high, m);
+    // Everything before `high` is now at most `top`: the 5th percentile is among them.
+    return top - (low < high ? selectKth(values, low, high) : top);
+  }
+
+  /**
    * `ecg`: the newest seconds of the lead (mV) at `sampleRate`, at least RHYTHM_WINDOW_SEC; `qrs`: the QRS
    * detector's estimate over the same window (heartRate.ts).
    */
@@ -105,9 +119,7 @@ export class RhythmReader {
     for (let i = 0; i < m; i++) sum += ecg[n - m + i]!;
     for (let i = 0; i < m; i++) band[i] = ecg[n - m + i]! - sum / m;
     filterZeroPhase(band, bandPass(1, Math.min(30, sampleRate * 0.4), sampleRate));
-    this.#sorted.set(band);
-    this.#sorted.sort();
-    const activity = m > 0 ? this.#sorted[Math.floor(0.95 * (m - 1))]! - this.#sorted[Math.floor(0.05 * (m - 1))]! : 0;
+    const activity = m > 0 ? this.#percentileRange(band, m) : 0;
     const leakage = leadOff ? 1 : vfFilterLeakage(band);
     const lastBeatAge = qrs.beats > 0 && qrs.prominence >= QRS_PROMINENCE_MIN ? (n - qrs.lastPeak) / sampleRate : Number.POSITIVE_INFINITY;
     return {
