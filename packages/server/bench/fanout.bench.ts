@@ -53,6 +53,7 @@ async function serve(databaseUrl: string): Promise<void> {
       DATABASE_URL: databaseUrl,
       DATA_DIR: dir.path,
       DEMO: '1',
+      SIMULATE: '0',
       WEB_DIST: join(dir.path, 'no-web'),
       AUTH_RATE_LIMIT_MAX: '100000',
     }),
