@@ -53,6 +53,7 @@ async function serve(databaseUrl: string): Promise<void> {
       DATABASE_URL: databaseUrl,
       DATA_DIR: dir.path,
       DEMO: '1',
+      // Without the 24 simulated demo devices: their room states each second would share the thread with the fan-out measured.
       SIMULATE: '0',
       WEB_DIST: join(dir.path, 'no-web'),
       AUTH_RATE_LIMIT_MAX: '100000',
