@@ -719,17 +719,24 @@ describe('the room-state service after this process did not run for a while', ()
     await service.start();
     const device = new DeviceSimulator({ serial: 'STALL-1', seed: 'stall' });
     const sequences = new SequenceCounters();
-    for (let s = 0; s < 60; s++) {
-      const second = device.generate(now - 60_000 + s * 1000);
-      if (second !== null)
-        for (const frame of encodeSecond(parser, second, sequences)) hub.frame(device.serial, frame.channel as SmfSampleChannel, frame.bytes);
-    }
+    const send = (fromMs: number, seconds: number) => {
+      for (let s = 0; s < seconds; s++) {
+        const second = device.generate(fromMs + s * 1000);
+        if (second !== null)
+          for (const frame of encodeSecond(parser, second, sequences)) hub.frame(device.serial, frame.channel as SmfSampleChannel, frame.bytes);
+      }
+    };
+    send(now - 60_000, 60);
     await waitForTimer();
     const stateOf = () => service.states.find((state) => state.roomId === 'stall-1')?.state;
     expect(stateOf()).not.toBe('offline');
 
     // 20 s pass between two ticks (the process was stopped): longer than the offline delay.
     now += 20_000;
+    await waitForTimer();
+    expect(stateOf()).not.toBe('offline');
+    // Its broker connection was closed meanwhile: the next frames it gets leave an 18-s gap it did not hear.
+    send(now - 2_000, 2);
     await waitForTimer();
     expect(stateOf()).not.toBe('offline');
     await service.settled();

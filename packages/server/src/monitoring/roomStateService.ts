@@ -92,6 +92,8 @@ export const INHERITED_ALERTS_GRACE_MS = 90_000;
  * count as a device's silence. The frames sent meanwhile wait in the socket and come after the tick.
  */
 export const STALL_MS = 5_000;
+/** Stalls remembered for the gaps in frames they explain (a gap spans at most a few). */
+const MAX_STALLS_KEPT = 16;
 
 /** An open alert's record; its id may become another process's (the room's alert of that type was open already). */
 interface OpenRecord {
@@ -156,6 +158,8 @@ export class RoomStateService {
   readonly #startedAt: number;
   /** When the timer last ticked (STALL_MS). */
   #lastTickAt: number;
+  /** The last times this process did not run (server time). */
+  readonly #stalls: { from: number; to: number }[] = [];
 
   constructor(options: RoomStateServiceOptions) {
     this.#database = options.documents.database;
@@ -186,9 +190,9 @@ export class RoomStateService {
     this.#lastTickAt = this.#now();
     this.#timer = setInterval(() => {
       const at = this.#now();
-      const notRunning = at - this.#lastTickAt - this.#tickMs;
+      const due = this.#lastTickAt + this.#tickMs;
       this.#lastTickAt = at;
-      if (notRunning >= STALL_MS) this.#discountStall(notRunning);
+      if (at - due >= STALL_MS) this.#discountStall(due, at);
       this.tick();
     }, this.#tickMs);
     this.#timer.unref();
@@ -273,8 +277,10 @@ export class RoomStateService {
       }
       // A device's frames come in order: one that starts later completes the seconds before it.
       this.#evaluateUpTo(room, watch, startMs);
-      // Back after a long silence: the estimator sees the gap (offline) before the new data.
-      const gap = startMs - watch.dataEndMs;
+      // Back after a long silence: the estimator sees the gap (offline) before the new data. A gap this
+      // process did not hear (it was not running, and its broker connection was closed meanwhile) is
+      // not the device's silence: the woken process would open a false 通信なし for every device.
+      const gap = startMs - watch.dataEndMs - this.#notRunningDuring(watch.dataEndMs, startMs);
       if (gap > Math.max(ESTIMATOR_OFFLINE_MS, watch.numbers.deviceOfflineMin * 60_000)) this.#evaluate(room, watch, startMs);
       watch.estimator.push(channel, startMs, frame.sampleRate, frame.values, frame.width);
       const endMs = startMs + (Math.floor(frame.values.length / frame.width) * 1000) / frame.sampleRate;
@@ -343,13 +349,27 @@ export class RoomStateService {
     for (const listener of this.#listeners) listener(states, at);
   }
 
-  /** Moves every device's last hearing on by the time this process was not running (STALL_MS). */
-  #discountStall(ms: number): void {
+  /**
+   * Moves every device's last hearing on by the time this process was not running (STALL_MS), and
+   * keeps that time: a gap in a device's frames that this process did not hear is not its silence.
+   */
+  #discountStall(from: number, to: number): void {
+    const ms = to - from;
     this.#log.warn({ stalledMs: Math.round(ms) }, 'room states: this process did not run for a while; devices are not called offline for that time');
+    this.#stalls.push({ from, to });
+    if (this.#stalls.length > MAX_STALLS_KEPT) this.#stalls.shift();
     for (const watch of this.#watches.values()) {
-      if (Number.isFinite(watch.receivedAt)) watch.receivedAt += ms;
-      watch.gainedAt += ms;
+      // Frames read since it woke (before this tick) were heard now: at most `to`.
+      if (Number.isFinite(watch.receivedAt)) watch.receivedAt = Math.min(watch.receivedAt + ms, to);
+      watch.gainedAt = Math.min(watch.gainedAt + ms, to);
     }
+  }
+
+  /** How much of [fromMs, toMs) this process did not run. */
+  #notRunningDuring(fromMs: number, toMs: number): number {
+    let ms = 0;
+    for (const stall of this.#stalls) ms += Math.max(0, Math.min(toMs, stall.to) - Math.max(fromMs, stall.from));
+    return ms;
   }
 
   /** What the room reads at server time `at`: offline, late, or the estimator's state. */
