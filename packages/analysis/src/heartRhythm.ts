@@ -78,14 +78,15 @@ export function vfFilterLeakage(x: ArrayLike<number>): number {
 /** Reads the rhythm of ECG windows; arrays are reused from one call to the next (one per room). */
 export class RhythmReader {
   #band = new Float64Array(0);
-  #sorted = new Float64Array(0);
+  /** A copy of the band the percentiles reorder. */
+  #scratch = new Float64Array(0);
 
   /**
    * The 5th–95th percentile range of the window: two quickselects on a copy, not a sort (this runs every
    * second of every monitored room whose heartbeat the device does not report, and of every imported night).
    */
   #percentileRange(band: Float64Array, m: number): number {
-    const values = this.#sorted;
+    const values = this.#scratch;
     values.set(band);
     const high = Math.floor(0.95 * (m - 1));
     const low = Math.floor(0.05 * (m - 1));
@@ -112,7 +113,7 @@ export class RhythmReader {
     const m = Math.min(n, Math.round(RHYTHM_WINDOW_SEC * sampleRate));
     if (this.#band.length !== m) {
       this.#band = new Float64Array(m);
-      this.#sorted = new Float64Array(m);
+      this.#scratch = new Float64Array(m);
     }
     const band = this.#band;
     let sum = 0;

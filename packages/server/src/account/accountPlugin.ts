@@ -26,7 +26,6 @@ import {
   type PhotoType,
 } from '@nemuri/shared/accountProfile';
 import { errorResponses } from '@nemuri/shared/apiErrors';
-
 import { z } from 'zod/v3';
 import type { Queryable } from '../database/database.ts';
 import { ApiError } from '../http/errors.ts';

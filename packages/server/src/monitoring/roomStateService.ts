@@ -89,7 +89,7 @@ export const INHERITED_ALERTS_GRACE_MS = 90_000;
 /**
  * A tick this much later than due means this process was not running (a blocked event loop, a
  * stopped process, a paused machine): it could not hear any device meanwhile, so that time does not
- * count as a device's silence. The frames sent meanwhile wait in the socket and come after the tick.
+ * count as a device's silence, nor does a gap in its frames that falls in that time.
  */
 export const STALL_MS = 5_000;
 /** Stalls remembered for the gaps in frames they explain (a gap spans at most a few). */
@@ -156,8 +156,8 @@ export class RoomStateService {
   /** Alert writes are queued so that open, end and sound-again of one alert keep their order. */
   #writes: Promise<void> = Promise.resolve();
   readonly #startedAt: number;
-  /** When the timer last ticked (STALL_MS). */
-  #lastTickAt: number;
+  /** When the timer last ticked (STALL_MS); set when it starts. */
+  #lastTickAt = 0;
   /** The last times this process did not run (server time). */
   readonly #stalls: { from: number; to: number }[] = [];
 
@@ -172,7 +172,6 @@ export class RoomStateService {
     this.#now = options.now ?? Date.now;
     this.#sharing = options.sharing ?? null;
     this.#startedAt = this.#now();
-    this.#lastTickAt = this.#startedAt;
     this.directory = new RoomDirectory(options.documents.database, options.documents.changes);
   }
 
