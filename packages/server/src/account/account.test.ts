@@ -1,10 +1,12 @@
 /**
  * The account profile endpoints on a real server (PGlite): phone numbers checked and normalised,
- * photos checked by type, content and size, served to signed-in users only, and Better Auth's
- * user record pointing at the photo.
+ * photos checked by type, content and size, served to their owner and to those who may read the
+ * owner's staff record only (anyone else gets a missing photo's answer), and Better Auth's user
+ * record pointing at the photo.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHOTO_MAX_BYTES } from '@nemuri/shared/accountProfile';
+import { seedDemoData } from '../demo/seedDemoData.ts';
 import { signedInClient, startIngestServer, type IngestTestServer } from '../ingest/testing.ts';
 import { BrowserClient } from '../testing/browserClient.ts';
 import { decodePhoto } from './accountPlugin.ts';
@@ -22,6 +24,8 @@ describe('account profile', () => {
 
   beforeAll(async () => {
     base = await startIngestServer();
+    // The demo set's domains and a staff record for every demo account: the scope photos are read in.
+    await seedDemoData(base.server.app.documents, { info: () => undefined, warn: () => undefined, error: () => undefined });
     [staff, admin] = await Promise.all([signedInClient(base.server, 'staff@example.com'), signedInClient(base.server, 'admin@example.com')]);
   }, 120_000);
 
@@ -59,7 +63,7 @@ describe('account profile', () => {
     expect((await put(staff, '/api/account/profile/phone', { phoneNumber: null })).body).toEqual({ phoneNumber: null, photoURL: null });
   });
 
-  it('stores a photo, serves it to signed-in users, points the user record at it and removes it', async () => {
+  it('stores a photo, serves it to those in scope, points the user record at it and removes it', async () => {
     const saved = await put(staff, '/api/account/profile/photo', { dataUrl: dataUrl('image/png', PNG) });
     expect(saved.status, saved.text).toBe(200);
     const { photoURL } = saved.body as { photoURL: string };
@@ -75,6 +79,49 @@ describe('account profile', () => {
     expect(removed.body).toEqual({ phoneNumber: null, photoURL: null });
     expect(((await staff.me()) as { photoURL: string | null }).photoURL).toBeNull();
     expect((await admin.get(photoURL)).status).toBe(404);
+  });
+
+  it('serves a photo only in the staff records’ scope: elsewhere it is missing, word for word', async () => {
+    const uploaded = await put(staff, '/api/account/profile/photo', { dataUrl: dataUrl('image/png', PNG) });
+    const { photoURL } = uploaded.body as { photoURL: string };
+    const missingURL = '/api/account/photos/no-such-user?v=1';
+
+    // Its owner, a colleague of the same facility, the corporation's owner, its agency and the maker.
+    for (const email of [null, 'admin@example.com', 'owner@example.com', 'agency@example.com', 'developer@example.com']) {
+      const reader = email === null ? staff : await signedInClient(base.server, email);
+      // The bytes as the browser gets them (BrowserClient decodes bodies as text).
+      const served = await fetch(new URL(photoURL, base.server.url), { headers: { cookie: reader.cookieHeader } });
+      expect(served.status, email ?? 'owner').toBe(200);
+      expect(Buffer.from(await served.arrayBuffer()).equals(PNG), email ?? 'owner').toBe(true);
+    }
+
+    // Another corporation's owner (a root domain of its own), and a household's individual user.
+    const outsider = new BrowserClient(base.server.url, { from: '127.0.9.1' });
+    const registered = await outsider.post('/api/auth/registration/domain', {
+      name: '他社 太郎',
+      email: 'owner.elsewhere@example.com',
+      password: 'correct horse battery',
+      domainName: 'ひまわり苑',
+      domainKind: 'facility',
+    });
+    expect(registered.status, registered.text).toBe(200);
+    for (const attacker of [outsider, await signedInClient(base.server, 'individual@example.com')]) {
+      const refused = await attacker.get(photoURL);
+      const missing = await attacker.get(missingURL);
+      expect(refused.status).toBe(404);
+      expect(refused.text).toBe(missing.text);
+      expect(refused.headers['content-type']).toBe(missing.headers['content-type']);
+      expect(refused.body).toEqual({ code: 'not-found', message: 'no photo' });
+    }
+
+    // The staff rule's level guard: general staff do not see administrators, nor their photos.
+    const adminPhoto = ((await put(admin, '/api/account/profile/photo', { dataUrl: dataUrl('image/png', PNG) })).body as { photoURL: string }).photoURL;
+    expect((await staff.get(adminPhoto)).text).toBe((await staff.get(missingURL)).text);
+    expect((await admin.get(adminPhoto)).status).toBe(200);
+
+    expect((await new BrowserClient(base.server.url).get(photoURL)).status).toBe(401);
+    await staff.send('DELETE', '/api/account/profile/photo', undefined);
+    await admin.send('DELETE', '/api/account/profile/photo', undefined);
   });
 
   it('refuses photos of other types, with other content, or too large', async () => {

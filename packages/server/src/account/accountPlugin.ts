@@ -6,9 +6,12 @@
  *   PUT    /api/account/profile/phone  `{ phoneNumber: string | null }` → AccountProfile
  *   PUT    /api/account/profile/photo  `{ dataUrl }` (PNG, JPEG or WebP, at most PHOTO_MAX_BYTES) → AccountProfile
  *   DELETE /api/account/profile/photo  → AccountProfile
- *   GET    /api/account/photos/:uid    → the image (any signed-in user: staff see each other's photos)
- * Every write acts on the caller's own record only. Table `account_profiles` (migration
- * 006_account_profiles). The bodies are the shared schemas (route schemas, checked before the
+ *   GET    /api/account/photos/:uid    → the image, to its owner and to whoever may read their staff record
+ * Every write acts on the caller's own record only. A photo is read under the one scope rule of the
+ * staff records (`domains/{user.domainId}/staff/{uid}` through the document engine: level, tenant
+ * and the staff level guard), so it reaches no one the staff list would not show the user to; a
+ * photo out of the caller's sight answers exactly as a missing one (404 `not-found`), as the
+ * product answers every read out of scope. Table `account_profiles` (migration 006_account_profiles). The bodies are the shared schemas (route schemas, checked before the
  * handler); the photo's content (its first bytes, its decoded size) is checked here.
  */
 import type { FastifyReply } from 'fastify';
@@ -26,6 +29,7 @@ import {
   type PhotoType,
 } from '@nemuri/shared/accountProfile';
 import { errorResponses } from '@nemuri/shared/apiErrors';
+import { DocumentError } from '@nemuri/shared/documents/errors';
 import { z } from 'zod/v3';
 import type { Queryable } from '../database/database.ts';
 import { ApiError } from '../http/errors.ts';
@@ -83,6 +87,9 @@ function sendInputError(reply: FastifyReply, error: AccountInputError): FastifyR
 
 const photoParams = z.object({ uid: z.string().min(1).max(200) }).strict();
 
+/** A single path segment: a uid or domain id that cannot reach another record's path. */
+const SEGMENT = /^[^/]{1,200}$/;
+
 /** The caller's phone number for `/api/me`, null when none is stored. */
 export async function phoneNumberOf(database: Queryable, uid: string): Promise<string | null> {
   const { rows } = await database.query<{ phone_number: string | null }>('select phone_number from account_profiles where user_id = $1', [uid]);
@@ -92,11 +99,30 @@ export async function phoneNumberOf(database: Queryable, uid: string): Promise<s
 export const accountPlugin = fp(
   async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
-    const { database } = app;
+    const { database, documents } = app;
     const profileOf = async (uid: string): Promise<AccountProfile> => {
       const { rows } = await database.query<ProfileRow>('select phone_number, photo_version from account_profiles where user_id = $1', [uid]);
       const row = rows[0];
       return { phoneNumber: row?.phone_number ?? null, photoURL: photoUrlOf(uid, row?.photo_version ?? null) };
+    };
+
+    /**
+     * Whether the caller may read the user's staff record, the scope the staff list has: the
+     * document engine decides (level, tenant, an agency's partners, the level guard hiding
+     * administrators from general staff). A user without one is seen by nobody else.
+     */
+    const photoOwnerVisible = async (principal: Principal, uid: string): Promise<boolean> => {
+      if (!SEGMENT.test(uid)) return false;
+      const { rows } = await database.query<{ domainId: string | null }>('select "domainId" from "user" where id = $1', [uid]);
+      const domainId = rows[0]?.domainId;
+      if (domainId === undefined || domainId === null || !SEGMENT.test(domainId)) return false;
+      try {
+        return (await documents.get(principal, `domains/${domainId}/staff/${uid}`)) !== null;
+      } catch (error) {
+        // Below the staff records' level (an individual user): out of sight, as the list would be.
+        if (error instanceof DocumentError) return false;
+        throw error;
+      }
     };
 
     /** Better Auth's user record points at the photo (or at none), so the shell's avatar follows. */
@@ -163,13 +189,15 @@ export const accountPlugin = fp(
       '/api/account/photos/:uid',
       { schema: { summary: 'A user’s photo (the image itself)', params: photoParams, produces: PHOTO_TYPES, response: errorResponses(400, 401, 404) } },
       async (request, reply) => {
-        signedIn(request.principal);
-        const { rows } = await database.query<{ photo: Uint8Array | null; photo_type: string | null }>(
-          'select photo, photo_type from account_profiles where user_id = $1',
-          [request.params.uid],
-        );
+        const principal = signedIn(request.principal);
+        const { uid } = request.params;
+        // Both looked up whatever either answers: a photo out of sight costs the same queries as a missing one.
+        const [visible, { rows }] = await Promise.all([
+          uid === principal.uid || photoOwnerVisible(principal, uid),
+          database.query<{ photo: Uint8Array | null; photo_type: string | null }>('select photo, photo_type from account_profiles where user_id = $1', [uid]),
+        ]);
         const row = rows[0];
-        if (row?.photo === null || row?.photo === undefined || row.photo_type === null || !isPhotoType(row.photo_type))
+        if (!visible || row?.photo === null || row?.photo === undefined || row.photo_type === null || !isPhotoType(row.photo_type))
           throw new ApiError(404, 'not-found', 'no photo');
         // The URL changes with every upload (?v=), so the browser may keep a copy.
         reply.header('cache-control', 'private, max-age=86400').header('x-content-type-options', 'nosniff').type(row.photo_type);
@@ -177,5 +205,5 @@ export const accountPlugin = fp(
       },
     );
   },
-  { name: 'account', dependencies: ['database', 'principal'], encapsulate: true },
+  { name: 'account', dependencies: ['database', 'documents', 'principal'], encapsulate: true },
 );
