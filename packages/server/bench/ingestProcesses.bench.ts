@@ -1,4 +1,4 @@
-// `npm run bench:ingest-processes [-- --processes 1,2,3 --devices 3000 --seconds 15 --shape multi --speed 1 --broker URL --no-rooms]`:
+// `npm run bench:ingest-processes [-- --processes 1,2,3 --devices 3000 --seconds 15 --shape multi --speed 1 --broker URL --no-rooms --cpu-quota 0.2]`:
 // the production path with several server processes. N server processes (each its own Node.js
 // process, as behind a load balancer) share one PostgreSQL (a fresh schema of TEST_DATABASE_URL) and
 // one Mosquitto: a private one on a free port by default (so that the shared 127.0.0.1:1883 of the
@@ -16,6 +16,11 @@
 // Each device has a room (of the demo facility), so each process's figures include the room-state
 // work of the devices it owns (their estimators, the states sent to the other processes each second);
 // --no-rooms leaves them without, to measure ingest alone.
+// --cpu-quota C gives each server process at most C of a core (a control group of its own,
+// bench/cpuQuota.ts; root): with 2 cores shared by the devices, Mosquitto, PostgreSQL and the
+// servers, uncapped processes only divide the same two cores among themselves, so the ratio of N
+// processes to one says nothing of how they scale; capped, each stands for a process on a core of its
+// own, and with --speed above what one capped process can take, frames/s shows what N of them take.
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -41,6 +46,7 @@ import { freePort } from '../src/testing/freePort.ts';
 import { createTestSchema } from '../src/testing/postgres.ts';
 import { PrivateMosquitto } from '../src/testing/privateMosquitto.ts';
 import { makeTempDir } from '../src/testing/webDist.ts';
+import { CpuQuota } from './cpuQuota.ts';
 import { loadLine, machineBusy, ms, percentile, registerBenchDevices, threadLoad, type ThreadLoad } from './measures.ts';
 
 const CHANNELS: SimulatedChannel[] = ['ecg', 'respiAxl', 'respiHr'];
@@ -204,13 +210,17 @@ async function addBenchRooms(documents: DocumentStore, serials: readonly string[
 
 class ServerProcess {
   readonly child: ChildProcess;
+  readonly exited: Promise<unknown>;
   url = '';
-  constructor(env: Record<string, string>) {
+  constructor(env: Record<string, string>, quota?: CpuQuota) {
     this.child = fork(fileURLToPath(import.meta.url), [], {
       env: { ...process.env, NEMURI_BENCH_SERVER: JSON.stringify(env) },
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+    this.exited = once(this.child, 'exit');
+    // At once, before it loads anything: every thread it starts stays in the group.
+    if (quota !== undefined && this.child.pid !== undefined) quota.add(this.child.pid);
   }
 
   async ready(): Promise<void> {
@@ -269,25 +279,33 @@ async function run(
     seconds: number;
     speed: number;
     rooms: boolean;
+    /** Cores each server process may use, or undefined for no quota. */
+    cpuQuota: number | undefined;
   },
 ): Promise<RunResult> {
   const { serials, seconds, speed, shape } = options;
   const runId = Math.random().toString(36).slice(2, 8);
   console.log(`\n${processes} server process${processes === 1 ? '' : 'es'}`);
   const servers: ServerProcess[] = [];
+  const quotas: CpuQuota[] = [];
   const sockets: WebSocket[] = [];
   let devices: Worker | undefined;
   try {
     for (let i = 0; i < processes; i++) {
-      const server = new ServerProcess({
-        PORT: String(await freePort()),
-        DATABASE_URL: options.databaseUrl,
-        MQTT_URL: options.broker,
-        ...(processes > 1 ? { MQTT_SHARED_GROUP: `bench-${runId}` } : {}),
-        MQTT_CLIENT_ID: `nemuri-bench-${runId}-${i}`,
-        // The first process of the first run loads the demo accounts; the others find them.
-        DEMO: options.first && i === 0 ? '1' : '0',
-      });
+      const quota = options.cpuQuota === undefined ? undefined : new CpuQuota(`nemuri-bench-${runId}-${i}`, options.cpuQuota);
+      if (quota !== undefined) quotas.push(quota);
+      const server = new ServerProcess(
+        {
+          PORT: String(await freePort()),
+          DATABASE_URL: options.databaseUrl,
+          MQTT_URL: options.broker,
+          ...(processes > 1 ? { MQTT_SHARED_GROUP: `bench-${runId}` } : {}),
+          MQTT_CLIENT_ID: `nemuri-bench-${runId}-${i}`,
+          // The first process of the first run loads the demo accounts; the others find them.
+          DEMO: options.first && i === 0 ? '1' : '0',
+        },
+        quota,
+      );
       servers.push(server);
       // One at a time: the first creates the schema (migrations) and the demo accounts.
       await server.ready();
@@ -415,6 +433,8 @@ async function run(
     for (const socket of sockets) socket.terminate();
     await devices?.terminate();
     await Promise.all(servers.map((server) => (server.child.connected ? server.ask({ type: 'stop' }, 'stopped').catch(() => undefined) : undefined)));
+    await Promise.all(servers.map((server) => server.exited));
+    for (const quota of quotas) quota.remove();
   }
 }
 
@@ -482,6 +502,8 @@ async function main(): Promise<void> {
       'skip-ceiling': { type: 'boolean', default: false },
       /** Devices without rooms: no room-state work in the figures. */
       'no-rooms': { type: 'boolean', default: false },
+      /** Cores each server process may use (a control group each; root), e.g. 0.2. */
+      'cpu-quota': { type: 'string' },
     },
   });
   if (!(MESSAGE_SHAPES as readonly string[]).includes(args.shape)) throw new Error(`--shape must be one of ${MESSAGE_SHAPES.join(', ')}`);
@@ -489,10 +511,12 @@ async function main(): Promise<void> {
   const counts = args.processes.split(',').map(Number);
   const seconds = Number(args.seconds);
   const speed = Number(args.speed);
+  const cpuQuota = args['cpu-quota'] === undefined ? undefined : Number(args['cpu-quota']);
   const serials = Array.from({ length: Number(args.devices) }, (_, i) => `BENCHP-${String(i + 1).padStart(5, '0')}`);
   console.log(
     `bench:ingest-processes: ${serials.length} devices × ${CHANNELS.join(', ')} (${shape === 'multi' ? 'one multi frame per device and second' : 'one message per frame'}) at speed ${speed} ` +
-      `for ${seconds} s, ${args['no-rooms'] ? 'without rooms' : 'each in a room (room states computed)'}, with ${counts.join(', ')} server processes on PostgreSQL; uptime load average ${loadavg()
+      `for ${seconds} s, ${args['no-rooms'] ? 'without rooms' : 'each in a room (room states computed)'}, with ${counts.join(', ')} server processes on PostgreSQL` +
+      `${cpuQuota === undefined ? '' : `, each limited to ${cpuQuota} of a core`}; uptime load average ${loadavg()
         .map((value) => value.toFixed(1))
         .join(' ')}`,
   );
@@ -519,6 +543,7 @@ async function main(): Promise<void> {
           seconds,
           speed,
           rooms: !args['no-rooms'],
+          cpuQuota,
         }),
       );
     }
