@@ -1,4 +1,4 @@
-// `npm run bench:ingest-processes [-- --processes 1,2,3 --devices 3000 --seconds 15 --shape multi --speed 1 --broker URL --no-rooms --cpu-quota 0.2]`:
+// `npm run bench:ingest-processes [-- --processes 1,2,3 --devices 3000 --seconds 15 --shape multi --speed 1 --broker URL --no-rooms --cpu-quota 0.2 --profile DIR]`:
 // the production path with several server processes. N server processes (each its own Node.js
 // process, as behind a load balancer) share one PostgreSQL (a fresh schema of TEST_DATABASE_URL) and
 // one Mosquitto: a private one on a free port by default (so that the shared 127.0.0.1:1883 of the
@@ -25,7 +25,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -52,6 +52,8 @@ import { loadLine, machineBusy, ms, percentile, registerBenchDevices, threadLoad
 const CHANNELS: SimulatedChannel[] = ['ecg', 'respiAxl', 'respiHr'];
 const CHANNEL_INDEX: Record<number, number> = { 1: 0, 2: 1, 5: 2 };
 const SECRET = 'bench-device-secret';
+/** --profile DIR: each server process writes a CPU profile of its whole life there (.cpuprofile, for Chrome DevTools) when it exits. */
+let profileDir: string | undefined;
 /** Simulated seconds beyond the run that the publish-time table has room for. */
 const SPARE_SECONDS = 5;
 
@@ -215,7 +217,7 @@ class ServerProcess {
   constructor(env: Record<string, string>, quota?: CpuQuota) {
     this.child = fork(fileURLToPath(import.meta.url), [], {
       env: { ...process.env, NEMURI_BENCH_SERVER: JSON.stringify(env) },
-      execArgv: ['--import', 'tsx'],
+      execArgv: ['--import', 'tsx', ...(profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`])],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.exited = once(this.child, 'exit');
@@ -504,8 +506,11 @@ async function main(): Promise<void> {
       'no-rooms': { type: 'boolean', default: false },
       /** Cores each server process may use (a control group each; root), e.g. 0.2. */
       'cpu-quota': { type: 'string' },
+      /** Write a CPU profile of each server process here (Chrome DevTools' .cpuprofile). */
+      profile: { type: 'string' },
     },
   });
+  if (args.profile !== undefined) profileDir = resolve(args.profile);
   if (!(MESSAGE_SHAPES as readonly string[]).includes(args.shape)) throw new Error(`--shape must be one of ${MESSAGE_SHAPES.join(', ')}`);
   const shape = args.shape as MessageShape;
   const counts = args.processes.split(',').map(Number);
