@@ -26,6 +26,7 @@ import type { IngestPipeline } from './ingest/pipeline.ts';
 import type { SignalServices } from './signals/signalServices.ts';
 import type { StallWatch } from './ingest/stallAlerts.ts';
 import type { Mailer } from './mail/mail.ts';
+import { withDeadline } from './support/withDeadline.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -249,7 +250,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
         const log = running.log;
         const step = async (name: string, work: () => Promise<unknown>, ms: number): Promise<void> => {
           const at = Date.now();
-          const outcome = await withDeadline(work(), ms).then(
+          const outcome = await withDeadline(work(), ms, `no end within ${ms} ms`).then(
             () => 'done',
             (error: unknown) => {
               log.warn({ err: error, step: name }, `shutdown: ${name} did not finish (${error instanceof Error ? error.message : String(error)}); going on`);
@@ -340,14 +341,6 @@ class StartTiming {
   summary(): string {
     return this.steps.map(({ step, atMs, ms }) => `${step} at ${atMs} ms (+${ms})`).join(', ');
   }
-}
-
-function withDeadline(promise: Promise<unknown>, ms: number): Promise<unknown> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no end within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: Error): void } {

@@ -13,6 +13,7 @@ import { APP_VERSION } from '@nemuri/shared/version';
 import fp from 'fastify-plugin';
 import type { Database } from '../database/database.ts';
 import { Readiness, RUNTIME_CHECKS, type RuntimeCheck, type StartStep } from './readiness.ts';
+import { withDeadline } from '../support/withDeadline.ts';
 
 export type ReadyCheck = StartStep | 'database' | RuntimeCheck;
 
@@ -59,7 +60,7 @@ export const healthPlugin = fp<HealthOptions>(
       async (request, reply): Promise<HealthResponse> => {
         const base = { version: APP_VERSION, database: database.kind };
         try {
-          await withTimeout(database.query('select 1'), timeoutMs);
+          await withDeadline(database.query('select 1'), timeoutMs);
           return { status: 'ok', ...base };
         } catch (error) {
           request.log.warn({ err: error }, 'health check: the database does not answer');
@@ -91,7 +92,7 @@ export async function readinessReport(
   // Asked only once the start steps are done: during the demo data load the one PGlite
   // connection is busy, and a ready check must not queue behind it.
   const databaseAnswers = readiness.serving
-    ? withTimeout(database.query('select 1'), timeoutMs).then(
+    ? withDeadline(database.query('select 1'), timeoutMs).then(
         () => 'ok' as const,
         (error: unknown) => {
           onDatabaseError?.(error);
@@ -112,12 +113,4 @@ export async function readinessReport(
   }
   if (readiness.stopping) reasons.unshift('the server is shutting down');
   return { ready: reasons.length === 0, checks, reasons };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

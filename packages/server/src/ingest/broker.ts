@@ -26,6 +26,7 @@ import type { DeviceRegistry, KnownDevice } from '../devices/deviceRegistry.ts';
 import { MQTT_LIMITS, MqttConnectionGuard, type GuardedConnection, type MqttLimits } from './mqttLimits.ts';
 import type { IngestPipeline, IngestResult, IngestRoutes, PipelineLogger } from './pipeline.ts';
 import { ProcessGroup } from './processGroup.ts';
+import { withDeadline } from '../support/withDeadline.ts';
 
 export const FRAMES_TOPIC_FILTER = 'devices/+/frames';
 const FRAMES_TOPIC = /^devices\/([^/]+)\/frames$/;
@@ -51,6 +52,11 @@ const RETRY_LAST_MS = 5_000;
  * dropped, loudly, since nobody else holds them.
  */
 export const RETRY_CAP_BYTES = 64 * 1024 * 1024;
+
+/** How long a process leaving a shared subscription waits for what was already on its way to it (within server.ts's shutdown step). */
+const SHARE_DRAIN_MS = 800;
+/** No message for this long after leaving: the broker's queue for this session is empty. */
+const SHARE_DRAIN_QUIET_MS = 150;
 
 /** Not authorized (MQTT 3.1.1 CONNACK return code 5). */
 const NOT_AUTHORIZED = 5;
@@ -267,6 +273,9 @@ export async function connectExternalBroker({
     (client as unknown as PacketSender)._sendPacket({ cmd: 'puback', messageId });
   };
   let closing = false;
+  /** Messages of the storing subscription taken and not yet acknowledged (or given up), and when the last came: for the drain at close. */
+  let storingUnacknowledged = 0;
+  let storingLastMessageAt = 0;
   // An outage fails every message in flight: one line every few seconds says so.
   let failureLoggedAt = 0;
   const logFailure = (object: object, message: string): void => {
@@ -328,12 +337,24 @@ export async function connectExternalBroker({
   const deliver = (client: MqttClient, serial: string, payload: Buffer, routes: IngestRoutes, messageId: number | undefined): void => {
     const stream = client.stream;
     const onSameConnection = (): boolean => client.stream === stream && client.connected;
+    const counted = messageId !== undefined && routes.store !== false;
+    let settled = false;
+    const settle = (): void => {
+      if (!counted || settled) return;
+      settled = true;
+      storingUnacknowledged--;
+    };
+    if (counted) {
+      storingUnacknowledged++;
+      storingLastMessageAt = Date.now();
+    }
     let delayMs = RETRY_FIRST_MS;
     let seenLive = false;
     // Set while this message is held in memory for another try (counted against the retry cap).
     let release: (() => void) | undefined;
     const ack = (): void => {
       release?.();
+      settle();
       if (messageId !== undefined && onSameConnection()) sendPuback(client, messageId);
     };
     const attempt = (): void => {
@@ -372,6 +393,7 @@ export async function connectExternalBroker({
     const giveUp = (): void => {
       release?.();
       release = undefined;
+      settle();
     };
     const retry = (): void => {
       // A live-only copy (QoS 0, shared subscriptions) is not worth keeping.
@@ -457,6 +479,24 @@ export async function connectExternalBroker({
     registry.accounts = accounts;
     accounts.follow(changes, registry);
   }
+  /**
+   * Unsubscribes from the shared subscription, then waits until every message that reached this
+   * process is acknowledged and none has come for SHARE_DRAIN_QUIET_MS (the broker's queue for
+   * this session is empty), at most SHARE_DRAIN_MS. What is left then stays in the session, given
+   * again if the same client id connects (docs/operations.md, "Several processes").
+   */
+  const drainShare = async (): Promise<void> => {
+    const until = Date.now() + SHARE_DRAIN_MS;
+    try {
+      await withDeadline(storing.unsubscribeAsync(topic), SHARE_DRAIN_MS);
+    } catch (error) {
+      log.warn({ err: error }, 'MQTT: leaving the shared subscription failed; its share waits in this session at the broker');
+      return;
+    }
+    while (Date.now() < until && (storingUnacknowledged > 0 || Date.now() - storingLastMessageAt < SHARE_DRAIN_QUIET_MS))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    log.info({ unacknowledged: storingUnacknowledged }, 'MQTT: left the shared subscription');
+  };
   return {
     port: null,
     url,
@@ -465,6 +505,11 @@ export async function connectExternalBroker({
     },
     group,
     async close() {
+      // A shared subscription's broker goes on handing this session its share while it is away
+      // (Mosquitto queues it for the persistent session until the same client id connects again):
+      // a process stopped for good would strand its share, and one restarting would hold it back.
+      // So it leaves the share first, and takes in what was already on its way to it.
+      if (shared && persistent && storing.connected) await drainShare();
       closing = true;
       watchers.onWatch = undefined;
       await group?.leave();

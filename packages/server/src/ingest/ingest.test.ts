@@ -497,6 +497,64 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('two server processes sharing Mosqui
   });
 });
 
+describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('a process of a shared subscription stopped for good (persistent sessions)', () => {
+  it('leaves its share to the others: every frame published after it stopped is stored by the one left', { timeout: 60_000 }, async () => {
+    await requireMosquitto();
+    const schema = await createTestSchema();
+    const dir = await makeTempDir('nemuri-ingest-leaving-');
+    const group = uniqueSerial('group').replace(/[^A-Za-z0-9_-]/g, '_');
+    // Each with a client id of its own: a persistent session, which Mosquitto goes on handing a
+    // share of the messages to while it is disconnected, until the same id connects again.
+    const envOf = (name: string) => ({ MQTT_URL: MOSQUITTO.url, MQTT_SHARED_GROUP: group, MQTT_CLIENT_ID: `${group}-${name}`, DATABASE_URL: schema.url });
+    const staying = await startIngestServer(envOf('staying'), dir.path);
+    let leaving: IngestTestServer | undefined;
+    try {
+      leaving = await startIngestServer(envOf('leaving'), dir.path);
+      const serial = uniqueSerial('leave');
+      await registerDevice(staying.server, serial, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
+      const parser = await loadParser();
+      const startMs = pastMinute();
+      const frames = [...Array(30).keys()].map((sequence) =>
+        Buffer.from(
+          parser.encodeSmfFrame({
+            channel: 'respiHr',
+            format: 'float32',
+            sampleRate: 1,
+            sequence,
+            startTimeUs: (startMs + sequence * 1000) * 1000,
+            values: [14, 60],
+          }),
+        ),
+      );
+      const device = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 });
+      for (const frame of frames.slice(0, 10)) await device.publishAsync(`devices/${serial}/frames`, frame, { qos: 1 });
+      await leaving.stop();
+      const tookBefore = leaving.server.app.ingest.stats.messages;
+      expect(tookBefore).toBeGreaterThan(0);
+      leaving = undefined;
+      for (const frame of frames.slice(10)) await device.publishAsync(`devices/${serial}/frames`, frame, { qos: 1 });
+      await device.endAsync();
+
+      const browser = await signedInClient(staying.server, STAFF);
+      const deadline = Date.now() + 10_000;
+      let stored = await readSignals(staying, browser.cookieHeader, serial, 'respiHr', startMs, startMs + 60_000);
+      while (!stored.body.equals(Buffer.concat(frames)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        stored = await readSignals(staying, browser.cookieHeader, serial, 'respiHr', startMs, startMs + 60_000);
+      }
+      // Before, the stopped process's session went on being given every other message: 10 of the
+      // last 20 waited at the broker for a process that would not come back.
+      expect(stored.body.length / frames[0]!.length).toBe(frames.length);
+      expect(stored.body.equals(Buffer.concat(frames))).toBe(true);
+    } finally {
+      await leaving?.stop();
+      await staying.stop();
+      await schema.drop();
+      await dir.remove();
+    }
+  });
+});
+
 describe.skipIf(SKIP_MQTT)('a persistent session on Mosquitto (MQTT_CLIENT_ID)', () => {
   it('receives after a restart the frames published while the server was down', { timeout: 60_000 }, async () => {
     await requireMosquitto();

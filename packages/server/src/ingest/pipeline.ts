@@ -23,6 +23,7 @@ import type { FrameRing } from '../signals/ringBuffer.ts';
 import type { SignalServices } from '../signals/signalServices.ts';
 import type { PendingFrame, SignalStore } from '../signals/signalStore.ts';
 import { StorageBacklog, type StorageBounds } from './storageBacklog.ts';
+import { withDeadline } from '../support/withDeadline.ts';
 
 export interface PipelineLogger {
   info(object: object, message: string): void;
@@ -93,17 +94,6 @@ const STATUS_EVERY_MS = 1_000;
 const LOG_EVERY_MS = 10_000;
 /** The longest a message waits for its frames' commit before the caller is told it failed. */
 export const IN_FLIGHT_LIMIT_MS = 30_000;
-
-function withDeadline(promise: Promise<void>, ms: number, message: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-    timer.unref();
-  });
-  const raced = Promise.race([promise, deadline]);
-  void raced.finally(() => clearTimeout(timer)).catch(() => undefined);
-  return raced;
-}
 
 /** One staging write as the messages in it see it. */
 interface Commit {
