@@ -13,15 +13,18 @@ import { SKIP_POSTGRES, createTestSchema, describePostgres } from '../testing/po
 import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
 import { makeTempDir } from '../testing/webDist.ts';
 import {
+  type IngestTestServer,
   LiveSignalsClient,
   MOSQUITTO,
-  SKIP_MQTT,
+  readSignals,
   registerDevice,
   requireMosquitto,
+  respiHrFrame,
   signedInClient,
+  SKIP_MQTT,
   startIngestServer,
+  storedRespiHr,
   uniqueSerial,
-  type IngestTestServer,
 } from './testing.ts';
 
 const STAFF = 'staff@example.com';
@@ -30,12 +33,6 @@ const CHANNELS = ['ecg', 'respiAxl', 'respiHr'] as const;
 /** A whole minute, 10 minutes ago: simulated seconds then lie in two stored minutes at most. */
 function pastMinute(): number {
   return Math.floor(Date.now() / 60_000) * 60_000 - 10 * 60_000;
-}
-
-async function readSignals(base: IngestTestServer, cookie: string, serial: string, channel: string, fromMs: number, toMs: number) {
-  const url = `${base.server.url}/api/devices/${serial}/signals?channel=${channel}&from=${new Date(fromMs).toISOString()}&to=${new Date(toMs).toISOString()}`;
-  const response = await fetch(url, { headers: { cookie } });
-  return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
 }
 
 /**
@@ -459,18 +456,7 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('two server processes sharing Mosqui
 
       const parser = await loadParser();
       const startMs = pastMinute();
-      const frames = [...Array(20).keys()].map((sequence) =>
-        Buffer.from(
-          parser.encodeSmfFrame({
-            channel: 'respiHr',
-            format: 'float32',
-            sampleRate: 1,
-            sequence,
-            startTimeUs: (startMs + sequence * 1000) * 1000,
-            values: [14, 60],
-          }),
-        ),
-      );
+      const frames = [...Array(20).keys()].map((sequence) => respiHrFrame(parser, startMs, sequence));
       const device = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 });
       for (const frame of frames) await device.publishAsync(`devices/${serial}/frames`, frame, { qos: 1 });
       await device.endAsync();
@@ -481,13 +467,8 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('two server processes sharing Mosqui
       // The first server has no live subscriber: what it took came through the shared subscription.
       expect(first.server.app.ingest.stats.messages).toBeGreaterThan(0);
       expect(first.server.app.ingest.stats.messages).toBeLessThan(frames.length);
-      const deadline = Date.now() + 10_000;
-      let stored = await readSignals(second, browser.cookieHeader, serial, 'respiHr', startMs, startMs + 60_000);
-      while (!stored.body.equals(Buffer.concat(frames)) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        stored = await readSignals(second, browser.cookieHeader, serial, 'respiHr', startMs, startMs + 60_000);
-      }
-      expect(stored.body.equals(Buffer.concat(frames))).toBe(true);
+      const stored = await storedRespiHr(second, browser.cookieHeader, serial, startMs, Buffer.concat(frames));
+      expect(stored.equals(Buffer.concat(frames))).toBe(true);
     } finally {
       await second?.stop();
       await first.stop();
@@ -514,18 +495,7 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('a process of a shared subscription 
       await registerDevice(staying.server, serial, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
       const parser = await loadParser();
       const startMs = pastMinute();
-      const frames = [...Array(30).keys()].map((sequence) =>
-        Buffer.from(
-          parser.encodeSmfFrame({
-            channel: 'respiHr',
-            format: 'float32',
-            sampleRate: 1,
-            sequence,
-            startTimeUs: (startMs + sequence * 1000) * 1000,
-            values: [14, 60],
-          }),
-        ),
-      );
+      const frames = [...Array(30).keys()].map((sequence) => respiHrFrame(parser, startMs, sequence));
       const device = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 });
       for (const frame of frames.slice(0, 10)) await device.publishAsync(`devices/${serial}/frames`, frame, { qos: 1 });
       await leaving.stop();
@@ -536,16 +506,11 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('a process of a shared subscription 
       await device.endAsync();
 
       const browser = await signedInClient(staying.server, STAFF);
-      const deadline = Date.now() + 10_000;
-      let stored = await readSignals(staying, browser.cookieHeader, serial, 'respiHr', startMs, startMs + 60_000);
-      while (!stored.body.equals(Buffer.concat(frames)) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        stored = await readSignals(staying, browser.cookieHeader, serial, 'respiHr', startMs, startMs + 60_000);
-      }
+      const stored = await storedRespiHr(staying, browser.cookieHeader, serial, startMs, Buffer.concat(frames));
       // Before, the stopped process's session went on being given every other message: 10 of the
       // last 20 waited at the broker for a process that would not come back.
-      expect(stored.body.length / frames[0]!.length).toBe(frames.length);
-      expect(stored.body.equals(Buffer.concat(frames))).toBe(true);
+      expect(stored.length / frames[0]!.length).toBe(frames.length);
+      expect(stored.equals(Buffer.concat(frames))).toBe(true);
     } finally {
       await leaving?.stop();
       await staying.stop();
@@ -569,16 +534,7 @@ describe.skipIf(SKIP_MQTT)('a persistent session on Mosquitto (MQTT_CLIENT_ID)',
 
       const parser = await loadParser();
       const startMs = pastMinute();
-      const frames = [0, 1, 2, 3, 4].map((sequence) =>
-        parser.encodeSmfFrame({
-          channel: 'respiHr',
-          format: 'float32',
-          sampleRate: 1,
-          sequence,
-          startTimeUs: (startMs + sequence * 1000) * 1000,
-          values: [14, 60],
-        }),
-      );
+      const frames = [0, 1, 2, 3, 4].map((sequence) => respiHrFrame(parser, startMs, sequence));
       const device = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 });
       for (const frame of frames) await device.publishAsync(`devices/${serial}/frames`, Buffer.from(frame), { qos: 1 });
       await device.endAsync();
@@ -586,13 +542,8 @@ describe.skipIf(SKIP_MQTT)('a persistent session on Mosquitto (MQTT_CLIENT_ID)',
       base = await startIngestServer(env, dir.path);
       try {
         const browser = await signedInClient(base.server, STAFF);
-        const deadline = Date.now() + 10_000;
-        let stored = await readSignals(base, browser.cookieHeader, serial, 'respiHr', startMs, startMs + 60_000);
-        while (stored.body.byteLength < Buffer.concat(frames).byteLength && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          stored = await readSignals(base, browser.cookieHeader, serial, 'respiHr', startMs, startMs + 60_000);
-        }
-        expect(stored.body.equals(Buffer.concat(frames))).toBe(true);
+        const stored = await storedRespiHr(base, browser.cookieHeader, serial, startMs, Buffer.concat(frames));
+        expect(stored.equals(Buffer.concat(frames))).toBe(true);
       } finally {
         await base.stop();
       }

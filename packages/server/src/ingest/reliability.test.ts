@@ -17,7 +17,17 @@ import type { Database } from '../database/database.ts';
 import { SKIP_POSTGRES, TEST_DATABASE_URL, createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
 import { DeviceRegistry } from '../devices/deviceRegistry.ts';
 import { TcpLink } from '../testing/tcpLink.ts';
-import { MOSQUITTO, SKIP_MQTT, registerDevice, requireMosquitto, signedInClient, startIngestServer, uniqueSerial, type IngestTestServer } from './testing.ts';
+import {
+  type IngestTestServer,
+  MOSQUITTO,
+  registerDevice,
+  requireMosquitto,
+  respiHrFrame,
+  signedInClient,
+  SKIP_MQTT,
+  startIngestServer,
+  uniqueSerial,
+} from './testing.ts';
 
 const STAFF = 'staff@example.com';
 
@@ -140,17 +150,7 @@ describePostgres('PostgreSQL connections terminated under the server', () => {
     );
     try {
       const startMs = pastMinute();
-      const frame = (sequence: number): Buffer =>
-        Buffer.from(
-          parser.encodeSmfFrame({
-            channel: 'respiHr',
-            format: 'float32',
-            sampleRate: 1,
-            sequence,
-            startTimeUs: (startMs + sequence * 1000) * 1000,
-            values: [14, 60],
-          }),
-        );
+      const frame = (sequence: number): Buffer => respiHrFrame(parser, startMs, sequence);
       await device.publishAsync(`devices/${serial}/frames`, frame(0), { qos: 1 });
       await terminateServerConnections();
       await device.publishAsync(`devices/${serial}/frames`, frame(1), { qos: 1 });
@@ -214,18 +214,7 @@ describe.skipIf(SKIP_POSTGRES)('the embedded broker during a database outage', (
       await registerDevice(base.server, serial, 'out-secret', DEMO_DOMAINS.facilityA);
       const parser = await loadParser();
       const startMs = pastMinute();
-      const frames = [0, 1].map((sequence) =>
-        Buffer.from(
-          parser.encodeSmfFrame({
-            channel: 'respiHr',
-            format: 'float32',
-            sampleRate: 1,
-            sequence,
-            startTimeUs: (startMs + sequence * 1000) * 1000,
-            values: [14, 60],
-          }),
-        ),
-      );
+      const frames = [0, 1].map((sequence) => respiHrFrame(parser, startMs, sequence));
       const options = { username: serial, password: 'out-secret', clientId: serial, protocolVersion: 4 as const, reconnectPeriod: 0 };
       let device = await mqtt.connectAsync(base.server.mqttUrl, options, false);
       await device.publishAsync(`devices/${serial}/frames`, frames[0]!, { qos: 1 });
@@ -273,17 +262,7 @@ describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)(`an external broker (${MOSQUITTO.url
       try {
         const parser = await loadParser();
         const startMs = pastMinute();
-        const frame = (sequence: number): Buffer =>
-          Buffer.from(
-            parser.encodeSmfFrame({
-              channel: 'respiHr',
-              format: 'float32',
-              sampleRate: 1,
-              sequence,
-              startTimeUs: (startMs + sequence * 1000) * 1000,
-              values: [14, 60 + sequence],
-            }),
-          );
+        const frame = (sequence: number): Buffer => respiHrFrame(parser, startMs, sequence, 60 + sequence);
         // `known` sent before the outage (the server has read it), `unread` only during it.
         const known = uniqueSerial('known');
         const unread = uniqueSerial('unread');

@@ -23,7 +23,7 @@ import { TcpLink } from '../testing/tcpLink.ts';
 import { connectExternalBroker, type DeviceBroker } from './broker.ts';
 import { eventually, pastMinute } from './faultTesting.ts';
 import { IngestPipeline, type IngestResult } from './pipeline.ts';
-import { SKIP_MQTT, uniqueSerial } from './testing.ts';
+import { respiHrFrame, SKIP_MQTT, uniqueSerial } from './testing.ts';
 
 /** Short, so that the tests pass it within a second instead of 30 s. */
 const IN_FLIGHT_LIMIT_MS = 1000;
@@ -72,17 +72,7 @@ describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)('a slow database under ingest', () =
   });
 
   /** One frame of a second of respiration and heart rate, `sequence` s after `startMs`. */
-  const frame = (sequence: number): Buffer =>
-    Buffer.from(
-      parser.encodeSmfFrame({
-        channel: 'respiHr',
-        format: 'float32',
-        sampleRate: 1,
-        sequence,
-        startTimeUs: (startMs + sequence * 1000) * 1000,
-        values: [14, 60 + sequence],
-      }),
-    );
+  const frame = (sequence: number): Buffer => respiHrFrame(parser, startMs, sequence, 60 + sequence);
   const message = (...sequences: number[]): Buffer => Buffer.concat(sequences.map(frame));
   const device = (serial: string): KnownDevice => ({ serial, domainId: null, rootDomainId: null, credentialHash: null, status: 'in_use' });
 

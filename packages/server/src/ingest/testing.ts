@@ -7,6 +7,7 @@ import { connect as connectTcp } from 'node:net';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
+import type { Parser } from '@nemuri/parser/parser';
 import { loadConfig } from '../config.ts';
 import { hashDeviceSecret } from '../devices/deviceSecret.ts';
 import { startServer, type RunningServer } from '../server.ts';
@@ -90,6 +91,45 @@ export async function signedInClient(server: RunningServer, email: string): Prom
   const reply = await client.signIn(email, DEMO_PASSWORD);
   if (reply.status !== 200) throw new Error(`sign-in as ${email} answered ${reply.status}: ${reply.text}`);
   return client;
+}
+
+/** A frame of one second of respiration and heart rate (channel respiHr), `sequence` s after `startMs`. */
+export function respiHrFrame(parser: Parser, startMs: number, sequence: number, heartRate = 60): Buffer {
+  return Buffer.from(
+    parser.encodeSmfFrame({
+      channel: 'respiHr',
+      format: 'float32',
+      sampleRate: 1,
+      sequence,
+      startTimeUs: (startMs + sequence * 1000) * 1000,
+      values: [14, heartRate],
+    }),
+  );
+}
+
+/** A device's stored frames of one channel between two times, as GET /api/devices/:serial/signals answers them. */
+export async function readSignals(
+  base: IngestTestServer,
+  cookie: string,
+  serial: string,
+  channel: string,
+  fromMs: number,
+  toMs: number,
+): Promise<{ status: number; body: Buffer }> {
+  const url = `${base.server.url}/api/devices/${serial}/signals?channel=${channel}&from=${new Date(fromMs).toISOString()}&to=${new Date(toMs).toISOString()}`;
+  const response = await fetch(url, { headers: { cookie } });
+  return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** The device's stored respiHr frames of the minute from `startMs`, read again until they are `expected` (at most 10 s). */
+export async function storedRespiHr(base: IngestTestServer, cookie: string, serial: string, startMs: number, expected: Buffer): Promise<Buffer> {
+  const deadline = Date.now() + 10_000;
+  let stored = await readSignals(base, cookie, serial, 'respiHr', startMs, startMs + 60_000);
+  while (!stored.body.equals(expected) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    stored = await readSignals(base, cookie, serial, 'respiHr', startMs, startMs + 60_000);
+  }
+  return stored.body;
 }
 
 export interface LiveFrame {
