@@ -293,7 +293,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
     await simulation?.stop().catch(() => undefined);
     await broker?.close().catch(() => undefined);
     pipeline?.stopTimers();
-    signals?.upkeep.stop();
+    await signals?.upkeep.stop();
     checkpoints?.stop();
     stallWatch?.stop();
     if (app === undefined) early.drainToStderr();

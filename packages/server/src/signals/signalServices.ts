@@ -45,7 +45,7 @@ export function signalServicesPlugin(made?: SignalServices, options: SignalUpkee
       const signals = made ?? createSignalServices(app.database, app.log, options);
       app.decorate('signals', signals);
       app.addHook('onClose', async () => {
-        signals.upkeep.stop();
+        await signals.upkeep.stop();
       });
     },
     { name: 'signals', dependencies: ['database'] },

@@ -202,9 +202,14 @@ export class SignalStore {
    * It works a few devices at a time (about `rowsPerPass` frames), so that each pass holds whole
    * minutes of those devices (one gzip member per chunk) and no query holds the database long:
    * on PGlite queries run on the server's own thread, and the live path must not wait seconds.
-   * `pauseMs` between passes lets other work in. One compaction at a time.
+   * `pauseMs` between passes lets other work in. One compaction at a time. Once `signal` is aborted
+   * (the server stopping) no further pass starts: each pass is a transaction of its own, so what is
+   * left stays staged, readable, for the next compaction.
    */
-  compactAll(beforeUs: number, { rowsPerPass = 5000, pauseMs = 0 }: { rowsPerPass?: number; pauseMs?: number } = {}): Promise<number> {
+  compactAll(
+    beforeUs: number,
+    { rowsPerPass = 5000, pauseMs = 0, signal }: { rowsPerPass?: number; pauseMs?: number; signal?: AbortSignal } = {},
+  ): Promise<number> {
     const run = async (): Promise<number> => {
       const { rows } = await this.#database.query<{ serial: string; n: number }>(
         'select serial, count(*)::int as n from signal_frames_pending where start_us < $1 group by serial order by serial',
@@ -219,13 +224,14 @@ export class SignalStore {
         batch = [];
         batchRows = 0;
         // A device with a long backlog takes several passes.
-        for (let moved = rowsPerPass; moved === rowsPerPass;) {
+        for (let moved = rowsPerPass; moved === rowsPerPass && signal?.aborted !== true;) {
           moved = await this.#compact(beforeUs, serials, rowsPerPass);
           total += moved;
           if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
         }
       };
       for (const row of rows) {
+        if (signal?.aborted === true) return total;
         if (batchRows > 0 && batchRows + row.n > rowsPerPass) await flushBatch();
         batch.push(row.serial);
         batchRows += row.n;

@@ -30,6 +30,10 @@ export class SignalUpkeep {
   readonly #retentionDays: number;
   readonly #compactEveryMs: number;
   readonly #timers: NodeJS.Timeout[] = [];
+  /** Aborted by stop(): a compaction under way starts no further pass. */
+  #stopping = new AbortController();
+  /** The work under way (a compaction, a retention run), which stop() waits for. */
+  readonly #running = new Set<Promise<unknown>>();
 
   constructor(database: Database, store: SignalStore, log: UpkeepLogger, options: SignalUpkeepOptions = {}) {
     this.#database = database;
@@ -42,6 +46,7 @@ export class SignalUpkeep {
   /** Compaction every period, retention a minute after the start and then hourly. */
   start(): void {
     if (this.#timers.length > 0) return;
+    this.#stopping = new AbortController();
     let compacting = false;
     this.#every(
       this.#compactEveryMs,
@@ -50,7 +55,8 @@ export class SignalUpkeep {
         if (compacting) return;
         compacting = true;
         try {
-          const moved = await this.#store.compactAll(this.#compactBefore(), { rowsPerPass: 500, pauseMs: 10 });
+          const moved = await this.#store.compactAll(this.#compactBefore(), { rowsPerPass: 500, pauseMs: 10, signal: this.#stopping.signal });
+          if (this.#stopping.signal.aborted) return;
           await this.#vacuum('signal_frames_pending', moved);
         } finally {
           compacting = false;
@@ -59,29 +65,34 @@ export class SignalUpkeep {
       'signal compaction',
     );
     this.#every(HOUR_MS, () => this.#retention(), 'signal retention');
-    const first = setTimeout(() => {
-      this.#retention().catch((error: unknown) => this.#log.error({ err: error }, 'signal retention failed'));
-    }, MINUTE_MS);
+    const first = setTimeout(() => this.#run(() => this.#retention(), 'signal retention'), MINUTE_MS);
     first.unref();
     this.#timers.push(first);
   }
 
   /**
-   * Stops the timers. Staged frames are not compacted here: that could take longer than a shutdown
-   * may (a backlog of minutes), and compaction takes them after the next start; they are durable
-   * and readable meanwhile.
+   * Stops the timers and waits for the work under way, which ends after its current pass (a
+   * transaction of at most a few hundred frames), so that the database is not closed under it.
+   * Staged frames are not compacted here: that could take longer than a shutdown may (a backlog of
+   * minutes), and compaction takes them after the next start; they are durable and readable meanwhile.
    */
-  stop(): void {
+  async stop(): Promise<void> {
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers.length = 0;
+    this.#stopping.abort();
+    await Promise.allSettled([...this.#running]);
   }
 
   #every(ms: number, work: () => Promise<unknown>, what: string): void {
-    const timer = setInterval(() => {
-      work().catch((error: unknown) => this.#log.error({ err: error }, `${what} failed`));
-    }, ms);
+    const timer = setInterval(() => this.#run(work, what), ms);
     timer.unref();
     this.#timers.push(timer);
+  }
+
+  #run(work: () => Promise<unknown>, what: string): void {
+    const running = work().catch((error: unknown) => this.#log.error({ err: error }, `${what} failed`));
+    this.#running.add(running);
+    void running.finally(() => this.#running.delete(running));
   }
 
   #compactBefore(nowMs = Date.now()): number {

@@ -169,6 +169,38 @@ describe('SignalStore', () => {
     }
   });
 
+  it('stops in the middle of a compaction after its pass, leaving the rest staged, before the database closes', async () => {
+    // A database of its own, closed at the end as a shutdown closes it.
+    const own = await openPglite(null);
+    await migrate(own);
+    const lines: string[] = [];
+    const log = {
+      info: () => undefined,
+      warn: (_: object, message: string) => lines.push(message),
+      error: (_: object, message: string) => lines.push(message),
+    };
+    const signals = createSignalServices(own, log, { compactEveryMs: 20 });
+    const startUs = (Math.floor(Date.now() / 60_000) - 30) * 60_000_000;
+    const serials = [...Array(20).keys()].map((i) => `U-${i}`);
+    // 20 devices × 120 s: about five passes of 500 frames.
+    await signals.store.append(serials.flatMap((serial) => [...Array(120).keys()].map((second) => ({ ...ecg(second, startUs + second * 1e6), serial }))));
+    const chunkRows = async (): Promise<number> => (await own.query<{ n: number }>('select count(*)::int as n from signal_chunks')).rows[0]!.n;
+    signals.upkeep.start();
+    const deadline = Date.now() + 10_000;
+    while ((await chunkRows()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await signals.upkeep.stop();
+    const pending = (await own.query<{ n: number }>('select count(*)::int as n from signal_frames_pending')).rows[0]!.n;
+    const chunked = (await own.query<{ n: number }>('select coalesce(sum(frame_count), 0)::int as n from signal_chunks')).rows[0]!.n;
+    await own.close();
+    // Every frame is in exactly one place, some still staged for the next start's compaction.
+    expect(pending + chunked).toBe(serials.length * 120);
+    expect(chunked).toBeGreaterThan(0);
+    expect(pending).toBeGreaterThan(0);
+    // Before, the pass under way went on against the closed database: "signal compaction failed: PGlite is closed".
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(lines).toEqual([]);
+  });
+
   it('is compacted (and vacuumed on PGlite) by the signals upkeep once a minute is over', async () => {
     const lines: string[] = [];
     const log = {
@@ -190,7 +222,7 @@ describe('SignalStore', () => {
       while ((await chunkCount()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(await chunkCount()).toBe(1);
     } finally {
-      signals.upkeep.stop();
+      await signals.upkeep.stop();
       await pipeline.stop();
     }
     expect((await store.read('P-1', 'ecg', startUs, startUs + 60e6)).equals(Buffer.concat(frames))).toBe(true);
