@@ -1,4 +1,4 @@
-// `npm run bench:ingest-processes [-- --processes 1,2,3 --devices 3000 --seconds 15 --shape multi --speed 1 --broker URL --no-rooms --cpu-quota 0.2 --profile DIR]`:
+// `npm run bench:ingest-processes [-- --processes 1,2,3 --devices 3000 --seconds 15 --shape multi --speed 1 --broker URL --no-rooms --watch 0.1 --cpu-quota 0.2 --profile DIR]`:
 // the production path with several server processes. N server processes (each its own Node.js
 // process, as behind a load balancer) share one PostgreSQL (a fresh schema of TEST_DATABASE_URL) and
 // one Mosquitto: a private one on a free port by default (so that the shared 127.0.0.1:1883 of the
@@ -15,7 +15,10 @@
 // ceiling. --speed above 1 offers more than real time, to find where N processes saturate.
 // Each device has a room (of the demo facility), so each process's figures include the room-state
 // work of the devices it owns (their estimators, the states sent to the other processes each second);
-// --no-rooms leaves them without, to measure ingest alone.
+// --no-rooms leaves them without, to measure ingest alone. --watch F: browsers watch only that share
+// of the devices (all by default, the worst case: with N > 1 each watched device's frames also
+// reach the process its viewer is on); frames/s stored (from the first publish until storage has
+// every frame) is printed besides the frames/s at the browsers.
 // --cpu-quota C gives each server process at most C of a core (a control group of its own,
 // bench/cpuQuota.ts; root): with 2 cores shared by the devices, Mosquitto, PostgreSQL and the
 // servers, uncapped processes only divide the same two cores among themselves, so the ratio of N
@@ -253,7 +256,10 @@ class ServerProcess {
 
 interface RunResult {
   processes: number;
+  /** Frames at the browsers per second (the watched devices'). */
   framesPerSecond: number;
+  /** Frames stored (and so acknowledged) per second, from the first publish until all were stored. */
+  storedPerSecond: number;
   p50: number;
   p99: number;
   lost: number;
@@ -281,6 +287,8 @@ async function run(
     seconds: number;
     speed: number;
     rooms: boolean;
+    /** How many of the devices (the first ones) browsers watch live. */
+    watched: number;
     /** Cores each server process may use, or undefined for no quota. */
     cpuQuota: number | undefined;
   },
@@ -330,11 +338,11 @@ async function run(
     let firstPublish = Number.NaN;
     let lastReceive = 0;
 
-    for (let i = 0; i < serials.length; i += MAX_DEVICES_PER_SOCKET) {
+    for (let i = 0; i < options.watched; i += MAX_DEVICES_PER_SOCKET) {
       const server = servers[(i / MAX_DEVICES_PER_SOCKET) % processes]!;
       const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}${LIVE_SIGNALS_PATH}`, { headers: { cookie: browser.cookieHeader } });
       await once(socket, 'open');
-      const batch = serials.slice(i, i + MAX_DEVICES_PER_SOCKET);
+      const batch = serials.slice(i, Math.min(i + MAX_DEVICES_PER_SOCKET, options.watched));
       let answered = 0;
       const statuses = new Promise<void>((resolve, reject) => {
         socket.on('message', (data: Buffer, isBinary) => {
@@ -389,9 +397,29 @@ async function run(
         } else if (message.type === 'done') resolve(message.stats!);
       });
     });
+    // Stored frames, counted every 200 ms from the first publish: when did storage have them all?
+    const storedSamples: { at: number; count: number }[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        if (!Number.isNaN(firstPublish))
+          storedSamples.push({ count: (await storedFrames(options.database)) - storedBefore, at: performance.timeOrigin + performance.now() });
+      }
+    })();
     const stats = await done;
+    // The watched devices' frames: what the browsers should get.
+    let expected = 0;
+    for (let i = 0; i < options.watched * perDevice; i++) if (!Number.isNaN(published[i]!)) expected++;
     const drainUntil = performance.now() + 10_000;
-    while (received < stats.framesGenerated && performance.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (received < expected && performance.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 50));
+    const storeUntil = performance.now() + 60_000;
+    while ((storedSamples.at(-1)?.count ?? 0) < stats.framesGenerated && performance.now() < storeUntil)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    sampling = false;
+    await sampler;
+    const allStored = storedSamples.find((sample) => sample.count >= stats.framesGenerated);
+    const storedPerSecond = allStored === undefined ? Number.NaN : stats.framesGenerated / ((allStored.at - firstPublish) / 1000);
     const elapsed = (lastReceive - firstPublish) / 1000;
     const busy = machineBusy(machineBefore);
     const brokerCpu = processCpuSeconds(options.brokerPid) - brokerCpuBefore;
@@ -404,9 +432,10 @@ async function run(
     const result: RunResult = {
       processes,
       framesPerSecond: received / elapsed,
+      storedPerSecond,
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
-      lost: stats.framesGenerated - received,
+      lost: expected - received,
       cpuSeconds: reports.map((report) => report.cpuSeconds),
     };
     // QoS 1 may deliver a message twice (duplicates are removed on read): at least every frame.
@@ -414,7 +443,10 @@ async function run(
     console.log(
       `  frames generated ${stats.framesGenerated} in ${stats.messagesGenerated} messages (${shape}), acknowledged by the broker ${stats.framesPublished}, publish errors ${stats.publishErrors}`,
     );
-    console.log(`  frames at the subscribers ${received} (duplicates ${duplicates}), lost ${result.lost}; stored ${stored}`);
+    console.log(
+      `  frames at the subscribers ${received} of the ${options.watched} watched devices' ${expected} (duplicates ${duplicates}), lost ${result.lost}; stored ${stored}` +
+        `, all of them ${allStored === undefined ? 'not within 60 s' : `${((allStored.at - firstPublish) / 1000).toFixed(1)} s after the first publish: ${storedPerSecond.toFixed(0)} frames/s`}`,
+    );
     console.log(
       `  throughput ${result.framesPerSecond.toFixed(0)} frames/s over ${elapsed.toFixed(1)} s (offered ${(serials.length * CHANNELS.length * speed).toFixed(0)} frames/s)`,
     );
@@ -504,6 +536,8 @@ async function main(): Promise<void> {
       'skip-ceiling': { type: 'boolean', default: false },
       /** Devices without rooms: no room-state work in the figures. */
       'no-rooms': { type: 'boolean', default: false },
+      /** The share of the devices browsers watch live (the first ones), e.g. 0.1; default all. */
+      watch: { type: 'string', default: '1' },
       /** Cores each server process may use (a control group each; root), e.g. 0.2. */
       'cpu-quota': { type: 'string' },
       /** Write a CPU profile of each server process here (Chrome DevTools' .cpuprofile). */
@@ -548,6 +582,7 @@ async function main(): Promise<void> {
           seconds,
           speed,
           rooms: !args['no-rooms'],
+          watched: Math.round(serials.length * Number(args.watch)),
           cpuQuota,
         }),
       );
@@ -558,11 +593,12 @@ async function main(): Promise<void> {
     console.log('\nsummary');
     for (const result of results) {
       const ratio = one ? ` (${(result.framesPerSecond / one.framesPerSecond).toFixed(2)}× one process)` : '';
+      const storedRatio = one ? ` (${(result.storedPerSecond / one.storedPerSecond).toFixed(2)}×)` : '';
       const ofCeiling = Number.isNaN(ceiling)
         ? ''
-        : `, ${((result.framesPerSecond / framesPerMessage / ceiling) * 100).toFixed(0)} % of the broker ceiling in messages/s`;
+        : `, ${((result.storedPerSecond / framesPerMessage / ceiling) * 100).toFixed(0)} % of the broker ceiling in messages/s (stored)`;
       console.log(
-        `  ${result.processes} process${result.processes === 1 ? ': ' : 'es:'} ${result.framesPerSecond.toFixed(0)} frames/s${ratio}, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}, lost ${result.lost}${ofCeiling}`,
+        `  ${result.processes} process${result.processes === 1 ? ': ' : 'es:'} stored ${result.storedPerSecond.toFixed(0)} frames/s${storedRatio}; at the browsers ${result.framesPerSecond.toFixed(0)} frames/s${ratio}, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}, lost ${result.lost}${ofCeiling}`,
       );
     }
     console.log(
