@@ -72,8 +72,8 @@ export function decodePhoto(dataUrl: string): { type: PhotoType; bytes: Buffer }
   return { type, bytes };
 }
 
-function signedIn(principal: Principal | null): Principal {
-  if (principal === null) throw new ApiError(401, 'unauthenticated', 'Sign in to change your account');
+function signedIn(principal: Principal | null, message = 'Sign in to change your account'): Principal {
+  if (principal === null) throw new ApiError(401, 'unauthenticated', message);
   return principal;
 }
 
@@ -189,7 +189,7 @@ export const accountPlugin = fp(
       '/api/account/photos/:uid',
       { schema: { summary: 'A user’s photo (the image itself)', params: photoParams, produces: PHOTO_TYPES, response: errorResponses(400, 401, 404) } },
       async (request, reply) => {
-        const principal = signedIn(request.principal);
+        const principal = signedIn(request.principal, 'Sign in to see photos');
         const { uid } = request.params;
         // Both looked up whatever either answers: a photo out of sight costs the same queries as a missing one.
         const [visible, { rows }] = await Promise.all([
