@@ -1,11 +1,12 @@
-// `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres --shape single|multi --profile DIR --skip-ceiling]`: the device pipeline
+// `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres --shape single|multi --profile DIR --skip-ceiling --skip-pipeline]`: the device pipeline
 // under load. The server (broker, pipeline, storage) runs in a worker thread of its own, as it would on
 // its own machine; the simulated devices and the subscribers share the main thread. Simulated devices (ECG 250 Hz, 3-axis acceleration 50 Hz, respiHr 1 Hz;
 // one frame per channel and second, real time) publish over MQTT (QoS 1) to the server's embedded
 // broker; signed-in WebSocket subscribers of /api/signals/live take every device. Reports frames/s
 // through publish → parse → ring buffer → WebSocket, publish-to-subscriber latency (p50/p99), frames
-// lost, what was stored, and, as the ceiling, the same broker's (Aedes) raw QoS 1 publish/subscribe
-// rate without the pipeline. Also printed: each thread's event-loop utilisation and delay, the staging
+// lost, what was stored; then the pipeline's ceiling (100 devices publishing QoS 1 as fast as the
+// server acknowledges, i.e. stores) against the same broker's (Aedes) raw QoS 1 publish/subscribe
+// rate without the pipeline, under the same publishers, and their ratio. Also printed: each thread's event-loop utilisation and delay, the staging
 // writes (frames per commit, database time per frame) and the machine's load, so that a run says where
 // it saturated; --profile DIR writes a CPU profile of each thread (.cpuprofile, for Chrome DevTools) of
 // the streaming phase. --shape multi: each device sends one multi frame per second (all its channels)
@@ -42,7 +43,10 @@ const { values: args } = parseArgs({
     speed: { type: 'string', default: '1' },
     /** Run on a fresh schema of TEST_DATABASE_URL (testing/postgres.ts) instead of PGlite in memory. */
     postgres: { type: 'boolean', default: false },
+    /** Neither ceiling: the pipeline's own (saturating publishers through storage) nor the broker's alone. */
     'skip-ceiling': { type: 'boolean', default: false },
+    /** Only the two ceilings, without the simulated devices' run. */
+    'skip-pipeline': { type: 'boolean', default: false },
     /** single: one MQTT message per channel frame; multi: one multi frame per device and second. */
     shape: { type: 'string', default: 'single' },
     /** Write CPU profiles of the streaming phase (server thread, device/subscriber thread) here. */
@@ -152,18 +156,42 @@ async function serve({ databaseUrl, serials, profileDir }: { databaseUrl: string
   });
 }
 
-async function pipelineRun(): Promise<void> {
+/** The server thread of a run, with its addresses and the questions it answers. */
+interface BenchServer {
+  url: string;
+  mqttUrl: string;
+  registeredMs: number;
+  ask(message: 'mark' | 'stats' | 'stop'): Promise<unknown>;
+  /** Stops the server thread and drops the run's schema. */
+  close(): Promise<void>;
+}
+
+async function startBenchServer(serials: string[], shape: string): Promise<BenchServer> {
   const schema = args.postgres ? await createTestSchema() : null;
-  const serials = Array.from({ length: DEVICES }, (_, i) => `BENCH-${String(i + 1).padStart(5, '0')}`);
   // A worker thread does not inherit tsx's loader (Node 20): it registers it, then loads this file.
   const entry = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
-  const worker = new Worker(entry, { eval: true, workerData: { databaseUrl: schema?.url ?? 'memory://', serials, profileDir: args.profile, shape: SHAPE } });
+  const worker = new Worker(entry, { eval: true, workerData: { databaseUrl: schema?.url ?? 'memory://', serials, profileDir: args.profile, shape } });
   const [server] = (await once(worker, 'message')) as [{ url: string; mqttUrl: string; registeredMs: number }];
   const ask = async (message: 'mark' | 'stats' | 'stop'): Promise<unknown> => {
     const reply = once(worker, 'message');
     worker.postMessage(message);
     return ((await reply) as unknown[])[0];
   };
+  return {
+    ...server,
+    ask,
+    close: async () => {
+      await ask('stop');
+      await worker.terminate();
+      await schema?.drop();
+    },
+  };
+}
+
+async function pipelineRun(): Promise<void> {
+  const serials = Array.from({ length: DEVICES }, (_, i) => `BENCH-${String(i + 1).padStart(5, '0')}`);
+  const server = await startBenchServer(serials, SHAPE);
+  const { ask } = server;
   const mainLoad = threadLoad();
   try {
     console.log(`${DEVICES} devices registered in ${ms(server.registeredMs)}`);
@@ -330,14 +358,98 @@ async function pipelineRun(): Promise<void> {
     );
     await simulation.stop();
   } finally {
-    await ask('stop');
-    await worker.terminate();
-    await schema?.drop();
+    await server.close();
   }
 }
 
-/** The broker alone: plain Aedes, no authentication hooks, one QoS 1 subscriber, QoS 1 publishers as fast as they are acknowledged. */
-async function ceilingRun(): Promise<void> {
+/**
+ * The load of both ceilings: this many publishers, each with this many QoS 1 messages in flight, as
+ * fast as they are acknowledged.
+ */
+const CEILING_LOAD = { publishers: Math.min(DEVICES, 100), perPublisher: 1000, windowPerPublisher: 50 };
+
+/** Publishes each client's messages with the ceiling's window; resolves when every one is acknowledged. */
+async function publishAll(clients: mqtt.MqttClient[], topicOf: (i: number) => string, messageOf: (i: number, k: number) => Buffer): Promise<void> {
+  await Promise.all(
+    clients.map(async (client, i) => {
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < CEILING_LOAD.perPublisher) {
+          const k = next++;
+          await client.publishAsync(topicOf(i), messageOf(i, k), { qos: 1 });
+        }
+      };
+      await Promise.all(Array.from({ length: CEILING_LOAD.windowPerPublisher }, worker));
+    }),
+  );
+}
+
+/**
+ * The pipeline's own ceiling, measured as the broker's is: the same publishers (registered devices
+ * here, each message an ECG frame of its own) against the server's embedded broker, as fast as the
+ * PUBACKs come, which the server sends only once a message's frames are stored. No WebSocket
+ * subscribers (the broker's ceiling has one subscriber; the pipeline's is storage). Returns messages/s.
+ */
+async function saturationRun(): Promise<number> {
+  const { publishers, perPublisher } = CEILING_LOAD;
+  const serials = Array.from({ length: publishers }, (_, i) => `SAT-${String(i + 1).padStart(5, '0')}`);
+  const server = await startBenchServer(serials, 'saturation');
+  try {
+    const parser = await loadParser();
+    // Distinct frames (sequence and start time), in the past, so that none joins another's write.
+    const base = (Date.now() - 2 * perPublisher * 1000) * 1000;
+    const frames = Array.from({ length: perPublisher }, (_, k) =>
+      Buffer.from(
+        parser.encodeSmfFrame({ channel: 'ecg', format: 'int16', sampleRate: 250, sequence: k, startTimeUs: base + k * 1e6, raw: new Int16Array(250) }),
+      ),
+    );
+    const clients: mqtt.MqttClient[] = [];
+    // The broker lets 32 connections of one address wait for authentication at a time.
+    for (let i = 0; i < serials.length; i += 20) {
+      const batch = serials.slice(i, i + 20);
+      clients.push(
+        ...(await Promise.all(
+          batch.map((serial) =>
+            mqtt.connectAsync(server.mqttUrl, { username: serial, password: SECRET, clientId: serial, protocolVersion: 4, clean: true, reconnectPeriod: 0 }),
+          ),
+        )),
+      );
+    }
+    const loadBefore = loadavg()[0]!;
+    const machineBefore = cpus();
+    await server.ask('mark');
+    const started = performance.now();
+    await publishAll(
+      clients,
+      (i) => `devices/${serials[i]}/frames`,
+      (_, k) => frames[k]!,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const busy = machineBusy(machineBefore);
+    const total = publishers * perPublisher;
+    await Promise.all(clients.map((client) => client.endAsync()));
+    const { stats, pending, chunkFrames, load, writes } = (await server.ask('stats')) as ServerStats;
+    const rate = total / seconds;
+    console.log(`
+pipeline ceiling: ${publishers} devices → the server's embedded broker → storage, QoS 1, ${frames[0]!.byteLength}-byte frames, each acknowledged once stored`);
+    console.log(`  ${total} messages acknowledged in ${seconds.toFixed(2)} s: ${rate.toFixed(0)} messages/s`);
+    console.log(
+      `  stored: ${pending} pending frames + ${chunkFrames} frames in chunks (${total} sent); rejected ${stats.rejectedMessages}, storage errors ${stats.storageErrors}`,
+    );
+    console.log(`  server thread: ${loadLine(load)}`);
+    console.log(
+      `  staging writes: ${writes.writes} commits, ${(writes.frames / Math.max(1, writes.writes)).toFixed(0)} frames each, ${((writes.writeMs * 1000) / Math.max(1, writes.frames)).toFixed(0)} µs of database time per frame`,
+    );
+    console.log(`  machine: ${cpus().length} cores ${(busy * 100).toFixed(0)} % busy, load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`);
+    if (pending + chunkFrames < total) throw new Error(`only ${pending + chunkFrames} of ${total} acknowledged frames are stored`);
+    return rate;
+  } finally {
+    await server.close();
+  }
+}
+
+/** The broker alone: plain Aedes, no authentication hooks, one QoS 1 subscriber, QoS 1 publishers as fast as they are acknowledged. Returns messages/s. */
+async function ceilingRun(): Promise<number> {
   const parser = await loadParser();
   const frame = Buffer.from(
     parser.encodeSmfFrame({ channel: 'ecg', format: 'int16', sampleRate: 250, sequence: 0, startTimeUs: Date.now() * 1000, raw: new Int16Array(250) }),
@@ -347,9 +459,7 @@ async function ceilingRun(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const url = `mqtt://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const publishers = Math.min(DEVICES, 100);
-  const perPublisher = 1000;
-  const windowPerPublisher = 50;
+  const { publishers, perPublisher } = CEILING_LOAD;
   const subscriber = await mqtt.connectAsync(url, { protocolVersion: 4, clean: true });
   let delivered = 0;
   let lastDelivery = 0;
@@ -362,17 +472,10 @@ async function ceilingRun(): Promise<void> {
     Array.from({ length: publishers }, (_, i) => mqtt.connectAsync(url, { protocolVersion: 4, clientId: `ceiling-${i}`, clean: true })),
   );
   const started = performance.now();
-  await Promise.all(
-    clients.map(async (client, i) => {
-      let next = 0;
-      const worker = async (): Promise<void> => {
-        while (next < perPublisher) {
-          next++;
-          await client.publishAsync(`devices/CEIL-${i}/frames`, frame, { qos: 1 });
-        }
-      };
-      await Promise.all(Array.from({ length: windowPerPublisher }, worker));
-    }),
+  await publishAll(
+    clients,
+    (i) => `devices/CEIL-${i}/frames`,
+    () => frame,
   );
   const total = publishers * perPublisher;
   const until = performance.now() + 10_000;
@@ -384,6 +487,7 @@ async function ceilingRun(): Promise<void> {
   await subscriber.endAsync();
   await new Promise<void>((resolve) => broker.close(() => resolve()));
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  return delivered / seconds;
 }
 
 if (!isMainThread) {
@@ -397,7 +501,12 @@ async function main(): Promise<void> {
     `bench:ingest: ${DEVICES} devices at speed ${SPEED} × ${CHANNELS.join(', ')} (1 frame per channel and second, ${SHAPE === 'multi' ? 'one multi frame per device and second' : 'one message per frame'}) ` +
       `for ${SECONDS} s; database ${args.postgres ? 'PostgreSQL' : 'PGlite in memory'}`,
   );
-  await pipelineRun();
-  if (!args['skip-ceiling']) await ceilingRun();
+  if (!args['skip-pipeline']) await pipelineRun();
+  if (args['skip-ceiling']) process.exit(0);
+  const pipelineCeiling = await saturationRun();
+  const brokerCeiling = await ceilingRun();
+  console.log(
+    `\npipeline ceiling / broker ceiling: ${pipelineCeiling.toFixed(0)} / ${brokerCeiling.toFixed(0)} messages/s = ${((pipelineCeiling / brokerCeiling) * 100).toFixed(0)} % (goal ≥ 75 %)`,
+  );
   process.exit(0);
 }
