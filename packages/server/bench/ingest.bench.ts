@@ -156,6 +156,11 @@ async function serve({ databaseUrl, serials, profileDir }: { databaseUrl: string
   });
 }
 
+/** A worker thread does not inherit tsx's loader (Node 20): it registers it, then loads this file. */
+function workerEntry(): string {
+  return `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
+}
+
 /** The server thread of a run, with its addresses and the questions it answers. */
 interface BenchServer {
   url: string;
@@ -168,9 +173,7 @@ interface BenchServer {
 
 async function startBenchServer(serials: string[], shape: string): Promise<BenchServer> {
   const schema = args.postgres ? await createTestSchema() : null;
-  // A worker thread does not inherit tsx's loader (Node 20): it registers it, then loads this file.
-  const entry = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
-  const worker = new Worker(entry, { eval: true, workerData: { databaseUrl: schema?.url ?? 'memory://', serials, profileDir: args.profile, shape } });
+  const worker = new Worker(workerEntry(), { eval: true, workerData: { databaseUrl: schema?.url ?? 'memory://', serials, profileDir: args.profile, shape } });
   const [server] = (await once(worker, 'message')) as [{ url: string; mqttUrl: string; registeredMs: number }];
   const ask = async (message: 'mark' | 'stats' | 'stop'): Promise<unknown> => {
     const reply = once(worker, 'message');
@@ -448,50 +451,73 @@ pipeline ceiling: ${publishers} devices → the server's embedded broker → sto
   }
 }
 
-/** The broker alone: plain Aedes, no authentication hooks, one QoS 1 subscriber, QoS 1 publishers as fast as they are acknowledged. Returns messages/s. */
-async function ceilingRun(): Promise<number> {
-  const parser = await loadParser();
-  const frame = Buffer.from(
-    parser.encodeSmfFrame({ channel: 'ecg', format: 'int16', sampleRate: 250, sequence: 0, startTimeUs: Date.now() * 1000, raw: new Int16Array(250) }),
-  );
+/**
+ * The broker alone, in a thread of its own as the server is: plain Aedes, no authentication hooks,
+ * and one QoS 1 subscriber (in that thread, where the server's pipeline would be). Tells the main
+ * thread its address, then when the subscriber has had `total` messages.
+ */
+async function brokerAlone({ total }: { total: number }): Promise<void> {
   const broker = await Aedes.createBroker();
   const server = createServer(broker.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const url = `mqtt://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const { publishers, perPublisher } = CEILING_LOAD;
   const subscriber = await mqtt.connectAsync(url, { protocolVersion: 4, clean: true });
   let delivered = 0;
-  let lastDelivery = 0;
   subscriber.on('message', () => {
-    delivered++;
-    lastDelivery = performance.now();
+    if (++delivered === total) parentPort?.postMessage('delivered');
   });
   await subscriber.subscribeAsync('devices/+/frames', { qos: 1 });
-  const clients = await Promise.all(
-    Array.from({ length: publishers }, (_, i) => mqtt.connectAsync(url, { protocolVersion: 4, clientId: `ceiling-${i}`, clean: true })),
+  parentPort?.once('message', async () => {
+    await subscriber.endAsync();
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    parentPort?.postMessage('stopped');
+  });
+  parentPort?.postMessage({ url });
+}
+
+/** The broker's ceiling: the same publishers as the pipeline's against `brokerAlone`. Returns messages/s. */
+async function ceilingRun(): Promise<number> {
+  const parser = await loadParser();
+  const frame = Buffer.from(
+    parser.encodeSmfFrame({ channel: 'ecg', format: 'int16', sampleRate: 250, sequence: 0, startTimeUs: Date.now() * 1000, raw: new Int16Array(250) }),
   );
-  const started = performance.now();
-  await publishAll(
-    clients,
-    (i) => `devices/CEIL-${i}/frames`,
-    () => frame,
-  );
+  const { publishers, perPublisher } = CEILING_LOAD;
   const total = publishers * perPublisher;
-  const until = performance.now() + 10_000;
-  while (delivered < total && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
-  const seconds = (lastDelivery - started) / 1000;
-  console.log(`\nceiling: the same broker (Aedes) alone, QoS 1, ${publishers} publishers → 1 subscriber, ${frame.byteLength}-byte frames`);
-  console.log(`  ${delivered} of ${total} delivered in ${seconds.toFixed(2)} s: ${(delivered / seconds).toFixed(0)} messages/s`);
-  await Promise.all(clients.map((client) => client.endAsync()));
-  await subscriber.endAsync();
-  await new Promise<void>((resolve) => broker.close(() => resolve()));
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return delivered / seconds;
+  const worker = new Worker(workerEntry(), { eval: true, workerData: { mode: 'broker', total } });
+  try {
+    const [{ url }] = (await once(worker, 'message')) as [{ url: string }];
+    const clients = await Promise.all(
+      Array.from({ length: publishers }, (_, i) => mqtt.connectAsync(url, { protocolVersion: 4, clientId: `ceiling-${i}`, clean: true })),
+    );
+    const delivered = once(worker, 'message');
+    const started = performance.now();
+    await publishAll(
+      clients,
+      (i) => `devices/CEIL-${i}/frames`,
+      () => frame,
+    );
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 10_000).unref());
+    if ((await Promise.race([delivered, timeout])) === 'timeout') throw new Error('the subscriber did not get every message within 10 s');
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `\nceiling: the same broker (Aedes) alone in a thread of its own, QoS 1, ${publishers} publishers → 1 subscriber in that thread, ${frame.byteLength}-byte frames`,
+    );
+    console.log(`  ${total} messages delivered in ${seconds.toFixed(2)} s: ${(total / seconds).toFixed(0)} messages/s`);
+    await Promise.all(clients.map((client) => client.endAsync()));
+    const stopped = once(worker, 'message');
+    worker.postMessage('stop');
+    await stopped;
+    return total / seconds;
+  } finally {
+    await worker.terminate();
+  }
 }
 
 if (!isMainThread) {
-  await serve(workerData as { databaseUrl: string; serials: string[]; profileDir: string | undefined });
+  if ((workerData as { mode?: string }).mode === 'broker') await brokerAlone(workerData as { total: number });
+  else await serve(workerData as { databaseUrl: string; serials: string[]; profileDir: string | undefined });
 } else {
   await main();
 }

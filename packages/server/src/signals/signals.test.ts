@@ -1,4 +1,4 @@
-/** The ring buffer and the signal storage (staging, compaction into gzip chunks, reads, retention) on PGlite. */
+/** The ring buffer and the signal storage (staging, compaction into gzip chunks, reads, retention) on PGlite and PostgreSQL. */
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadParser } from '@nemuri/parser/node';
@@ -13,6 +13,7 @@ import { frameHeaderAt, splitFrames } from './smfHeader.ts';
 import { createDeviceServices } from '../devices/deviceServices.ts';
 import { createSignalServices } from './signalServices.ts';
 import { DocumentStore } from '../documents/store.ts';
+import { createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
 
 describe('FrameRing', () => {
   const frame = (n: number) => Uint8Array.of(n);
@@ -27,7 +28,36 @@ describe('FrameRing', () => {
   });
 });
 
-describe('SignalStore', () => {
+/** The database of one suite run, and what ends it. */
+interface SuiteDatabase {
+  database: Database;
+  close(): Promise<void>;
+}
+
+// Both databases: the staging write sends the frames' bytes differently to each (signalStore.ts #write).
+describe('SignalStore on PGlite', () => {
+  signalStoreSuite(async () => {
+    const database = await openPglite(null);
+    return { database, close: () => database.close() };
+  });
+});
+
+describePostgres('SignalStore on PostgreSQL', () => {
+  signalStoreSuite(async () => {
+    const schema: TestSchema = await createTestSchema();
+    const database = await schema.open();
+    return {
+      database,
+      close: async () => {
+        await database.close();
+        await schema.drop();
+      },
+    };
+  });
+});
+
+function signalStoreSuite(open: () => Promise<SuiteDatabase>): void {
+  let suite: SuiteDatabase | undefined;
   let database: Database;
   let parser: Parser;
   let store: SignalStore;
@@ -46,13 +76,14 @@ describe('SignalStore', () => {
   };
 
   beforeAll(async () => {
-    database = await openPglite(null);
+    suite = await open();
+    database = suite.database;
     await migrate(database);
     parser = await loadParser();
     store = new SignalStore(database);
   });
   afterAll(async () => {
-    await database?.close();
+    await suite?.close();
   });
 
   it('reads the header fields it needs without the parser', () => {
@@ -238,4 +269,4 @@ describe('SignalStore', () => {
     expect(deleted).toEqual({ chunks: 1, pending: 1 });
     expect((await store.read('S-1', 'ecg', minute, minute + 120e6)).byteLength).toBeGreaterThan(0);
   });
-});
+}
