@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../database/database.ts';
 import { migrate } from '../database/migrate.ts';
 import { openPglite } from '../database/pglite.ts';
-import { createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
+import { describePostgres, openTestSchemaDatabase } from '../testing/postgres.ts';
 import { DocumentStore, serverIdentity } from './store.ts';
 
 const staff = (uid: string, accessLevel: number, domainId: string | null, rootDomainId: string | null): Claims => ({
@@ -159,16 +159,5 @@ describe('alert acknowledgements on PGlite', () => {
 });
 
 describePostgres('alert acknowledgements on PostgreSQL', () => {
-  let schema: TestSchema;
-  acknowledgements(async () => {
-    schema = await createTestSchema();
-    const database = await schema.open();
-    return {
-      database,
-      close: async () => {
-        await database.close();
-        await schema.drop();
-      },
-    };
-  });
+  acknowledgements(openTestSchemaDatabase);
 });

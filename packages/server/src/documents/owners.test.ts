@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../database/database.ts';
 import { migrate } from '../database/migrate.ts';
 import { openPglite } from '../database/pglite.ts';
-import { createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
+import { describePostgres, openTestSchemaDatabase } from '../testing/postgres.ts';
 import { DocumentStore } from './store.ts';
 
 const system = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
@@ -86,16 +86,5 @@ describe('owners on PGlite', () => {
 });
 
 describePostgres('owners on PostgreSQL', () => {
-  let schema: TestSchema;
-  ownerRules(async () => {
-    schema = await createTestSchema();
-    const database = await schema.open();
-    return {
-      database,
-      close: async () => {
-        await database.close();
-        await schema.drop();
-      },
-    };
-  });
+  ownerRules(openTestSchemaDatabase);
 });

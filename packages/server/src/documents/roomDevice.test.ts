@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../database/database.ts';
 import { migrate } from '../database/migrate.ts';
 import { openPglite } from '../database/pglite.ts';
-import { createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
+import { describePostgres, openTestSchemaDatabase } from '../testing/postgres.ts';
 import { DocumentStore } from './store.ts';
 
 const system: Claims = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
@@ -103,16 +103,5 @@ describe('room and device pair on PGlite', () => {
 });
 
 describePostgres('room and device pair on PostgreSQL', () => {
-  let schema: TestSchema;
-  roomDevicePair(async () => {
-    schema = await createTestSchema();
-    const database = await schema.open();
-    return {
-      database,
-      close: async () => {
-        await database.close();
-        await schema.drop();
-      },
-    };
-  });
+  roomDevicePair(openTestSchemaDatabase);
 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../database/database.ts';
 import { migrate } from '../database/migrate.ts';
 import { openPglite } from '../database/pglite.ts';
-import { createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
+import { describePostgres, openTestSchemaDatabase } from '../testing/postgres.ts';
 import { ApiKeyStore } from './apiKeys.ts';
 
 function keyStoreContract(open: () => Promise<{ database: Database; close(): Promise<void> }>): void {
@@ -60,16 +60,5 @@ describe('API key store on PGlite', () => {
 });
 
 describePostgres('API key store on PostgreSQL', () => {
-  let schema: TestSchema;
-  keyStoreContract(async () => {
-    schema = await createTestSchema();
-    const database = await schema.open();
-    return {
-      database,
-      close: async () => {
-        await database.close();
-        await schema.drop();
-      },
-    };
-  });
+  keyStoreContract(openTestSchemaDatabase);
 });

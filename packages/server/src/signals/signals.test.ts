@@ -13,7 +13,7 @@ import { frameHeaderAt, splitFrames } from './smfHeader.ts';
 import { createDeviceServices } from '../devices/deviceServices.ts';
 import { createSignalServices } from './signalServices.ts';
 import { DocumentStore } from '../documents/store.ts';
-import { createTestSchema, describePostgres, type TestSchema } from '../testing/postgres.ts';
+import { describePostgres, openTestSchemaDatabase } from '../testing/postgres.ts';
 
 describe('FrameRing', () => {
   const frame = (n: number) => Uint8Array.of(n);
@@ -43,17 +43,7 @@ describe('SignalStore on PGlite', () => {
 });
 
 describePostgres('SignalStore on PostgreSQL', () => {
-  signalStoreSuite(async () => {
-    const schema: TestSchema = await createTestSchema();
-    const database = await schema.open();
-    return {
-      database,
-      close: async () => {
-        await database.close();
-        await schema.drop();
-      },
-    };
-  });
+  signalStoreSuite(openTestSchemaDatabase);
 });
 
 function signalStoreSuite(open: () => Promise<SuiteDatabase>): void {
