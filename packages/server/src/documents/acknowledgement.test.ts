@@ -6,11 +6,10 @@
  */
 import type { Claims } from '@nemuri/shared/documents/access';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../database/database.ts';
 import { migrate } from '../database/migrate.ts';
-import { openPglite } from '../database/pglite.ts';
-import { describePostgres, openTestSchemaDatabase } from '../testing/postgres.ts';
+import { describeOnBothDatabases, type TestDatabase } from '../testing/bothDatabases.ts';
 import { DocumentStore, serverIdentity } from './store.ts';
 
 const staff = (uid: string, accessLevel: number, domainId: string | null, rootDomainId: string | null): Claims => ({
@@ -34,7 +33,7 @@ const SERVER_NOW = Date.parse('2026-11-25T03:00:00.000Z');
 const BACKDATED = '2026-11-24T18:00:00.000Z';
 const NONE = { by: null, at: null };
 
-function acknowledgements(open: () => Promise<{ database: Database; close(): Promise<void> }>) {
+function acknowledgements(open: () => Promise<TestDatabase>) {
   let close: () => Promise<void>;
   let store: DocumentStore;
   let serial = 0;
@@ -151,13 +150,4 @@ function acknowledgements(open: () => Promise<{ database: Database; close(): Pro
   });
 }
 
-describe('alert acknowledgements on PGlite', () => {
-  acknowledgements(async () => {
-    const database = await openPglite(null);
-    return { database, close: () => database.close() };
-  });
-});
-
-describePostgres('alert acknowledgements on PostgreSQL', () => {
-  acknowledgements(openTestSchemaDatabase);
-});
+describeOnBothDatabases('alert acknowledgements', acknowledgements);

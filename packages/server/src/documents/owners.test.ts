@@ -5,17 +5,16 @@
  * does not count (security issue 17, finding 16). On PGlite and on PostgreSQL.
  */
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../database/database.ts';
 import { migrate } from '../database/migrate.ts';
-import { openPglite } from '../database/pglite.ts';
-import { describePostgres, openTestSchemaDatabase } from '../testing/postgres.ts';
+import { describeOnBothDatabases, type TestDatabase } from '../testing/bothDatabases.ts';
 import { DocumentStore } from './store.ts';
 
 const system = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
 const owner = (name: string) => ({ displayName: name, email: `${name}@owners.example`, accessLevel: ROLE_LEVELS.ownerAdministrator });
 
-function ownerRules(open: () => Promise<{ database: Database; close(): Promise<void> }>) {
+function ownerRules(open: () => Promise<TestDatabase>) {
   let database: Database;
   let close: () => Promise<void>;
   let store: DocumentStore;
@@ -78,13 +77,4 @@ function ownerRules(open: () => Promise<{ database: Database; close(): Promise<v
   });
 }
 
-describe('owners on PGlite', () => {
-  ownerRules(async () => {
-    const database = await openPglite(null);
-    return { database, close: () => database.close() };
-  });
-});
-
-describePostgres('owners on PostgreSQL', () => {
-  ownerRules(openTestSchemaDatabase);
-});
+describeOnBothDatabases('owners', ownerRules);

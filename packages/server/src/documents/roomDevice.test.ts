@@ -7,18 +7,17 @@
  */
 import type { Claims } from '@nemuri/shared/documents/access';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../database/database.ts';
 import { migrate } from '../database/migrate.ts';
-import { openPglite } from '../database/pglite.ts';
-import { describePostgres, openTestSchemaDatabase } from '../testing/postgres.ts';
+import { describeOnBothDatabases, type TestDatabase } from '../testing/bothDatabases.ts';
 import { DocumentStore } from './store.ts';
 
 const system: Claims = { uid: 'system', accessLevel: ROLE_LEVELS.systemAdmin, domainId: null, rootDomainId: null };
 const adminA: Claims = { uid: 'admin-a', accessLevel: ROLE_LEVELS.administrator, domainId: 'pair-a', rootDomainId: 'pair-corp-a' };
 const adminB: Claims = { uid: 'admin-b', accessLevel: ROLE_LEVELS.administrator, domainId: 'pair-b', rootDomainId: 'pair-corp-b' };
 
-function roomDevicePair(open: () => Promise<{ database: Database; close(): Promise<void> }>) {
+function roomDevicePair(open: () => Promise<TestDatabase>) {
   let close: () => Promise<void>;
   let store: DocumentStore;
   const roomOf = async (serial: string) => (await store.get(system, `devices/${serial}`))?.document.roomId ?? null;
@@ -95,13 +94,4 @@ function roomDevicePair(open: () => Promise<{ database: Database; close(): Promi
   });
 }
 
-describe('room and device pair on PGlite', () => {
-  roomDevicePair(async () => {
-    const database = await openPglite(null);
-    return { database, close: () => database.close() };
-  });
-});
-
-describePostgres('room and device pair on PostgreSQL', () => {
-  roomDevicePair(openTestSchemaDatabase);
-});
+describeOnBothDatabases('room and device pair', roomDevicePair);

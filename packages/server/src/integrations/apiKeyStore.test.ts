@@ -4,14 +4,13 @@
  * keys holds, and only the secret's hash is stored.
  */
 import { MAX_ACTIVE_KEYS_PER_DOMAIN } from '@nemuri/shared/integrations';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../database/database.ts';
 import { migrate } from '../database/migrate.ts';
-import { openPglite } from '../database/pglite.ts';
-import { describePostgres, openTestSchemaDatabase } from '../testing/postgres.ts';
+import { describeOnBothDatabases, type TestDatabase } from '../testing/bothDatabases.ts';
 import { ApiKeyStore } from './apiKeys.ts';
 
-function keyStoreContract(open: () => Promise<{ database: Database; close(): Promise<void> }>): void {
+function keyStoreContract(open: () => Promise<TestDatabase>): void {
   let database: Database;
   let close: () => Promise<void>;
   beforeAll(async () => {
@@ -52,13 +51,4 @@ function keyStoreContract(open: () => Promise<{ database: Database; close(): Pro
   });
 }
 
-describe('API key store on PGlite', () => {
-  keyStoreContract(async () => {
-    const database = await openPglite(null);
-    return { database, close: () => database.close() };
-  });
-});
-
-describePostgres('API key store on PostgreSQL', () => {
-  keyStoreContract(openTestSchemaDatabase);
-});
+describeOnBothDatabases('API key store', keyStoreContract);

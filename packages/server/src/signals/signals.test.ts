@@ -5,7 +5,6 @@ import { loadParser } from '@nemuri/parser/node';
 import type { Parser } from '@nemuri/parser/parser';
 import type { Database } from '../database/database.ts';
 import { migrate } from '../database/migrate.ts';
-import { openPglite } from '../database/pglite.ts';
 import { IngestPipeline } from '../ingest/pipeline.ts';
 import { FrameRing } from './ringBuffer.ts';
 import { SignalStore, type PendingFrame } from './signalStore.ts';
@@ -13,7 +12,7 @@ import { frameHeaderAt, splitFrames } from './smfHeader.ts';
 import { createDeviceServices } from '../devices/deviceServices.ts';
 import { createSignalServices } from './signalServices.ts';
 import { DocumentStore } from '../documents/store.ts';
-import { describePostgres, openTestSchemaDatabase } from '../testing/postgres.ts';
+import { describeOnBothDatabases, type TestDatabase } from '../testing/bothDatabases.ts';
 
 describe('FrameRing', () => {
   const frame = (n: number) => Uint8Array.of(n);
@@ -28,26 +27,11 @@ describe('FrameRing', () => {
   });
 });
 
-/** The database of one suite run, and what ends it. */
-interface SuiteDatabase {
-  database: Database;
-  close(): Promise<void>;
-}
-
 // Both databases: the staging write sends the frames' bytes differently to each (signalStore.ts #write).
-describe('SignalStore on PGlite', () => {
-  signalStoreSuite(async () => {
-    const database = await openPglite(null);
-    return { database, close: () => database.close() };
-  });
-});
+describeOnBothDatabases('SignalStore', signalStoreSuite);
 
-describePostgres('SignalStore on PostgreSQL', () => {
-  signalStoreSuite(openTestSchemaDatabase);
-});
-
-function signalStoreSuite(open: () => Promise<SuiteDatabase>): void {
-  let suite: SuiteDatabase | undefined;
+function signalStoreSuite(open: () => Promise<TestDatabase>): void {
+  let suite: TestDatabase | undefined;
   let database: Database;
   let parser: Parser;
   let store: SignalStore;
@@ -192,7 +176,8 @@ function signalStoreSuite(open: () => Promise<SuiteDatabase>): void {
 
   it('stops in the middle of a compaction after its pass, leaving the rest staged, before the database closes', async () => {
     // A database of its own, closed at the end as a shutdown closes it.
-    const own = await openPglite(null);
+    const ownDatabase = await open();
+    const own = ownDatabase.database;
     await migrate(own);
     const lines: string[] = [];
     const log = {
@@ -212,7 +197,7 @@ function signalStoreSuite(open: () => Promise<SuiteDatabase>): void {
     await signals.upkeep.stop();
     const pending = (await own.query<{ n: number }>('select count(*)::int as n from signal_frames_pending')).rows[0]!.n;
     const chunked = (await own.query<{ n: number }>('select coalesce(sum(frame_count), 0)::int as n from signal_chunks')).rows[0]!.n;
-    await own.close();
+    await ownDatabase.close();
     // Every frame is in exactly one place, some still staged for the next start's compaction.
     expect(pending + chunked).toBe(serials.length * 120);
     expect(chunked).toBeGreaterThan(0);

@@ -65,25 +65,3 @@ export async function createTestSchema(): Promise<TestSchema> {
     },
   };
 }
-
-/**
- * A database confined to a fresh schema, with what ends it (closes the pool, drops the schema): what
- * a suite that runs on PGlite and PostgreSQL alike opens for its PostgreSQL run.
- */
-export async function openTestSchemaDatabase(): Promise<{ database: Database; close(): Promise<void> }> {
-  const schema = await createTestSchema();
-  let database: Database;
-  try {
-    database = await schema.open();
-  } catch (error) {
-    await schema.drop();
-    throw error;
-  }
-  return {
-    database,
-    close: async () => {
-      await database.close();
-      await schema.drop();
-    },
-  };
-}
