@@ -3,9 +3,10 @@
 // process, as behind a load balancer) share one PostgreSQL (a fresh schema of TEST_DATABASE_URL) and
 // one Mosquitto: a private one on a free port by default (so that the shared 127.0.0.1:1883 of the
 // other tests does not carry 9,000 frames/s of ours, nor ours theirs), or --broker's. With N > 1 each
-// process subscribes as `$share/<group>/devices/+/frames` (MQTT_SHARED_GROUP: it stores its share
-// of the messages) and, through a second connection, to the devices its own browsers watch (their
-// live frames cross processes through the broker); one process subscribes plainly, as a
+// process holds the shares of the devices it owns, `$share/<group>/devices/<serial>/frames`
+// (MQTT_SHARED_GROUP: it stores, computes and shows its own devices' messages once), and
+// subscribes through a second connection to the other devices its own browsers watch (their live
+// frames cross processes through the broker); one process subscribes plainly, as a
 // one-process deployment does. Simulated devices (a worker thread of this process) publish QoS 1
 // to Mosquitto; signed-in WebSocket subscribers (this thread) watch every device, socket k on
 // process k mod N, so most viewers watch devices stored by another process. Printed for each N:
@@ -76,7 +77,13 @@ interface ServerReport {
   writes: { writes: number; frames: number; writeMs: number };
 }
 
-type ServerCommand = { type: 'register'; serials: string[]; rooms: boolean } | { type: 'mark' } | { type: 'report' } | { type: 'stop' };
+type ServerCommand = { type: 'register'; serials: string[]; rooms: boolean } | { type: 'division' } | { type: 'mark' } | { type: 'report' } | { type: 'stop' };
+
+/** With MQTT_SHARED_GROUP: the members this process knows and how many devices' shares it holds (ingest/deviceShares.ts). */
+interface Division {
+  members: number;
+  held: number;
+}
 
 /** One server process (forked with NEMURI_BENCH_SERVER): starts, then answers the parent's commands over IPC. */
 async function serveProcess(): Promise<void> {
@@ -109,6 +116,9 @@ async function serveProcess(): Promise<void> {
         await registerBenchDevices(server.app.documents, command.serials, SECRET);
         if (command.rooms) await addBenchRooms(server.app.documents, command.serials);
         send({ type: 'registered' });
+      } else if (command.type === 'division') {
+        const division: Division = { members: server.deviceBroker.group?.members.length ?? 1, held: server.deviceBroker.shares?.held ?? 0 };
+        send({ type: 'division', division });
       } else if (command.type === 'mark') {
         load.mark();
         cpuAtMark = process.cpuUsage();
@@ -254,6 +264,25 @@ class ServerProcess {
   }
 }
 
+/**
+ * Waits until every process knows the others and the devices' shares are held (each by its owner:
+ * storage by owner, ingest/deviceShares.ts), so that the run measures the divided state, not the
+ * seconds of the division.
+ */
+async function divided(servers: readonly ServerProcess[], devices: number): Promise<void> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const divisions = (await Promise.all(servers.map((server) => server.ask({ type: 'division' }, 'division')))) as { division: Division }[];
+    const held = divisions.reduce((sum, { division }) => sum + division.held, 0);
+    if (divisions.every(({ division }) => division.members === servers.length) && held >= devices) {
+      console.log(`  devices divided: ${divisions.map(({ division }) => division.held).join(' + ')} shares held`);
+      return;
+    }
+    if (Date.now() > until) throw new Error(`the processes did not divide the devices within 60 s (${held} of ${devices} shares held)`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 interface RunResult {
   processes: number;
   /** Frames at the browsers per second (the watched devices'). */
@@ -322,6 +351,7 @@ async function run(
       if (options.first && i === 0) await server.ask({ type: 'register', serials, rooms: options.rooms }, 'registered');
     }
 
+    if (processes > 1) await divided(servers, serials.length);
     const storedBefore = await storedFrames(options.database);
     const browser = new BrowserClient(servers[0]!.url);
     const signIn = await browser.signIn('sysadmin@example.com', DEMO_PASSWORD);

@@ -44,6 +44,8 @@ export interface RunningServer {
   mqttPort: number | null;
   /** Where devices publish: the embedded broker (`mqtt://127.0.0.1:<port>`) or MQTT_URL. */
   mqttUrl: string;
+  /** The device broker: with MQTT_SHARED_GROUP its process group and the device shares held here. */
+  deviceBroker: DeviceBroker;
   /** The simulated demo devices, when they run (demo mode, SIMULATE not 0). */
   simulation: DemoSimulation | null;
   /** The start steps; all done once startServer resolves, and not ready again once stopping. */
@@ -262,7 +264,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
         try {
           // Devices first (nothing new is acknowledged), then HTTP and live sockets, then what the pipeline holds.
           await step('simulated devices', async () => simulation?.stop(), SHUTDOWN_STEPS_MS.devices);
-          await step('MQTT broker', () => deviceBroker.close(), SHUTDOWN_STEPS_MS.devices);
+          await step('MQTT broker', () => deviceBroker.close(), SHUTDOWN_STEPS_MS.broker);
           await step('HTTP and live sockets', () => running.close(), SHUTDOWN_STEPS_MS.http);
           await step('frames in flight', () => ingest.stop(), SHUTDOWN_STEPS_MS.frames);
         } finally {
@@ -285,6 +287,7 @@ export async function startServer(config: Config, options: StartServerOptions = 
       auth,
       mqttPort: deviceBroker.port,
       mqttUrl: deviceBroker.url,
+      deviceBroker,
       simulation,
       readiness,
       stop,
@@ -325,7 +328,14 @@ export function displayHost(host: string): string {
  * The longest each shutdown step may take: together under main.ts's 10 s limit, with room for the
  * process to exit. A step left unfinished is logged.
  */
-export const SHUTDOWN_STEPS_MS = { devices: 1000, http: 2000, frames: 2500, database: 1500 };
+export const SHUTDOWN_STEPS_MS = {
+  devices: 1000,
+  // With several processes: the shares' hand-over (ingest/deviceShares.ts, HAND_OVER_MS) and the drain after it.
+  broker: 2200,
+  http: 2000,
+  frames: 2500,
+  database: 1500,
+};
 
 /** The start's steps, each with its time since the process started and its own duration (ms). */
 class StartTiming {

@@ -146,12 +146,28 @@ export class DeviceRegistry {
   accounts: DeviceAccounts | null = null;
 
   /**
+   * Called before a device's broker account is provisioned: with several processes, this one takes
+   * the device's share of the broker's messages (ingest/deviceShares.ts), so that its first message
+   * finds a subscriber. Null with one process.
+   */
+  beforeProvision: ((serial: string) => Promise<void>) | null = null;
+
+  /**
    * A new secret of the device was committed: the cached record is forgotten (the old secret stops
    * working here at once) and the broker's account, if the broker keeps them, gets the new one.
    */
   async credentialChanged(serial: string, secret: string): Promise<void> {
     this.forget(serial);
+    await this.beforeProvision?.(serial);
     await this.accounts?.provision(serial, secret);
+  }
+
+  /** Every device that may send: registered and not retired (read from the database, not the cache). */
+  async serials(): Promise<string[]> {
+    const { rows } = await this.#database.query<{ id: string }>(
+      "select id from documents where collection = 'devices' and coalesce(data ->> 'status', '') <> 'retired'",
+    );
+    return rows.map((row) => row.id).filter((serial) => SERIAL_PATTERN.test(serial));
   }
 
   /** Forgets the cached record, e.g. after the device was re-registered. */

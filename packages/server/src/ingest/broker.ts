@@ -6,8 +6,9 @@
  *   subscribe to device frames; packet sizes and what a connection may cost before it is
  *   authenticated are limited (mqttLimits.ts); or
  * - an external broker (MQTT_URL: Mosquitto, an EMQX cluster …): it authenticates the devices, and the
- *   server subscribes to `devices/+/frames` (or `$share/<MQTT_SHARED_GROUP>/devices/+/frames` so that
- *   several server processes divide the devices) and drops frames of serials it does not know, and
+ *   server subscribes to `devices/+/frames` (or, with MQTT_SHARED_GROUP, to
+ *   `$share/<group>/devices/<serial>/frames` of each device it owns, so that several server processes
+ *   divide the devices: deviceShares.ts) and drops frames of serials it does not know, and
  *   messages above the embedded broker's packet limit (the broker's own max_packet_size should
  *   refuse them first: docs/operations.md).
  * In both cases a QoS 1 message is acknowledged only once its frames are committed to the database,
@@ -15,7 +16,7 @@
  * dropped (resending it would not make it valid).
  */
 import { createServer, type Server } from 'node:net';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import { ParseError } from '@nemuri/parser/errors';
@@ -25,7 +26,8 @@ import { MosquittoDeviceAccounts } from './brokerAccounts.ts';
 import type { DeviceRegistry, KnownDevice } from '../devices/deviceRegistry.ts';
 import { MQTT_LIMITS, MqttConnectionGuard, type GuardedConnection, type MqttLimits } from './mqttLimits.ts';
 import type { IngestPipeline, IngestResult, IngestRoutes, PipelineLogger } from './pipeline.ts';
-import { ProcessGroup } from './processGroup.ts';
+import { ProcessGroup, storesTopic } from './processGroup.ts';
+import { DeviceShares } from './deviceShares.ts';
 import { withDeadline } from '../support/withDeadline.ts';
 
 export const FRAMES_TOPIC_FILTER = 'devices/+/frames';
@@ -38,8 +40,10 @@ export interface DeviceBroker {
   readonly url: string;
   /** Whether devices' frames can arrive now: the embedded broker listens, or the external one is connected (readiness). */
   readonly connected: boolean;
-  /** With MQTT_SHARED_GROUP: the processes of the group, which divide the devices' room states (processGroup.ts); null otherwise. */
+  /** With MQTT_SHARED_GROUP: the processes of the group, which divide the devices (processGroup.ts); null otherwise. */
   readonly group: ProcessGroup | null;
+  /** With MQTT_SHARED_GROUP: the devices' shares this process holds (deviceShares.ts); null otherwise. */
+  readonly shares: DeviceShares | null;
   close(): Promise<void>;
 }
 
@@ -53,7 +57,7 @@ const RETRY_LAST_MS = 5_000;
  */
 export const RETRY_CAP_BYTES = 64 * 1024 * 1024;
 
-/** How long a process leaving a shared subscription waits for what was already on its way to it (within server.ts's shutdown step). */
+/** How long a process leaving its shares waits for what was already on its way to it (after the hand-over, within server.ts's shutdown step). */
 const SHARE_DRAIN_MS = 800;
 /** No message for this long after leaving: the broker's queue for this session is empty. */
 const SHARE_DRAIN_QUIET_MS = 150;
@@ -187,6 +191,7 @@ export async function startEmbeddedBroker({ pipeline, registry, log, host, port,
       return server.listening;
     },
     group: null,
+    shares: null,
     guard,
     async close() {
       await closeBroker(broker);
@@ -429,20 +434,35 @@ export async function connectExternalBroker({
   };
 
   // Without a shared subscription one client takes every device's frames, for storage, live and room
-  // state. With one, this process receives only its share of the messages, one by one, and stores
-  // those; a second client subscribes (QoS 0) to the devices its browsers watch, for their live views,
-  // and to the devices whose room states it owns (processGroup.ts), for the room-state service, which
-  // must see every second of a device.
-  const storing = await connectClient(url, { clientId: clientId ?? `nemuri-server-${randomBytes(6).toString('hex')}`, clean: !persistent }, (client) =>
-    takeFrames(client, shared ? () => ({ live: false, allDevices: false, store: true }) : () => ({})),
-  );
-  const processId = randomBytes(6).toString('hex');
+  // state. With one, this process holds the shares of the devices it owns (deviceShares.ts): it
+  // stores their messages, computes their rooms and feeds its viewers from that copy; a second client
+  // (QoS 0, clean) carries the group's messages and plain copies of the devices its browsers watch
+  // that it does not own, and of its own while another session also holds their share.
+  // With a persistent session the process id follows the client id, so that a process started again
+  // owns the devices it owned (and its session's shares still hold).
+  const processId = persistent && clientId !== null ? createHash('sha256').update(clientId).digest('hex').slice(0, 12) : randomBytes(6).toString('hex');
   const group = sharedGroup !== null ? new ProcessGroup({ group: sharedGroup, processId, log }) : null;
+  const storing = await connectClient(
+    url,
+    {
+      clientId: clientId ?? `nemuri-server-${randomBytes(6).toString('hex')}`,
+      clean: !persistent,
+      // A clean session's shares end with its connection: so does what it said of them.
+      ...(sharedGroup !== null && !persistent ? { will: { topic: storesTopic(sharedGroup, processId), payload: Buffer.alloc(0), qos: 1 as const, retain: true } } : {}),
+    },
+    (client) =>
+      takeFrames(
+        client,
+        group ? (serial) => ({ store: true, live: group.watches(serial) && group.alone(serial), allDevices: group.owns(serial) }) : () => ({}),
+      ),
+  );
   const watching = group
     ? await connectClient(url, { clientId: `nemuri-live-${processId}`, clean: true, ...group.connectOptions }, (client) =>
         takeFrames(
           client,
           (serial) => {
+            // The share brings every message of the device here: this copy is not needed.
+            if (group.alone(serial)) return null;
             const live = group.watches(serial);
             const allDevices = group.follows(serial);
             return live || allDevices ? { live, allDevices, store: false } : null;
@@ -455,18 +475,30 @@ export async function connectExternalBroker({
       })
     : null;
   for (const client of [storing, watching]) client?.on('error', (error) => log.warn({ err: error.message }, 'MQTT broker connection error'));
-  const topic = shared ? `$share/${sharedGroup}/${FRAMES_TOPIC_FILTER}` : FRAMES_TOPIC_FILTER;
-  await storing.subscribeAsync(topic, { qos: 1 });
-  if (watching && group) {
-    await group.join(watching).catch(async (error: unknown) => {
+  const sharedTopic = shared ? `$share/${sharedGroup}/${FRAMES_TOPIC_FILTER}` : null;
+  let shares: DeviceShares | null = null;
+  if (watching && group && sharedGroup !== null) {
+    try {
+      await group.join(watching);
+      shares = new DeviceShares({ client: storing, group, groupName: sharedGroup, registry, changes, log });
+      // An earlier version held one share of every device under this session: left once the devices' own are held.
+      await shares.start(persistent ? sharedTopic : null);
+    } catch (error) {
       await watching.endAsync(true);
       await storing.endAsync(true);
       throw error;
-    });
+    }
+    const taking = shares;
+    registry.beforeProvision = (serial) => taking.take(serial);
     watchers.onWatch = (serial, watched) => group.watch(serial, watched);
     for (const serial of watchers.watched()) group.watch(serial, true);
+  } else {
+    await storing.subscribeAsync(FRAMES_TOPIC_FILTER, { qos: 1 });
   }
-  log.info({ url: redact(url), topic, persistent }, 'subscribed to device frames on the MQTT broker');
+  log.info(
+    { url: redact(url), topic: shared ? `$share/${sharedGroup}/devices/<serial>/frames` : FRAMES_TOPIC_FILTER, persistent, process: group?.processId },
+    'subscribed to device frames on the MQTT broker',
+  );
   const accounts =
     deviceAccounts === 'dynsec'
       ? await MosquittoDeviceAccounts.connect(url, log).catch(async (error: unknown) => {
@@ -480,22 +512,28 @@ export async function connectExternalBroker({
     accounts.follow(changes, registry);
   }
   /**
-   * Unsubscribes from the shared subscription, then waits until every message that reached this
-   * process is acknowledged and none has come for SHARE_DRAIN_QUIET_MS (the broker's queue for
-   * this session is empty), at most SHARE_DRAIN_MS. What is left then stays in the session, given
-   * again if the same client id connects (docs/operations.md, "Several processes").
+   * Leaves the group (the others own every device from now on), hands the shares this session holds
+   * over as the others take them (deviceShares.ts), then waits until every message that reached this
+   * process is acknowledged and none has come for SHARE_DRAIN_QUIET_MS, at most SHARE_DRAIN_MS. What
+   * nobody took over (this process was alone) stays in the persistent session, given again when the
+   * same client id connects (docs/operations.md, "Several processes").
    */
-  const drainShare = async (): Promise<void> => {
+  const handOver = async (held: DeviceShares, member: ProcessGroup): Promise<void> => {
+    await member.leave();
+    const kept = await held.handOver();
     const until = Date.now() + SHARE_DRAIN_MS;
-    try {
-      await withDeadline(storing.unsubscribeAsync(topic), SHARE_DRAIN_MS);
-    } catch (error) {
-      log.warn({ err: error }, 'MQTT: leaving the shared subscription failed; its share waits in this session at the broker');
-      return;
-    }
-    while (Date.now() < until && (storingUnacknowledged > 0 || Date.now() - storingLastMessageAt < SHARE_DRAIN_QUIET_MS))
+    while (Date.now() < until && (storingUnacknowledged > 0 || (kept === 0 && Date.now() - storingLastMessageAt < SHARE_DRAIN_QUIET_MS)))
       await new Promise((resolve) => setTimeout(resolve, 20));
-    log.info({ unacknowledged: storingUnacknowledged }, 'MQTT: left the shared subscription');
+    // A clean session's shares end with it (a will is not sent on a clean disconnect): it says so.
+    await withDeadline(held.flush(!persistent), 500).catch(() => undefined);
+    if (kept > 0)
+      log.info(
+        { kept, persistent },
+        persistent
+          ? 'MQTT: device shares nobody took over stay in this session; the broker keeps their messages until it connects again'
+          : 'MQTT: device shares nobody took over end with this clean session',
+      );
+    else log.info({ unacknowledged: storingUnacknowledged }, 'MQTT: handed the device shares over');
   };
   return {
     port: null,
@@ -504,15 +542,17 @@ export async function connectExternalBroker({
       return storing.connected;
     },
     group,
+    shares,
     async close() {
-      // A shared subscription's broker goes on handing this session its share while it is away
-      // (Mosquitto queues it for the persistent session until the same client id connects again):
-      // a process stopped for good would strand its share, and one restarting would hold it back.
-      // So it leaves the share first, and takes in what was already on its way to it.
-      if (shared && persistent && storing.connected) await drainShare();
+      // A share's broker goes on handing this session its messages while it is away (Mosquitto queues
+      // them for the persistent session until the same client id connects again): a process stopped
+      // for good would strand its devices' messages. So it hands its shares over first, and takes in
+      // what was already on its way to it.
+      if (shares && group && storing.connected) await handOver(shares, group);
+      else await group?.leave();
       closing = true;
       watchers.onWatch = undefined;
-      await group?.leave();
+      registry.beforeProvision = null;
       if (accounts) registry.accounts = null;
       await accounts?.close();
       await watching?.endAsync();

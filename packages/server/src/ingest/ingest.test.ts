@@ -25,6 +25,7 @@ import {
   startIngestServer,
   storedRespiHr,
   uniqueSerial,
+  waitForDivision,
 } from './testing.ts';
 
 const STAFF = 'staff@example.com';
@@ -437,7 +438,7 @@ describe.skipIf(SKIP_MQTT)(`device ingest through Mosquitto at ${MOSQUITTO.url}`
 });
 
 describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('two server processes sharing Mosquitto (MQTT_SHARED_GROUP) and PostgreSQL', () => {
-  it("divide the storing of a device's frames, while a browser on either gets them all live", { timeout: 60_000 }, async () => {
+  it("divide the devices: each device's frames are stored by its owner alone, while a browser on either gets them all live", { timeout: 60_000 }, async () => {
     await requireMosquitto();
     const schema = await createTestSchema();
     const dir = await makeTempDir('nemuri-ingest-shared-');
@@ -446,29 +447,41 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('two server processes sharing Mosqui
     let second: IngestTestServer | undefined;
     try {
       second = await startIngestServer(env, dir.path);
-      const serial = uniqueSerial('shared');
-      await registerDevice(first.server, serial, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
+      // Enough devices that both processes own some (two owners: 1 in 32,768 runs all go to one).
+      const serials = [...Array(16).keys()].map((n) => uniqueSerial(`shared${n}`));
+      for (const serial of serials) await registerDevice(first.server, serial, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
+      await waitForDivision([first.server, second.server], serials);
       const browser = await signedInClient(second.server, STAFF);
       const live = await LiveSignalsClient.open(second.server, browser.cookieHeader);
-      await live.subscribe(serial);
-      // The live subscription at the broker is asynchronous: wait until it passes frames.
+      for (const serial of serials) await live.subscribe(serial);
+      // The live subscriptions at the broker are asynchronous: wait until they pass frames.
       await new Promise((resolve) => setTimeout(resolve, 300));
 
       const parser = await loadParser();
       const startMs = pastMinute();
-      const frames = [...Array(20).keys()].map((sequence) => respiHrFrame(parser, startMs, sequence));
-      const device = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 });
-      for (const frame of frames) await device.publishAsync(`devices/${serial}/frames`, frame, { qos: 1 });
-      await device.endAsync();
+      const frames = [...Array(10).keys()].map((sequence) => respiHrFrame(parser, startMs, sequence));
+      await Promise.all(
+        serials.map(async (serial) => {
+          const device = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 });
+          for (const frame of frames) await device.publishAsync(`devices/${serial}/frames`, frame, { qos: 1 });
+          await device.endAsync();
+        }),
+      );
 
-      await live.waitFor(() => live.framesOf(serial).length >= frames.length, 'every frame live');
-      expect(live.framesOf(serial)).toEqual(frames);
+      for (const serial of serials) {
+        await live.waitFor(() => live.framesOf(serial).length >= frames.length, `every frame of ${serial} live`);
+        expect(live.framesOf(serial)).toEqual(frames);
+      }
       live.close();
-      // The first server has no live subscriber: what it took came through the shared subscription.
-      expect(first.server.app.ingest.stats.messages).toBeGreaterThan(0);
-      expect(first.server.app.ingest.stats.messages).toBeLessThan(frames.length);
-      const stored = await storedRespiHr(second, browser.cookieHeader, serial, startMs, Buffer.concat(frames));
-      expect(stored.equals(Buffer.concat(frames))).toBe(true);
+      // The first server has no live subscriber: it took its own devices' messages, once each, and no other.
+      const ofFirst = serials.filter((serial) => first.server.deviceBroker.shares!.holds(serial));
+      expect(ofFirst.length).toBeGreaterThan(0);
+      expect(ofFirst.length).toBeLessThan(serials.length);
+      expect(first.server.app.ingest.stats.messages).toBe(ofFirst.length * frames.length);
+      for (const serial of serials) {
+        const stored = await storedRespiHr(second, browser.cookieHeader, serial, startMs, Buffer.concat(frames));
+        expect(stored.equals(Buffer.concat(frames))).toBe(true);
+      }
     } finally {
       await second?.stop();
       await first.stop();
@@ -476,44 +489,143 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('two server processes sharing Mosqui
       await dir.remove();
     }
   });
+
+  it('a process joining while devices send takes its devices over without losing a frame', { timeout: 90_000 }, async () => {
+    await requireMosquitto();
+    const schema = await createTestSchema();
+    const dir = await makeTempDir('nemuri-ingest-joining-');
+    const group = uniqueSerial('group').replace(/[^A-Za-z0-9_-]/g, '_');
+    const envOf = (name: string) => ({ MQTT_URL: MOSQUITTO.url, MQTT_SHARED_GROUP: group, MQTT_CLIENT_ID: `${group}-${name}`, DATABASE_URL: schema.url });
+    const first = await startIngestServer(envOf('first'), dir.path);
+    let second: IngestTestServer | undefined;
+    const serials = [...Array(12).keys()].map((n) => uniqueSerial(`join${n}`));
+    try {
+      for (const serial of serials) await registerDevice(first.server, serial, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
+      await waitForDivision([first.server], serials);
+      const parser = await loadParser();
+      const startMs = pastMinute();
+      // 60 frames each, one every 50 ms: the second process starts, joins and takes its devices meanwhile.
+      const frames = [...Array(60).keys()].map((sequence) => respiHrFrame(parser, startMs, sequence));
+      const sending = Promise.all(
+        serials.map(async (serial) => {
+          const device = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 });
+          for (const frame of frames) {
+            await device.publishAsync(`devices/${serial}/frames`, frame, { qos: 1 });
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          await device.endAsync();
+        }),
+      );
+      second = await startIngestServer(envOf('second'), dir.path);
+      await sending;
+      await waitForDivision([first.server, second.server], serials);
+      expect(second.server.app.ingest.stats.messages).toBeGreaterThan(0);
+      const browser = await signedInClient(first.server, STAFF);
+      for (const serial of serials) {
+        const stored = await storedRespiHr(first, browser.cookieHeader, serial, startMs, Buffer.concat(frames));
+        expect(stored.equals(Buffer.concat(frames))).toBe(true);
+      }
+    } finally {
+      await second?.stop();
+      await first.stop();
+      await endSessions([`${group}-first`, `${group}-second`]);
+      await schema.drop();
+      await dir.remove();
+    }
+  });
 });
 
-describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('a process of a shared subscription stopped for good (persistent sessions)', () => {
-  it('leaves its share to the others: every frame published after it stopped is stored by the one left', { timeout: 60_000 }, async () => {
+/** Ends persistent sessions at the broker, so that they do not keep queueing frames for nobody. */
+async function endSessions(clientIds: readonly string[]): Promise<void> {
+  for (const clientId of clientIds) {
+    const cleaner = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId, clean: true, reconnectPeriod: 0 });
+    await cleaner.endAsync();
+  }
+}
+
+describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('a process of a group stopped (persistent sessions)', () => {
+  it('hands its devices to the others: every frame published after it stopped is stored by the one left', { timeout: 60_000 }, async () => {
     await requireMosquitto();
     const schema = await createTestSchema();
     const dir = await makeTempDir('nemuri-ingest-leaving-');
     const group = uniqueSerial('group').replace(/[^A-Za-z0-9_-]/g, '_');
-    // Each with a client id of its own: a persistent session, which Mosquitto goes on handing a
-    // share of the messages to while it is disconnected, until the same id connects again.
+    // Each with a client id of its own: a persistent session, which Mosquitto goes on handing its
+    // shares' messages to while it is disconnected, until the same id connects again.
     const envOf = (name: string) => ({ MQTT_URL: MOSQUITTO.url, MQTT_SHARED_GROUP: group, MQTT_CLIENT_ID: `${group}-${name}`, DATABASE_URL: schema.url });
     const staying = await startIngestServer(envOf('staying'), dir.path);
     let leaving: IngestTestServer | undefined;
     try {
       leaving = await startIngestServer(envOf('leaving'), dir.path);
-      const serial = uniqueSerial('leave');
-      await registerDevice(staying.server, serial, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
+      const serials = [...Array(16).keys()].map((n) => uniqueSerial(`leave${n}`));
+      for (const serial of serials) await registerDevice(staying.server, serial, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
+      await waitForDivision([staying.server, leaving.server], serials);
       const parser = await loadParser();
       const startMs = pastMinute();
       const frames = [...Array(30).keys()].map((sequence) => respiHrFrame(parser, startMs, sequence));
-      const device = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 });
-      for (const frame of frames.slice(0, 10)) await device.publishAsync(`devices/${serial}/frames`, frame, { qos: 1 });
+      const devices = await Promise.all(
+        serials.map((serial) => mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 })),
+      );
+      const publish = (part: Buffer[]) =>
+        Promise.all(
+          devices.map(async (device, i) => {
+            for (const frame of part) await device.publishAsync(`devices/${serials[i]}/frames`, frame, { qos: 1 });
+          }),
+        );
+      await publish(frames.slice(0, 10));
       await leaving.stop();
       const tookBefore = leaving.server.app.ingest.stats.messages;
       expect(tookBefore).toBeGreaterThan(0);
       leaving = undefined;
-      for (const frame of frames.slice(10)) await device.publishAsync(`devices/${serial}/frames`, frame, { qos: 1 });
-      await device.endAsync();
+      await publish(frames.slice(10));
+      await Promise.all(devices.map((device) => device.endAsync()));
 
       const browser = await signedInClient(staying.server, STAFF);
-      const stored = await storedRespiHr(staying, browser.cookieHeader, serial, startMs, Buffer.concat(frames));
-      // Before, the stopped process's session went on being given every other message: 10 of the
-      // last 20 waited at the broker for a process that would not come back.
-      expect(stored.length / frames[0]!.length).toBe(frames.length);
-      expect(stored.equals(Buffer.concat(frames))).toBe(true);
+      for (const serial of serials) {
+        const stored = await storedRespiHr(staying, browser.cookieHeader, serial, startMs, Buffer.concat(frames));
+        // Without the hand-over, the stopped process's session would go on being given its devices'
+        // messages: they would wait at the broker for a process that does not come back.
+        expect(stored.length / frames[0]!.length).toBe(frames.length);
+        expect(stored.equals(Buffer.concat(frames))).toBe(true);
+      }
     } finally {
       await leaving?.stop();
       await staying.stop();
+      await endSessions([`${group}-staying`, `${group}-leaving`]);
+      await schema.drop();
+      await dir.remove();
+    }
+  });
+
+  it('alone in its group, keeps its devices at the broker while it restarts: the frames sent meanwhile are stored', { timeout: 60_000 }, async () => {
+    await requireMosquitto();
+    const schema = await createTestSchema();
+    const dir = await makeTempDir('nemuri-ingest-alone-');
+    const group = uniqueSerial('group').replace(/[^A-Za-z0-9_-]/g, '_');
+    const env = { MQTT_URL: MOSQUITTO.url, MQTT_SHARED_GROUP: group, MQTT_CLIENT_ID: `${group}-only`, DATABASE_URL: schema.url };
+    try {
+      let base = await startIngestServer(env, dir.path);
+      const serial = uniqueSerial('alone');
+      await registerDevice(base.server, serial, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
+      await waitForDivision([base.server], [serial]);
+      await base.stop();
+
+      const parser = await loadParser();
+      const startMs = pastMinute();
+      const frames = [0, 1, 2, 3, 4].map((sequence) => respiHrFrame(parser, startMs, sequence));
+      const device = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 });
+      for (const frame of frames) await device.publishAsync(`devices/${serial}/frames`, frame, { qos: 1 });
+      await device.endAsync();
+
+      base = await startIngestServer(env, dir.path);
+      try {
+        const browser = await signedInClient(base.server, STAFF);
+        const stored = await storedRespiHr(base, browser.cookieHeader, serial, startMs, Buffer.concat(frames));
+        expect(stored.equals(Buffer.concat(frames))).toBe(true);
+      } finally {
+        await base.stop();
+      }
+    } finally {
+      await endSessions([`${group}-only`]);
       await schema.drop();
       await dir.remove();
     }

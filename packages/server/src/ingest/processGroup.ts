@@ -6,6 +6,14 @@
  * joins or leaves moves only the devices it takes or had), and the owner subscribes plainly to those
  * devices' frame topics.
  *
+ * Storage follows ownership (ingest/deviceShares.ts): the owner takes its devices' messages through a
+ * shared subscription of each device of its own, so each message reaches one process, which stores
+ * it, computes the room and feeds its viewers. The group also says which process's broker session
+ * holds which devices' shares (`nemuri/stores/<group>/<id>`, retained): while another session holds a
+ * device's share too (a hand-over, a process that died with its session kept), the broker gives the
+ * owner only part of its messages, so the owner then also takes a plain copy of every frame for the
+ * room state and the viewers.
+ *
  * Over the same broker connection (the plain one, which also carries the frames of watched devices):
  * - membership: each process keeps a retained message on `nemuri/processes/<group>/<id>`, cleared
  *   when it stops, and by the broker (its will) when its connection is lost: at once when the process
@@ -31,6 +39,12 @@ export const REMOTE_STATE_FRESH_MS = 5_000;
 export const MEMBER_SILENT_MS = 10_000;
 
 const framesTopic = (serial: string): string => `devices/${serial}/frames`;
+
+/** Where a process's broker session says which devices' shares it holds (retained; ingest/deviceShares.ts). */
+export const storesTopic = (group: string, member: string): string => `nemuri/stores/${group}/${member}`;
+/** A stores message lists serials; more than this many is not a message of ours. */
+const MAX_STORED_SERIALS = 200_000;
+const storedSerials = z.array(z.string().min(1).max(200)).max(MAX_STORED_SERIALS);
 
 const vital = z.number().finite().nullable();
 /**
@@ -104,8 +118,18 @@ export class ProcessGroup implements RoomStateSharing {
   readonly #watched = new Set<string>();
   readonly #followed = new Set<string>();
   readonly #remote = new Map<string, { state: SharedState; receivedAt: number }>();
+  /** Devices subscribed to plainly on the group's connection now. */
+  readonly #plain = new Set<string>();
+  /** Which devices' shares each other process's broker session holds (their stores messages). */
+  readonly #storesOf = new Map<string, ReadonlySet<string>>();
+  /** This process's own stores message as an earlier run with the same id left it, if any. */
+  #storedBefore: ReadonlySet<string> | null = null;
   #client: MqttClient | undefined;
   #stopped = false;
+  /** Whether this process's session holds the device's share (set by ingest/deviceShares.ts). */
+  storesHere: (serial: string) => boolean = () => false;
+  /** Called when the owners may have moved (a member came or went) or another session's shares changed. */
+  onChange: (() => void) | undefined;
 
   constructor({ group, processId, log }: { group: string; processId: string; log: PipelineLogger }) {
     this.#group = group;
@@ -131,7 +155,15 @@ export class ProcessGroup implements RoomStateSharing {
   /** Joins over a connected client: takes the members' and states' topics (this process announces itself with its first states). */
   async join(client: MqttClient): Promise<void> {
     this.#client = client;
-    await client.subscribeAsync([`nemuri/processes/${this.#group}/+`, `nemuri/room-states/${this.#group}/+`], { qos: 1 });
+    await client.subscribeAsync(
+      [`nemuri/processes/${this.#group}/+`, `nemuri/room-states/${this.#group}/+`, storesTopic(this.#group, '+')],
+      { qos: 1 },
+    );
+    // The broker sends the retained messages of a subscription before it answers the next one on the
+    // same connection: once this answer is in, the members and their shares of before are known.
+    const sync = `nemuri/sync/${this.#group}/${this.processId}`;
+    await client.subscribeAsync(sync, { qos: 0 });
+    await client.unsubscribeAsync(sync);
     // After a lost connection the will has cleared the membership: announced again. mqtt.js subscribes
     // again by itself.
     this.#connectedAt = Date.now();
@@ -157,16 +189,23 @@ export class ProcessGroup implements RoomStateSharing {
     for (const member of this.#members) {
       if (member === this.processId || now - Math.max(this.#heardAt.get(member) ?? 0, this.#connectedAt) <= MEMBER_SILENT_MS) continue;
       this.#members.delete(member);
-      this.#owners.clear();
+      this.#changed();
       this.#log.warn({ process: this.processId, silent: member, members: this.members }, 'server process silent: its devices re-divided');
     }
+  }
+
+  /** The owners may have moved: computed again on demand, and the device shares told. */
+  #changed(): void {
+    this.#owners.clear();
+    this.refreshPlain();
+    this.onChange?.();
   }
 
   #heard(member: string): void {
     this.#heardAt.set(member, Date.now());
     if (!this.#announced.has(member) || this.#members.has(member)) return;
     this.#members.add(member);
-    this.#owners.clear();
+    this.#changed();
     this.#log.info({ process: this.processId, members: this.members }, 'server process joined: devices re-divided');
   }
 
@@ -174,6 +213,9 @@ export class ProcessGroup implements RoomStateSharing {
   async leave(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#silenceCheck);
+    // From now on the others own every device, in this process's view too (its shares hand over).
+    this.#members.delete(this.processId);
+    this.#changed();
     const client = this.#client;
     if (client?.connected) await client.publishAsync(this.#presenceTopic, Buffer.alloc(0), { qos: 1, retain: true }).catch(() => undefined);
   }
@@ -195,10 +237,14 @@ export class ProcessGroup implements RoomStateSharing {
         this.#announced.delete(member);
         this.#heardAt.delete(member);
         if (this.#members.delete(member)) {
-          this.#owners.clear();
+          this.#changed();
           this.#log.info({ process: this.processId, members: this.members }, 'server process left: devices re-divided');
         }
       }
+      return true;
+    }
+    if (kind === 'stores') {
+      this.#stores(member, payload);
       return true;
     }
     if (kind === 'room-states') {
@@ -222,8 +268,53 @@ export class ProcessGroup implements RoomStateSharing {
     return false;
   }
 
+  #stores(member: string, payload: Buffer): void {
+    let serials: ReadonlySet<string>;
+    try {
+      serials = new Set(payload.byteLength === 0 ? [] : storedSerials.parse(JSON.parse(payload.toString('utf8'))));
+    } catch (error) {
+      this.#log.warn({ from: member, err: error instanceof Error ? error.message : String(error) }, 'device shares of another server process could not be read');
+      return;
+    }
+    if (member === this.processId) {
+      // This process's own message comes back as it publishes; only an earlier run's counts here.
+      if (this.#storedBefore === null) this.#storedBefore = serials;
+      return;
+    }
+    if (serials.size === 0) this.#storesOf.delete(member);
+    else this.#storesOf.set(member, serials);
+    this.refreshPlain();
+    this.onChange?.();
+  }
+
+  /** The shares this process's broker session held when an earlier run with the same id stopped (empty when unknown). */
+  get storedBefore(): ReadonlySet<string> {
+    return this.#storedBefore ?? new Set();
+  }
+
+  /** Whether another process's broker session says it holds the device's share (live or not: a persistent session outlives its process). */
+  heldElsewhere(serial: string): boolean {
+    for (const serials of this.#storesOf.values()) if (serials.has(serial)) return true;
+    return false;
+  }
+
+  /** Whether `member`'s session says it holds the device's share. */
+  holds(member: string, serial: string): boolean {
+    return this.#storesOf.get(member)?.has(serial) ?? false;
+  }
+
+  /** Whether every message of the device reaches this process through its share (nobody else's session holds it). */
+  alone(serial: string): boolean {
+    return this.storesHere(serial) && !this.heldElsewhere(serial);
+  }
+
   owns(serial: string): boolean {
     return this.#ownerOf(serial) === this.processId;
+  }
+
+  /** The device's owner among the live processes (this one, while it runs). */
+  ownerOf(serial: string): string | undefined {
+    return this.#ownerOf(serial);
   }
 
   #ownerOf(serial: string): string | undefined {
@@ -249,13 +340,14 @@ export class ProcessGroup implements RoomStateSharing {
     for (const serial of this.#followed) {
       if (serials.has(serial)) continue;
       this.#followed.delete(serial);
-      if (!this.#watched.has(serial)) this.#unsubscribe(serial);
+      this.#refresh(serial);
     }
     for (const serial of serials) {
       if (this.#followed.has(serial)) continue;
       this.#followed.add(serial);
-      if (!this.#watched.has(serial)) this.#subscribe(serial);
+      this.#refresh(serial);
     }
+    this.onChange?.();
   }
 
   /** The live fan-out's watch changes (LiveHub.onWatch). */
@@ -263,9 +355,28 @@ export class ProcessGroup implements RoomStateSharing {
     if (watched === this.#watched.has(serial)) return;
     if (watched) this.#watched.add(serial);
     else this.#watched.delete(serial);
-    if (this.#followed.has(serial)) return;
-    if (watched) this.#subscribe(serial);
-    else this.#unsubscribe(serial);
+    this.#refresh(serial);
+  }
+
+  /**
+   * A plain subscription to a device is needed while this process's viewers or room state want its
+   * frames and its share does not bring them all here.
+   */
+  #refresh(serial: string): void {
+    const wanted = (this.#watched.has(serial) || this.#followed.has(serial)) && !this.alone(serial);
+    if (wanted === this.#plain.has(serial)) return;
+    if (wanted) {
+      this.#plain.add(serial);
+      this.#subscribe(serial);
+    } else {
+      this.#plain.delete(serial);
+      this.#unsubscribe(serial);
+    }
+  }
+
+  /** Checks every plain subscription again (the shares held here or elsewhere changed). */
+  refreshPlain(): void {
+    for (const serial of [...this.#plain, ...this.#watched, ...this.#followed]) this.#refresh(serial);
   }
 
   publish(states: readonly LiveRoomState[]): void {

@@ -210,3 +210,21 @@ if (SKIP_FAULTS) console.warn('\n*** NEMURI_SKIP_FAULTS=1: SKIPPING the fault-in
 export function requireForFaults(present: boolean, what: string): void {
   if (!present) throw new Error(`this fault-injection test needs ${what}; install it, or set NEMURI_SKIP_FAULTS=1 to skip these tests`);
 }
+
+/**
+ * With MQTT_SHARED_GROUP: waits until the servers know each other and each device's share is held by
+ * one of them only, its owner, which knows that it is (ingest/deviceShares.ts). Throws after `timeoutMs`.
+ */
+export async function waitForDivision(servers: readonly RunningServer[], serials: readonly string[], timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  const settled = (): boolean =>
+    servers.every((server) => server.deviceBroker.group?.members.length === servers.length) &&
+    serials.every((serial) => {
+      const holders = servers.filter((server) => server.deviceBroker.shares?.holds(serial) === true);
+      return holders.length === 1 && holders[0]!.deviceBroker.group!.owns(serial) && holders[0]!.deviceBroker.group!.alone(serial);
+    });
+  while (!settled()) {
+    if (Date.now() > until) throw new Error(`the devices' shares were not divided among the ${servers.length} processes within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

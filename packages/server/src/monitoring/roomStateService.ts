@@ -132,7 +132,16 @@ interface RoomWatch {
   lateSince: number;
   /** Whether the room reads offline (the alert tracker then follows the server's clock). */
   offline: boolean;
+  /**
+   * The latest frames taken, per channel (start time and sequence): with several processes a frame
+   * may come twice while a device's share is handed over (its share's copy and a plain one,
+   * ingest/processGroup.ts), and the estimator must see it once.
+   */
+  recent: Map<SmfSampleChannel, string[]>;
 }
+
+/** Frames of a channel remembered against duplicates: a few seconds' worth. */
+const RECENT_FRAMES_KEPT = 8;
 
 export class RoomStateService {
   readonly directory: RoomDirectory;
@@ -244,6 +253,7 @@ export class RoomStateService {
         trackedTo: Number.NEGATIVE_INFINITY,
         lateSince: Number.NaN,
         offline: false,
+        recent: new Map(),
       };
       this.#watches.set(room.serial, watch);
       if (this.#sharing !== null) this.#learnOfflineBefore(room, watch);
@@ -266,6 +276,7 @@ export class RoomStateService {
       const frame = this.#parser.decodeSmfFrame(bytes);
       if (frame.channel === 'multi' || !(frame.sampleRate > 0)) return;
       const watch = this.#watch(room);
+      if (this.#sharing !== null && this.#seen(watch, channel, `${frame.startTimeUs}/${frame.sequence}`)) return;
       const startMs = frame.startTimeUs / 1000;
       watch.receivedAt = this.#now();
       if (watch.offline) {
@@ -288,6 +299,19 @@ export class RoomStateService {
       // The pipeline validated the frame already: this is unexpected, but must not stop monitoring.
       this.#log.error({ serial, channel, err: error }, 'room state: a frame could not be read');
     }
+  }
+
+  /** Whether the frame was taken already; remembers it otherwise. */
+  #seen(watch: RoomWatch, channel: SmfSampleChannel, key: string): boolean {
+    let recent = watch.recent.get(channel);
+    if (recent === undefined) {
+      recent = [];
+      watch.recent.set(channel, recent);
+    }
+    if (recent.includes(key)) return true;
+    recent.push(key);
+    if (recent.length > RECENT_FRAMES_KEPT) recent.shift();
+    return false;
   }
 
   /** Evaluates the second that ends the data received so far, once all data before `completeTo` is in. */
