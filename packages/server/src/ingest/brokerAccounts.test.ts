@@ -3,7 +3,8 @@
  * (MQTT_DEVICE_ACCOUNTS=dynsec). The machine's shared Mosquitto on 1883 runs without the plugin
  * (/etc/mosquitto/mosquitto.conf: anonymous, no plugin), so this test starts a Mosquitto of its own
  * on a free port with the plugin loaded and an admin account, and the server uses that broker:
- * register, rotate and retire go through the product's own endpoints and records.
+ * register, rotate and retire go through the product's own endpoints and records. The server is in a
+ * process group (of one), so the device's share follows the same steps.
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,8 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('device accounts in Mosquitto (dynam
       MQTT_URL: `mqtt://${ADMIN.username}:${ADMIN.password}@127.0.0.1:${broker.port}`,
       MQTT_DEVICE_ACCOUNTS: 'dynsec',
       MQTT_PERSISTENT_SESSION: '0',
+      // In a group (of one): storage by owner, whose device shares follow registration (ingest/deviceShares.ts).
+      MQTT_SHARED_GROUP: 'accounts-test',
     });
     await documents().set(
       SYSTEM_PRINCIPAL,
@@ -111,6 +114,8 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('device accounts in Mosquitto (dynam
       expect(await accepted(serial, 'anything')).toBe(false);
 
       const first = secretOf(await admin.post(`/api/devices/${serial}/registration`, {}));
+      // Its share was taken before its account existed: its first message finds a subscriber.
+      expect(base.server.deviceBroker.shares?.holds(serial)).toBe(true);
       expect(await accepted(serial, 'wrong-secret')).toBe(false);
       const device = await connectDevice(serial, first);
       if (device instanceof Error) throw device;
@@ -137,6 +142,8 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('device accounts in Mosquitto (dynam
       await closed;
       await waitFor(async () => !(await accepted(serial, second)), 'the retired device refused');
       rotated.end(true);
+      // Nobody needs a retired device's share.
+      await waitFor(async () => base.server.deviceBroker.shares?.holds(serial) === false, "the retired device's share given up");
     },
   );
 });

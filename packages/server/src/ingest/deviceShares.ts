@@ -61,6 +61,8 @@ export class DeviceShares {
   /** Subscriptions and unsubscriptions sent and not yet answered. */
   readonly #subscribing = new Set<string>();
   readonly #unsubscribing = new Set<string>();
+  /** Shares the broker refused to this account (its ACL): not asked for again, the error is logged once. */
+  readonly #refused = new Set<string>();
   #unfollow: (() => void) | undefined;
   #reconcileQueued = false;
   #storesQueued = false;
@@ -174,7 +176,7 @@ export class DeviceShares {
     const group = this.#group;
     const take: string[] = [];
     if (!this.#stopped)
-      for (const serial of this.#registered) if (group.owns(serial) && !this.#held.has(serial) && !this.#subscribing.has(serial)) take.push(serial);
+      for (const serial of this.#registered) if (group.owns(serial) && !this.#held.has(serial) && !this.#subscribing.has(serial) && !this.#refused.has(serial)) take.push(serial);
     const release: string[] = [];
     for (const serial of [...this.#held, ...this.#maybe]) {
       if (this.#unsubscribing.has(serial)) continue;
@@ -200,7 +202,10 @@ export class DeviceShares {
         );
         const refused = new Set(granted.filter((grant) => grant.qos === 128).map((grant) => grant.topic));
         for (const serial of part) {
-          if (refused.has(deviceShareTopic(this.#groupName, serial))) continue;
+          if (refused.has(deviceShareTopic(this.#groupName, serial))) {
+            this.#refused.add(serial);
+            continue;
+          }
           this.#held.add(serial);
           this.#maybe.delete(serial);
         }
@@ -241,9 +246,10 @@ export class DeviceShares {
     }
   }
 
-  /** The shares held here changed: plain copies, and this session's stores message (once per turn). */
+  /** The shares held here changed: plain copies, this session's stores message (once per turn), and another look (owners may have moved meanwhile). */
   #changedHeld(): void {
     this.#group.refreshPlain();
+    if (!this.#stopped) this.#queueReconcile();
     if (this.#storesQueued) return;
     this.#storesQueued = true;
     setImmediate(() => {

@@ -98,3 +98,55 @@ describe('room states from the other processes', () => {
     expect(warnings).toHaveLength(6);
   });
 });
+
+describe("which process's session holds which devices' shares (storage by owner)", () => {
+  const packet = (topic: string, payload: string) => ({ topic, payload: Buffer.from(payload) }) as unknown as IPublishPacket;
+  const warnings: string[] = [];
+  const log = { info: () => undefined, warn: (_: object, message: string) => warnings.push(message), error: () => undefined };
+
+  it("takes the others' stores messages, and a device is this process's alone only while nobody else's session holds its share", () => {
+    const group = new ProcessGroup({ group: 'g', processId: 'p1', log });
+    const here = new Set(['a', 'b']);
+    group.storesHere = (serial) => here.has(serial);
+    let changes = 0;
+    group.onChange = () => changes++;
+    expect(group.message(packet('nemuri/stores/g/p2', JSON.stringify(['b', 'c'])))).toBe(true);
+    expect(changes).toBe(1);
+    expect(group.holds('p2', 'b')).toBe(true);
+    expect(group.heldElsewhere('c')).toBe(true);
+    expect(group.alone('a')).toBe(true);
+    // Held here and by p2 (a hand-over, or p2 died with its session kept): the broker splits its messages.
+    expect(group.alone('b')).toBe(false);
+    // Not held here at all.
+    expect(group.alone('c')).toBe(false);
+    // An empty message: p2's session holds nothing any more.
+    group.message(packet('nemuri/stores/g/p2', ''));
+    expect(group.alone('b')).toBe(true);
+    expect(group.holds('p2', 'b')).toBe(false);
+  });
+
+  it("reads its own earlier run's message as what its session may still hold, and malformed messages as nothing", () => {
+    const group = new ProcessGroup({ group: 'g', processId: 'p1', log });
+    group.message(packet('nemuri/stores/g/p1', JSON.stringify(['x'])));
+    // Its own message coming back as it publishes does not count.
+    group.message(packet('nemuri/stores/g/p1', JSON.stringify(['y'])));
+    expect([...group.storedBefore]).toEqual(['x']);
+    group.message(packet('nemuri/stores/g/p2', JSON.stringify(['d'])));
+    warnings.length = 0;
+    for (const payload of ['not json', '{}', JSON.stringify([1]), JSON.stringify(['']), JSON.stringify(['a'.repeat(201)])]) {
+      expect(group.message(packet('nemuri/stores/g/p2', payload))).toBe(true);
+      expect(group.holds('p2', 'd')).toBe(true);
+    }
+    expect(warnings).toHaveLength(5);
+  });
+
+  it('gives every device to the others once it leaves, in its own view too', async () => {
+    const group = new ProcessGroup({ group: 'g', processId: 'p1', log });
+    group.message(packet('nemuri/processes/g/p2', 'p2'));
+    const mine = serials.filter((serial) => group.owns(serial));
+    expect(mine.length).toBeGreaterThan(0);
+    await group.leave();
+    expect(serials.some((serial) => group.owns(serial))).toBe(false);
+    for (const serial of mine) expect(group.ownerOf(serial)).toBe('p2');
+  });
+});
