@@ -448,7 +448,9 @@ export async function connectExternalBroker({
       clientId: clientId ?? `nemuri-server-${randomBytes(6).toString('hex')}`,
       clean: !persistent,
       // A clean session's shares end with its connection: so does what it said of them.
-      ...(sharedGroup !== null && !persistent ? { will: { topic: storesTopic(sharedGroup, processId), payload: Buffer.alloc(0), qos: 1 as const, retain: true } } : {}),
+      ...(sharedGroup !== null && !persistent
+        ? { will: { topic: storesTopic(sharedGroup, processId), payload: Buffer.alloc(0), qos: 1 as const, retain: true } }
+        : {}),
     },
     (client) =>
       takeFrames(

@@ -176,7 +176,8 @@ export class DeviceShares {
     const group = this.#group;
     const take: string[] = [];
     if (!this.#stopped)
-      for (const serial of this.#registered) if (group.owns(serial) && !this.#held.has(serial) && !this.#subscribing.has(serial) && !this.#refused.has(serial)) take.push(serial);
+      for (const serial of this.#registered)
+        if (group.owns(serial) && !this.#held.has(serial) && !this.#subscribing.has(serial) && !this.#refused.has(serial)) take.push(serial);
     const release: string[] = [];
     for (const serial of [...this.#held, ...this.#maybe]) {
       if (this.#unsubscribing.has(serial)) continue;

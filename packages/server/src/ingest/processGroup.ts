@@ -64,7 +64,18 @@ interface SharedState {
 }
 
 /** The fields of a room state sent to the others (JSON.stringify's list of keys). */
-const SHARED_FIELDS: (keyof SharedState)[] = ['serial', 'state', 'since', 'respirationRate', 'heartRate', 'movement', 'temperature', 'lastButtonAt', 'at', 'dataAt'];
+const SHARED_FIELDS: (keyof SharedState)[] = [
+  'serial',
+  'state',
+  'since',
+  'respirationRate',
+  'heartRate',
+  'movement',
+  'temperature',
+  'lastButtonAt',
+  'at',
+  'dataAt',
+];
 const STATE_NAMES: ReadonlySet<string> = new Set(ROOM_STATE_NAMES);
 const VITALS = ['respirationRate', 'heartRate', 'movement', 'temperature', 'lastButtonAt'] as const;
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
@@ -191,10 +202,7 @@ export class ProcessGroup implements RoomStateSharing {
   /** Joins over a connected client: takes the members' and states' topics (this process announces itself with its first states). */
   async join(client: MqttClient): Promise<void> {
     this.#client = client;
-    await client.subscribeAsync(
-      [`nemuri/processes/${this.#group}/+`, `nemuri/room-states/${this.#group}/+`, storesTopic(this.#group, '+')],
-      { qos: 1 },
-    );
+    await client.subscribeAsync([`nemuri/processes/${this.#group}/+`, `nemuri/room-states/${this.#group}/+`, storesTopic(this.#group, '+')], { qos: 1 });
     // The broker sends the retained messages of a subscription before it answers the next one on the
     // same connection: once this answer is in, the members and their shares of before are known.
     const sync = `nemuri/sync/${this.#group}/${this.processId}`;
@@ -309,7 +317,10 @@ export class ProcessGroup implements RoomStateSharing {
     try {
       serials = new Set(payload.byteLength === 0 ? [] : storedSerials.parse(JSON.parse(payload.toString('utf8'))));
     } catch (error) {
-      this.#log.warn({ from: member, err: error instanceof Error ? error.message : String(error) }, 'device shares of another server process could not be read');
+      this.#log.warn(
+        { from: member, err: error instanceof Error ? error.message : String(error) },
+        'device shares of another server process could not be read',
+      );
       return;
     }
     if (member === this.processId) {
