@@ -1,4 +1,4 @@
-// `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres --shape single|multi --profile DIR --skip-ceiling --skip-pipeline]`: the device pipeline
+// `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres | --disk --shape single|multi --profile DIR --skip-ceiling --skip-pipeline]`: the device pipeline
 // under load. The server (broker, pipeline, storage) runs in a worker thread of its own, as it would on
 // its own machine; the simulated devices and the subscribers share the main thread. Simulated devices (ECG 250 Hz, 3-axis acceleration 50 Hz, respiHr 1 Hz;
 // one frame per channel and second, real time) publish over MQTT (QoS 1) to the server's embedded
@@ -10,7 +10,8 @@
 // writes (frames per commit, database time per frame) and the machine's load, so that a run says where
 // it saturated; --profile DIR writes a CPU profile of each thread (.cpuprofile, for Chrome DevTools) of
 // the streaming phase. --shape multi: each device sends one multi frame per second (all its channels)
-// instead of one message per frame. Default database: PGlite in memory; --postgres: a fresh schema of
+// instead of one message per frame. Default database: PGlite in memory; --disk: PGlite in the server's
+// DATA_DIR, as `npm start` runs it; --postgres: a fresh schema of
 // TEST_DATABASE_URL (default postgres://root@127.0.0.1:5432/test), dropped afterwards.
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
@@ -43,6 +44,8 @@ const { values: args } = parseArgs({
     speed: { type: 'string', default: '1' },
     /** Run on a fresh schema of TEST_DATABASE_URL (testing/postgres.ts) instead of PGlite in memory. */
     postgres: { type: 'boolean', default: false },
+    /** PGlite on disk in the server's DATA_DIR, as `npm start` runs it, instead of in memory. */
+    disk: { type: 'boolean', default: false },
     /** Neither ceiling: the pipeline's own (saturating publishers through storage) nor the broker's alone. */
     'skip-ceiling': { type: 'boolean', default: false },
     /** Only the two ceilings, without the simulated devices' run. */
@@ -58,6 +61,7 @@ const SHAPE = args.shape as MessageShape;
 const DEVICES = Number(args.devices);
 const SECONDS = Number(args.seconds);
 const SPEED = Number(args.speed);
+const DATABASE_NAME = args.postgres ? 'PostgreSQL' : args.disk ? 'PGlite on disk (DATA_DIR)' : 'PGlite in memory';
 const CHANNELS: SimulatedChannel[] = ['ecg', 'respiAxl', 'respiHr'];
 const CHANNEL_CODES: Record<number, SimulatedChannel> = { 1: 'ecg', 2: 'respiAxl', 5: 'respiHr' };
 const SECRET = 'bench-device-secret';
@@ -177,7 +181,10 @@ interface BenchServer {
 
 async function startBenchServer(serials: string[], shape: string): Promise<BenchServer> {
   const schema = args.postgres ? await createTestSchema() : null;
-  const worker = new Worker(workerEntry(), { eval: true, workerData: { databaseUrl: schema?.url ?? 'memory://', serials, profileDir: args.profile, shape } });
+  const worker = new Worker(workerEntry(), {
+    eval: true,
+    workerData: { databaseUrl: schema?.url ?? (args.disk ? '' : 'memory://'), serials, profileDir: args.profile, shape },
+  });
   const [server] = (await once(worker, 'message')) as [{ url: string; mqttUrl: string; registeredMs: number }];
   const ask = async (message: 'mark' | 'stats' | 'stop'): Promise<unknown> => {
     const reply = once(worker, 'message');
@@ -529,7 +536,7 @@ if (!isMainThread) {
 async function main(): Promise<void> {
   console.log(
     `bench:ingest: ${DEVICES} devices at speed ${SPEED} × ${CHANNELS.join(', ')} (1 frame per channel and second, ${SHAPE === 'multi' ? 'one multi frame per device and second' : 'one message per frame'}) ` +
-      `for ${SECONDS} s; database ${args.postgres ? 'PostgreSQL' : 'PGlite in memory'}`,
+      `for ${SECONDS} s; database ${DATABASE_NAME}`,
   );
   if (!args['skip-pipeline']) await pipelineRun();
   if (args['skip-ceiling']) process.exit(0);

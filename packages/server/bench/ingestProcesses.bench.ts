@@ -370,11 +370,15 @@ async function run(
     let firstPublish = Number.NaN;
     let lastReceive = 0;
 
-    for (let i = 0; i < options.watched; i += MAX_DEVICES_PER_SOCKET) {
-      const server = servers[(i / MAX_DEVICES_PER_SOCKET) % processes]!;
+    // As many sockets on each process, so that no process carries more viewers than another (the
+    // slowest process sets when storage has every frame).
+    const socketCount = Math.ceil(options.watched / MAX_DEVICES_PER_SOCKET / processes) * processes;
+    const perSocket = Math.max(1, Math.ceil(options.watched / socketCount));
+    for (let i = 0; i < options.watched; i += perSocket) {
+      const server = servers[(i / perSocket) % processes]!;
       const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}${LIVE_SIGNALS_PATH}`, { headers: { cookie: browser.cookieHeader } });
       await once(socket, 'open');
-      const batch = serials.slice(i, Math.min(i + MAX_DEVICES_PER_SOCKET, options.watched));
+      const batch = serials.slice(i, Math.min(i + perSocket, options.watched));
       let answered = 0;
       const statuses = new Promise<void>((resolve, reject) => {
         socket.on('message', (data: Buffer, isBinary) => {
@@ -622,9 +626,13 @@ async function main(): Promise<void> {
     }
     const ceiling = args['skip-ceiling'] ? Number.NaN : await ceilingRun(broker, shape);
     const framesPerMessage = shape === 'multi' ? CHANNELS.length : 1;
-    const one = results.find((result) => result.processes === 1);
     console.log('\nsummary');
-    for (const result of results) {
+    for (const [i, result] of results.entries()) {
+      // Against the single process run last before it (--processes 1,2,1,2 pairs the runs of one machine state).
+      const one = results
+        .slice(0, i + 1)
+        .reverse()
+        .find((other) => other.processes === 1);
       const ratio = one ? ` (${(result.framesPerSecond / one.framesPerSecond).toFixed(2)}× one process)` : '';
       const storedRatio = one ? ` (${(result.storedPerSecond / one.storedPerSecond).toFixed(2)}×)` : '';
       const ofCeiling = Number.isNaN(ceiling)
@@ -633,6 +641,22 @@ async function main(): Promise<void> {
       console.log(
         `  ${result.processes} process${result.processes === 1 ? ': ' : 'es:'} stored ${result.storedPerSecond.toFixed(0)} frames/s${storedRatio}; at the browsers ${result.framesPerSecond.toFixed(0)} frames/s${ratio}, p50 ${ms(result.p50)}, p99 ${ms(result.p99)}, lost ${result.lost}${ofCeiling}`,
       );
+    }
+    if (new Set(counts).size < counts.length) {
+      // Repeated counts: the medians, less moved by one run's machine state.
+      const medianOf = (processes: number): number => {
+        const values = results
+          .filter((result) => result.processes === processes)
+          .map((result) => result.storedPerSecond)
+          .sort((x, y) => x - y);
+        const middle = Math.floor(values.length / 2);
+        return values.length % 2 === 1 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
+      };
+      const base = medianOf(1);
+      for (const processes of [...new Set(counts)].sort((x, y) => x - y))
+        console.log(
+          `  median of ${results.filter((result) => result.processes === processes).length} runs, ${processes} process${processes === 1 ? '' : 'es'}: stored ${medianOf(processes).toFixed(0)} frames/s (${(medianOf(processes) / base).toFixed(2)}× the median of one)`,
+        );
     }
     console.log(
       `  load average at the end ${loadavg()

@@ -98,14 +98,27 @@ export class DeviceShares {
    */
   async start(leaveShared: string | null): Promise<void> {
     for (const serial of this.#group.storedBefore) this.#maybe.add(serial);
-    this.#registered = new Set(await this.#registry.serials());
+    // Followed before the read, so that a device registered meanwhile is not missed: read again after it.
+    let reading = true;
+    let readAgain = false;
+    const changedWhileReading = new Set<string>();
     this.#unfollow = this.#changes.subscribe((batch) => {
       if (!('changes' in batch)) {
-        void this.#reload();
+        if (reading) readAgain = true;
+        else void this.#reload();
         return;
       }
-      for (const change of batch.changes) if (change.collection === 'devices') void this.#recheck(change.path.slice('devices/'.length));
+      for (const change of batch.changes) {
+        if (change.collection !== 'devices') continue;
+        const serial = change.path.slice('devices/'.length);
+        if (reading) changedWhileReading.add(serial);
+        else void this.#recheck(serial);
+      }
     });
+    this.#registered = new Set(await this.#registry.serials());
+    reading = false;
+    if (readAgain) void this.#reload();
+    for (const serial of changedWhileReading) void this.#recheck(serial);
     await this.#reconcile();
     if (leaveShared !== null) await this.#client.unsubscribeAsync(leaveShared).catch(() => undefined);
     this.#log.info({ held: this.#held.size, registered: this.#registered.size }, 'MQTT: subscribed to the shares of the devices this process owns');

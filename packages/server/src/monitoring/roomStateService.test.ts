@@ -689,6 +689,49 @@ describe('a room handed from one process to another (docs/scaling.md, several pr
       }
     },
   );
+
+  it('reads the same states when each frame comes twice (its share and a plain copy while the share is handed over)', { timeout: 60_000 }, async () => {
+    const database = await openPglite(null);
+    try {
+      await migrate(database);
+      let now = EVENING;
+      const store = new DocumentStore(database, silent, undefined, { now: () => now });
+      await store.set(system, 'domains/twice', { name: '二重施設', kind: 'facility' }, false);
+      await store.set(system, 'rooms/twice-1', { domainId: 'twice', name: '701号室', deviceSerial: 'TWICE-1' }, false);
+      // Two processes' services computing the same room: one gets each frame once, the other twice.
+      const hubs = { once: new LiveHub(), twice: new LiveHub() };
+      const options = { documents: store, log: silent, tickMs: 3_600_000, now: () => now };
+      const services = {
+        once: new RoomStateService({ ...options, hub: hubs.once, sharing: new HandSharing('a') }),
+        twice: new RoomStateService({ ...options, hub: hubs.twice, sharing: new HandSharing('a') }),
+      };
+      await Promise.all([services.once.start(), services.twice.start()]);
+      const parser = await loadParser();
+      const device = new DeviceSimulator({ serial: 'TWICE-1', seed: 'twice' });
+      const sequences = new SequenceCounters();
+      const seen: { once: string[]; twice: string[] } = { once: [], twice: [] };
+      for (let second = 0; second < 120; second++) {
+        const data = device.generate(now);
+        now += 1000;
+        for (const frame of data === null ? [] : encodeSecond(parser, data, sequences)) {
+          hubs.once.frame('TWICE-1', frame.channel as SmfSampleChannel, frame.bytes);
+          hubs.twice.frame('TWICE-1', frame.channel as SmfSampleChannel, frame.bytes);
+          hubs.twice.frame('TWICE-1', frame.channel as SmfSampleChannel, frame.bytes);
+        }
+        services.once.tick();
+        services.twice.tick();
+        for (const key of ['once', 'twice'] as const) {
+          const state = services[key].states.find((room) => room.roomId === 'twice-1')!;
+          seen[key].push(`${state.state} ${state.respirationRate} ${state.heartRate}`);
+        }
+      }
+      expect(seen.once.some((line) => line.startsWith('asleep') || line.startsWith('awake'))).toBe(true);
+      expect(seen.twice).toEqual(seen.once);
+      await Promise.all([services.once.stop(), services.twice.stop()]);
+    } finally {
+      await database.close();
+    }
+  });
 });
 
 describe('the room-state service after this process did not run for a while', () => {

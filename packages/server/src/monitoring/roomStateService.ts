@@ -133,11 +133,12 @@ interface RoomWatch {
   /** Whether the room reads offline (the alert tracker then follows the server's clock). */
   offline: boolean;
   /**
-   * The latest frames taken, per channel (start time and sequence): with several processes a frame
-   * may come twice while a device's share is handed over (its share's copy and a plain one,
-   * ingest/processGroup.ts), and the estimator must see it once.
+   * The start times (µs) of the latest frames taken, per channel: with several processes a frame may
+   * come twice while a device's share is handed over (its share's copy and a plain one,
+   * ingest/processGroup.ts), and the estimator must see it once. (Two frames of one channel do not
+   * start at the same microsecond.)
    */
-  recent: Map<SmfSampleChannel, string[]>;
+  recent: Map<SmfSampleChannel, number[]>;
 }
 
 /** Frames of a channel remembered against duplicates: a few seconds' worth. */
@@ -276,7 +277,7 @@ export class RoomStateService {
       const frame = this.#parser.decodeSmfFrame(bytes);
       if (frame.channel === 'multi' || !(frame.sampleRate > 0)) return;
       const watch = this.#watch(room);
-      if (this.#sharing !== null && this.#seen(watch, channel, `${frame.startTimeUs}/${frame.sequence}`)) return;
+      if (this.#sharing !== null && this.#seen(watch, channel, frame.startTimeUs)) return;
       const startMs = frame.startTimeUs / 1000;
       watch.receivedAt = this.#now();
       if (watch.offline) {
@@ -302,14 +303,14 @@ export class RoomStateService {
   }
 
   /** Whether the frame was taken already; remembers it otherwise. */
-  #seen(watch: RoomWatch, channel: SmfSampleChannel, key: string): boolean {
+  #seen(watch: RoomWatch, channel: SmfSampleChannel, startTimeUs: number): boolean {
     let recent = watch.recent.get(channel);
     if (recent === undefined) {
       recent = [];
       watch.recent.set(channel, recent);
     }
-    if (recent.includes(key)) return true;
-    recent.push(key);
+    if (recent.includes(startTimeUs)) return true;
+    recent.push(startTimeUs);
     if (recent.length > RECENT_FRAMES_KEPT) recent.shift();
     return false;
   }
