@@ -115,6 +115,8 @@ describe('room states and alerts on the nurse-station grid', () => {
   const serverTransitions: { room: string; state: string; at: number }[] = [];
   const lastServerState = new Map<string, string>();
   let polling: ReturnType<typeof setInterval> | undefined;
+  /** Polls under way: awaited before the request context is disposed, whose responses they still read. */
+  const polls = new Set<Promise<void>>();
 
   beforeAll(async () => {
     api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
@@ -128,7 +130,7 @@ describe('room states and alerts on the nurse-station grid', () => {
       expect(patch.status(), await patch.text()).toBe(200);
     }
     polling = setInterval(() => {
-      void api.get('/api/monitoring/rooms').then(async (response) => {
+      const poll = api.get('/api/monitoring/rooms').then(async (response) => {
         if (!response.ok()) return;
         const body = (await response.json()) as { rooms: LiveRoomState[] };
         const now = Date.now();
@@ -140,11 +142,14 @@ describe('room states and alerts on the nurse-station grid', () => {
           }
         }
       });
+      polls.add(poll);
+      void poll.finally(() => polls.delete(poll));
     }, 200);
   });
 
   afterAll(async () => {
     clearInterval(polling);
+    await Promise.allSettled([...polls]);
     await Promise.all([...devices.values()].map((device) => device.stop()));
     for (const [domain, { numbers, dates }] of saved) {
       const restore = { ...(numbers === undefined ? {} : { numbers }), ...(dates === undefined ? {} : { dates }) };
