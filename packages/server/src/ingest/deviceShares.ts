@@ -272,19 +272,22 @@ export class DeviceShares {
     });
   }
 
-  #publishStores(): void {
+  /** This session's stores message (`ending`: none, the session ends), retained, and the broker's answer. */
+  #stores(ending = false): Promise<unknown> {
     // What an earlier run may hold counts too: the others then take plain copies rather than trust a share that is not theirs alone.
-    const serials = [...new Set([...this.#held, ...this.#maybe])];
+    const serials = ending ? [] : [...new Set([...this.#held, ...this.#maybe])];
     const payload = serials.length === 0 ? Buffer.alloc(0) : Buffer.from(JSON.stringify(serials));
-    this.#client.publish(storesTopic(this.#groupName, this.#group.processId), payload, { qos: 1, retain: true }, (error) => {
-      if (error) this.#log.warn({ err: error.message }, 'MQTT: the device shares held here could not be announced');
-    });
+    return this.#client.publishAsync(storesTopic(this.#groupName, this.#group.processId), payload, { qos: 1, retain: true });
+  }
+
+  #publishStores(): void {
+    this.#stores().catch((error: unknown) =>
+      this.#log.warn({ err: error instanceof Error ? error.message : String(error) }, 'MQTT: the device shares held here could not be announced'),
+    );
   }
 
   /** Publishes the current stores message now (`ending`: none, the session ends) and waits for the broker (at close). */
   async flush(ending = false): Promise<void> {
-    const serials = ending ? [] : [...new Set([...this.#held, ...this.#maybe])];
-    const payload = serials.length === 0 ? Buffer.alloc(0) : Buffer.from(JSON.stringify(serials));
-    await this.#client.publishAsync(storesTopic(this.#groupName, this.#group.processId), payload, { qos: 1, retain: true });
+    await this.#stores(ending);
   }
 }

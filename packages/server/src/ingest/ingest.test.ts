@@ -599,35 +599,11 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('a process of a group stopped (persi
   it('alone in its group, keeps its devices at the broker while it restarts: the frames sent meanwhile are stored', { timeout: 60_000 }, async () => {
     await requireMosquitto();
     const schema = await createTestSchema();
-    const dir = await makeTempDir('nemuri-ingest-alone-');
     const group = uniqueSerial('group').replace(/[^A-Za-z0-9_-]/g, '_');
-    const env = { MQTT_URL: MOSQUITTO.url, MQTT_SHARED_GROUP: group, MQTT_CLIENT_ID: `${group}-only`, DATABASE_URL: schema.url };
     try {
-      let base = await startIngestServer(env, dir.path);
-      const serial = uniqueSerial('alone');
-      await registerDevice(base.server, serial, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
-      await waitForDivision([base.server], [serial]);
-      await base.stop();
-
-      const parser = await loadParser();
-      const startMs = pastMinute();
-      const frames = [0, 1, 2, 3, 4].map((sequence) => respiHrFrame(parser, startMs, sequence));
-      const device = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 });
-      for (const frame of frames) await device.publishAsync(`devices/${serial}/frames`, frame, { qos: 1 });
-      await device.endAsync();
-
-      base = await startIngestServer(env, dir.path);
-      try {
-        const browser = await signedInClient(base.server, STAFF);
-        const stored = await storedRespiHr(base, browser.cookieHeader, serial, startMs, Buffer.concat(frames));
-        expect(stored.equals(Buffer.concat(frames))).toBe(true);
-      } finally {
-        await base.stop();
-      }
+      await storesWhatCameWhileDown({ MQTT_URL: MOSQUITTO.url, MQTT_SHARED_GROUP: group, MQTT_CLIENT_ID: `${group}-only`, DATABASE_URL: schema.url }, 'alone');
     } finally {
-      await endSessions([`${group}-only`]);
       await schema.drop();
-      await dir.remove();
     }
   });
 });
@@ -635,38 +611,45 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('a process of a group stopped (persi
 describe.skipIf(SKIP_MQTT)('a persistent session on Mosquitto (MQTT_CLIENT_ID)', () => {
   it('receives after a restart the frames published while the server was down', { timeout: 60_000 }, async () => {
     await requireMosquitto();
-    const dir = await makeTempDir('nemuri-ingest-session-');
-    const clientId = uniqueSerial('server');
-    const env = { MQTT_URL: MOSQUITTO.url, MQTT_CLIENT_ID: clientId, DATABASE_URL: '' };
-    try {
-      let base = await startIngestServer(env, dir.path);
-      const serial = uniqueSerial('queued');
-      await registerDevice(base.server, serial, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
-      await base.stop();
-
-      const parser = await loadParser();
-      const startMs = pastMinute();
-      const frames = [0, 1, 2, 3, 4].map((sequence) => respiHrFrame(parser, startMs, sequence));
-      const device = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 });
-      for (const frame of frames) await device.publishAsync(`devices/${serial}/frames`, Buffer.from(frame), { qos: 1 });
-      await device.endAsync();
-
-      base = await startIngestServer(env, dir.path);
-      try {
-        const browser = await signedInClient(base.server, STAFF);
-        const stored = await storedRespiHr(base, browser.cookieHeader, serial, startMs, Buffer.concat(frames));
-        expect(stored.equals(Buffer.concat(frames))).toBe(true);
-      } finally {
-        await base.stop();
-      }
-    } finally {
-      // Ends the session at the broker, so that it does not keep queueing frames for nobody.
-      const cleaner = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId, clean: true, reconnectPeriod: 0 });
-      await cleaner.endAsync();
-      await dir.remove();
-    }
+    await storesWhatCameWhileDown({ MQTT_URL: MOSQUITTO.url, MQTT_CLIENT_ID: uniqueSerial('server'), DATABASE_URL: '' }, 'queued');
   });
 });
+
+/**
+ * Starts a server with a persistent session (env's MQTT_CLIENT_ID), registers a device, stops it,
+ * publishes frames while it is down, starts it again and expects every frame stored; then ends the
+ * session at the broker, so that it does not keep queueing frames for nobody.
+ */
+async function storesWhatCameWhileDown(env: Record<string, string> & { MQTT_CLIENT_ID: string }, name: string): Promise<void> {
+  const dir = await makeTempDir(`nemuri-ingest-${name}-`);
+  try {
+    let base = await startIngestServer(env, dir.path);
+    const serial = uniqueSerial(name);
+    await registerDevice(base.server, serial, 'unused-with-mosquitto', DEMO_DOMAINS.facilityA);
+    // With a group: its share held before the server stops.
+    if (env.MQTT_SHARED_GROUP !== undefined) await waitForDivision([base.server], [serial]);
+    await base.stop();
+
+    const parser = await loadParser();
+    const startMs = pastMinute();
+    const frames = [0, 1, 2, 3, 4].map((sequence) => respiHrFrame(parser, startMs, sequence));
+    const device = await mqtt.connectAsync(MOSQUITTO.url, { protocolVersion: 4, clientId: serial, clean: true, reconnectPeriod: 0 });
+    for (const frame of frames) await device.publishAsync(`devices/${serial}/frames`, frame, { qos: 1 });
+    await device.endAsync();
+
+    base = await startIngestServer(env, dir.path);
+    try {
+      const browser = await signedInClient(base.server, STAFF);
+      const stored = await storedRespiHr(base, browser.cookieHeader, serial, startMs, Buffer.concat(frames));
+      expect(stored.equals(Buffer.concat(frames))).toBe(true);
+    } finally {
+      await base.stop();
+    }
+  } finally {
+    await endSessions([env.MQTT_CLIENT_ID]);
+    await dir.remove();
+  }
+}
 
 describe('demo mode', () => {
   it('streams the simulated demo devices NM-0001 … NM-0024 through the embedded broker, and stops them with the server', { timeout: 60_000 }, async () => {

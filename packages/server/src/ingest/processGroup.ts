@@ -50,18 +50,7 @@ const storedSerials = z.array(z.string().min(1).max(200)).max(MAX_STORED_SERIALS
  * What another process sends of a room: its state and vitals. The room, domain and tenant are taken
  * from this process's own room list (roomStateService.ts), never from the message.
  */
-interface SharedState {
-  serial: string;
-  state: RoomStateName;
-  since: number;
-  respirationRate: number | null;
-  heartRate: number | null;
-  movement: number | null;
-  temperature: number | null;
-  lastButtonAt: number | null;
-  at: number;
-  dataAt?: number | null;
-}
+type SharedState = Omit<LiveRoomState, 'roomId' | 'domainId' | 'rootDomainId'>;
 
 /** What of a room's state is sent to the others. */
 function sharedOf(state: LiveRoomState): SharedState {
