@@ -28,6 +28,7 @@ import { MQTT_LIMITS, MqttConnectionGuard, type GuardedConnection, type MqttLimi
 import type { IngestPipeline, IngestResult, IngestRoutes, PipelineLogger } from './pipeline.ts';
 import { ProcessGroup, storesTopic } from './processGroup.ts';
 import { DeviceShares } from './deviceShares.ts';
+import { DeferredAcks } from './deferredAcks.ts';
 import { withDeadline } from '../support/withDeadline.ts';
 
 export const FRAMES_TOPIC_FILTER = 'devices/+/frames';
@@ -88,6 +89,10 @@ export async function startEmbeddedBroker({ pipeline, registry, log, host, port,
   const devices = new WeakMap<Client, KnownDevice>();
   const guard = new MqttConnectionGuard({ ...MQTT_LIMITS, ...limits }, log);
   const connections = new WeakMap<object, GuardedConnection>();
+  const acks = new DeferredAcks({
+    window: { messages: guard.limits.unacknowledgedMessages, bytes: guard.limits.unacknowledgedBytes },
+    hold: (client, held) => connections.get(client.conn)?.hold(held),
+  });
   const broker = await Aedes.createBroker({
     connectTimeout: guard.limits.connectTimeoutMs,
     authenticate(client, username, password, done) {
@@ -124,16 +129,22 @@ export async function startEmbeddedBroker({ pipeline, registry, log, host, port,
       const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
       // Frames are not for keeping in the broker.
       packet.retain = false;
+      // QoS 1, the devices' level: acknowledged after the commit by `acks`, while Aedes reads on.
+      const deferred = packet.qos === 1;
+      if (deferred) packet.qos = 0;
+      let durable: Promise<void>;
       try {
-        // The acknowledgement (PUBACK) is sent when this callback is called: after the commit.
-        pipeline.ingest(device, payload).durable.then(
-          () => callback(null),
-          (error: unknown) => callback(error as Error),
-        );
+        durable = pipeline.ingest(device, payload).durable;
       } catch (error) {
-        if (error instanceof ParseError) callback(null);
-        else callback(error as Error);
+        if (!(error instanceof ParseError)) return callback(error as Error);
+        // Rejected as a whole: acknowledged, so that the device does not send it again.
+        durable = Promise.resolve();
       }
+      // Otherwise Aedes acknowledges (QoS 2) when this callback is called: after the commit.
+      if (deferred) {
+        acks.take(client!, packet.messageId!, payload.byteLength, durable);
+        callback(null);
+      } else durable.then(() => callback(null), callback);
     },
     authorizeSubscribe(client, subscription, callback) {
       const device = client ? devices.get(client) : undefined;

@@ -25,6 +25,14 @@ export interface MqttLimits {
   preAuthPerAddress: number;
   /** Connections waiting for authentication in all. */
   preAuthTotal: number;
+  /**
+   * QoS 1 messages of one connection whose PUBACK waits for their commit, beyond which the
+   * connection is read no further (deferredAcks.ts): about 5 s of a device sending one message per
+   * channel and second.
+   */
+  unacknowledgedMessages: number;
+  /** The same in bytes: two of the largest multi frames. */
+  unacknowledgedBytes: number;
 }
 
 export const MQTT_LIMITS: MqttLimits = {
@@ -33,6 +41,8 @@ export const MQTT_LIMITS: MqttLimits = {
   preAuthBytes: 64 * 1024,
   preAuthPerAddress: 32,
   preAuthTotal: 512,
+  unacknowledgedMessages: 16,
+  unacknowledgedBytes: 4 * 1024 * 1024,
 };
 
 export type RefusalReason = 'packet-too-large' | 'malformed-length' | 'too-much-before-authentication' | 'connect-timeout' | 'too-many-unauthenticated';
@@ -95,6 +105,11 @@ export class PacketSizeWatch {
 export interface GuardedConnection {
   /** The device was authenticated: the pre-authentication limits no longer apply. */
   authenticated(): void;
+  /**
+   * While held, the broker is handed nothing more of the socket (its bytes wait in it, and then in
+   * the kernel: TCP flow control); let go, it reads on (deferredAcks.ts).
+   */
+  hold(held: boolean): void;
 }
 
 export interface ConnectionGuardLog {
@@ -164,8 +179,9 @@ export class MqttConnectionGuard {
     // on its way to the parser passes through read(): watch them there, on this socket only, and
     // hand nothing more to the parser once the socket is refused.
     const read = socket.read.bind(socket);
+    let held = false;
     socket.read = (size?: number): ReturnType<Socket['read']> => {
-      if (socket.destroyed) return null;
+      if (socket.destroyed || held) return null;
       const chunk: unknown = read(size);
       if (chunk === null || !(chunk instanceof Uint8Array)) return chunk as ReturnType<Socket['read']>;
       let reason = sizes.take(chunk);
@@ -177,7 +193,15 @@ export class MqttConnectionGuard {
       this.#refuse(socket, address, reason);
       return null;
     };
-    return { authenticated: settle };
+    return {
+      authenticated: settle,
+      hold: (hold) => {
+        if (held === hold) return;
+        held = hold;
+        // Aedes reads when the socket says it is readable: told again, it takes what waited meanwhile.
+        if (!hold && !socket.destroyed) socket.emit('readable');
+      },
+    };
   }
 
   #refuse(socket: Socket, address: string, reason: RefusalReason): void {

@@ -20,7 +20,9 @@ import { createSignalServices, type SignalServices } from '../signals/signalServ
 import { SKIP_POSTGRES, TEST_DATABASE_URL, createTestSchema, type TestSchema } from '../testing/postgres.ts';
 import { MOSQUITTO_BINARY, PrivateMosquitto } from '../testing/privateMosquitto.ts';
 import { TcpLink } from '../testing/tcpLink.ts';
-import { connectExternalBroker, type DeviceBroker } from './broker.ts';
+import { SYSTEM_PRINCIPAL } from '../documents/systemPrincipal.ts';
+import { hashDeviceSecret } from '../devices/deviceSecret.ts';
+import { connectExternalBroker, startEmbeddedBroker, type DeviceBroker, type EmbeddedBroker } from './broker.ts';
 import { eventually, pastMinute } from './faultTesting.ts';
 import { IngestPipeline, type IngestResult } from './pipeline.ts';
 import { respiHrFrame, SKIP_MQTT, uniqueSerial } from './testing.ts';
@@ -206,5 +208,128 @@ describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)('a slow database under ingest', () =
         await publisher.endAsync(true);
       }
     });
+  });
+
+  describe('through the embedded broker', () => {
+    let broker: EmbeddedBroker;
+    let embedded: IngestPipeline;
+    const secret = 'slow-embedded-secret';
+    /** Small, so that the test fills it quickly. */
+    const window = 4;
+
+    beforeAll(async () => {
+      // An in-flight limit the stalls stay within: these tests are about acknowledging late, not failing.
+      embedded = new IngestPipeline({ signals, status: devices.status, log: quiet, inFlightLimitMs: 15_000 });
+      broker = await startEmbeddedBroker({
+        pipeline: embedded,
+        registry: devices.registry,
+        log: quiet,
+        host: '127.0.0.1',
+        port: 0,
+        portExplicit: true,
+        limits: { unacknowledgedMessages: window },
+      });
+    });
+    afterAll(async () => {
+      await broker?.close();
+      await embedded?.stop();
+    });
+
+    /** A device of the broker's, its live frames' sequence numbers, and the ids of the PUBACKs it receives, in order. */
+    async function connectDevice(name: string): Promise<{ serial: string; client: mqtt.MqttClient; live: number[]; acks: number[] }> {
+      const serial = uniqueSerial(name);
+      await documents.set(
+        SYSTEM_PRINCIPAL,
+        `devices/${serial}`,
+        { deviceTypeId: 'nemuri-pad', status: 'in_use', credentialHash: hashDeviceSecret(secret) },
+        false,
+      );
+      const live: number[] = [];
+      signals.hub.subscribe(serial, { frame: (_serial, _channel, bytes) => live.push(Buffer.from(bytes).readUInt32LE(12)), status: () => undefined });
+      const client = await mqtt.connectAsync(broker.url, { username: serial, password: secret, clientId: serial, protocolVersion: 4, reconnectPeriod: 0 });
+      const acks: number[] = [];
+      client.on('packetreceive', (packet) => {
+        if (packet.cmd === 'puback') acks.push(packet.messageId!);
+      });
+      return { serial, client, live, acks };
+    }
+
+    it(
+      "shows a device's later frames live while its earlier ones wait for a slow commit, and acknowledges each in order once stored",
+      { timeout: 30_000 },
+      async () => {
+        const { serial, client, live, acks } = await connectDevice('deferred');
+        try {
+          await client.publishAsync(`devices/${serial}/frames`, message(0), { qos: 1 });
+          link.stall();
+          const sent = [1, 2, 3, 4].map((sequence) => client.publishAsync(`devices/${serial}/frames`, message(sequence), { qos: 1 }));
+          // Each message reaches the live viewers at once, though none is stored yet.
+          await eventually(() => live.length === 5, 'the four later frames live while the write hangs');
+          expect(live).toEqual([0, 1, 2, 3, 4]);
+          expect(acks).toHaveLength(1);
+          expect(await rowsOf(serial)).toEqual([0]);
+          link.resume();
+          await Promise.all(sent);
+          expect(await rowsOf(serial)).toEqual([0, 1, 2, 3, 4]);
+          // PUBACKs in the order of the PUBLISHes (MQTT 3.1.1 section 4.6.0-2), each once.
+          expect(acks).toHaveLength(5);
+          expect([...acks].sort((a, b) => a - b)).toEqual(acks);
+        } finally {
+          await client.endAsync(true);
+        }
+      },
+    );
+
+    it('reads a device no further while its window of unacknowledged messages is full', { timeout: 30_000 }, async () => {
+      const { serial, client, live } = await connectDevice('window');
+      try {
+        await client.publishAsync(`devices/${serial}/frames`, message(0), { qos: 1 });
+        link.stall();
+        const count = window + 10;
+        const sent: Promise<unknown>[] = [];
+        // Apart, so that each arrives in a read of its own (the broker handles a whole read at once).
+        for (let i = 0; i < count; i++) {
+          sent.push(client.publishAsync(`devices/${serial}/frames`, message(i + 1), { qos: 1 }));
+          await new Promise((resolve) => setTimeout(resolve, 30));
+        }
+        await eventually(() => live.length >= 1 + window, 'a window of messages taken');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The rest wait in the connection, unread, until the commit answers.
+        expect(live.length).toBeLessThan(1 + count);
+        link.resume();
+        await Promise.all(sent);
+        expect(live).toHaveLength(1 + count);
+        expect(await rowsOf(serial)).toEqual(Array.from({ length: 1 + count }, (_, i) => i));
+      } finally {
+        await client.endAsync(true);
+      }
+    });
+
+    it(
+      'closes the connection when a write fails, acknowledging nothing after it; the device sends again and everything is stored',
+      { timeout: 30_000 },
+      async () => {
+        const { serial, client, acks } = await connectDevice('failed');
+        try {
+          await client.publishAsync(`devices/${serial}/frames`, message(0), { qos: 1 });
+          link.cut();
+          const closed = new Promise((resolve) => client.once('close', resolve));
+          for (const sequence of [1, 2]) client.publish(`devices/${serial}/frames`, message(sequence), { qos: 1 }, () => undefined);
+          await closed;
+          expect(acks).toHaveLength(1);
+          link.restore();
+        } finally {
+          await client.endAsync(true);
+        }
+        // The device, connected again, sends what was not acknowledged.
+        const again = await mqtt.connectAsync(broker.url, { username: serial, password: secret, clientId: serial, protocolVersion: 4, reconnectPeriod: 0 });
+        try {
+          for (const sequence of [1, 2]) await again.publishAsync(`devices/${serial}/frames`, message(sequence), { qos: 1 });
+          expect(await rowsOf(serial)).toEqual([0, 1, 2]);
+        } finally {
+          await again.endAsync(true);
+        }
+      },
+    );
   });
 });
