@@ -11,6 +11,7 @@
  * outage never revives a credential that was replaced while the database could be read.
  */
 import type { Database } from '../database/database.ts';
+import { mayChange, type DocumentChange } from '../documents/changeFeed.ts';
 import { verifyDeviceSecret } from './deviceSecret.ts';
 
 /** Where a device's credentials go besides the database (the production broker: ingest/brokerAccounts.ts). */
@@ -28,6 +29,14 @@ export interface KnownDevice {
   rootDomainId: string | null;
   credentialHash: string | null;
   status: string | null;
+}
+
+/** The device record's fields a KnownDevice is read from (its tenant columns follow domainId). */
+const KNOWN_DEVICE_FIELDS = ['status', 'credentialHash', 'domainId'];
+
+/** Whether a change of `devices/…` may change what the registry knows of the device (not its lastSeenAt, say). */
+export function changesKnownDevice(change: DocumentChange): boolean {
+  return mayChange(change, KNOWN_DEVICE_FIELDS);
 }
 
 /** Serials as they may appear in a topic or URL path: no slash, no MQTT wildcard, no spaces. */

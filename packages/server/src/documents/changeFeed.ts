@@ -36,6 +36,22 @@ export interface DocumentChange {
   tenant: RecordTenant;
   /** Where it belonged before, when the write moved it to another tenant. */
   previousTenant?: RecordTenant;
+  /**
+   * The fields the write changed (dotted paths, as its audit row names them), when they are few
+   * (MAX_CHANGE_KEYS). Absent: not known, and a listener assumes any. A listener that follows a few
+   * fields skips the other writes with it (a device's lastSeenAt, written every 15 s, is not a change
+   * of its registration).
+   */
+  keys?: readonly string[];
+}
+
+/** More changed fields than this go unnamed: a change must fit a notification (PAYLOAD_BUDGET). */
+export const MAX_CHANGE_KEYS = 32;
+
+/** Whether the change may concern one of these fields (or a field inside one); a record created, deleted or moved concerns all. */
+export function mayChange(change: DocumentChange, fields: readonly string[]): boolean {
+  if (change.keys === undefined || change.op === 'create' || change.op === 'delete' || change.previousTenant !== undefined) return true;
+  return change.keys.some((key) => fields.some((field) => key === field || key.startsWith(`${field}.`)));
 }
 
 /** A committed transaction's changes, or `everything` when they are not known (see above). */

@@ -43,7 +43,7 @@ import { applySet, applyUpdate, changedKeys, isPlainObject, type Data } from '@n
 import { assertValid, readRecord } from '@nemuri/shared/documents/validate';
 import { ROLE_LEVELS } from '@nemuri/shared/roles';
 import type { Database, Queryable } from '../database/database.ts';
-import { ChangeFeed, type DocumentChange } from './changeFeed.ts';
+import { ChangeFeed, MAX_CHANGE_KEYS, type DocumentChange } from './changeFeed.ts';
 import { changesFixedField, checkRules, followRules, recordAcknowledgements, type RuleWrite } from './collectionRules.ts';
 import { ScopeCache } from './scopeCache.ts';
 import { cursorSql, fieldExpr, filterSql, orderSql, Params, scopeSql, type Cursor } from './sql.ts';
@@ -672,6 +672,7 @@ export class DocumentStore {
     await this.#checkUnique(tx, ref.spec, ref.documentPath, data);
     await checkRules(this.#ruleWrite(tx, ref, existing, data));
     const moved = existing !== null && JSON.stringify(tenantOf(existing)) !== JSON.stringify(tenant);
+    const keys = changedKeys(existing?.data ?? null, data);
     this.#changed(tx, {
       path: ref.documentPath,
       collection: ref.path,
@@ -679,8 +680,9 @@ export class DocumentStore {
       op: existing === null ? 'create' : operation,
       tenant,
       ...(moved ? { previousTenant: tenantOf(existing) } : {}),
+      ...(keys.length <= MAX_CHANGE_KEYS ? { keys } : {}),
     });
-    const audit = this.#audit(tx, claims, ref.documentPath, existing === null ? 'create' : operation, changedKeys(existing?.data ?? null, data), tenant);
+    const audit = this.#audit(tx, claims, ref.documentPath, existing === null ? 'create' : operation, keys, tenant);
     const { rows } = await tx.query<Row>(
       `with audit as (${auditInsert(10)})
        insert into documents (path, collection, collection_group, parent_path, id, data, domain_id, root_domain_id, room_id, created_at, updated_at)

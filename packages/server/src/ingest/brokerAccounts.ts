@@ -20,7 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { ChangeFeed } from '../documents/changeFeed.ts';
-import type { DeviceAccounts, DeviceRegistry } from '../devices/deviceRegistry.ts';
+import { changesKnownDevice, type DeviceAccounts, type DeviceRegistry } from '../devices/deviceRegistry.ts';
 import type { PipelineLogger } from './pipeline.ts';
 
 export const DYNSEC_TOPIC = '$CONTROL/dynamic-security/v1';
@@ -137,7 +137,7 @@ export class MosquittoDeviceAccounts implements DeviceAccounts {
     this.#unfollow = changeFeed.subscribe((batch) => {
       if (!('changes' in batch)) return;
       for (const change of batch.changes) {
-        if (change.collection !== 'devices') continue;
+        if (change.collection !== 'devices' || !changesKnownDevice(change)) continue;
         const serial = change.path.slice('devices/'.length);
         registry.forget(serial);
         registry

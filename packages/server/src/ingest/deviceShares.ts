@@ -24,7 +24,7 @@
  */
 import type { MqttClient } from 'mqtt';
 import type { ChangeFeed } from '../documents/changeFeed.ts';
-import type { DeviceRegistry } from '../devices/deviceRegistry.ts';
+import { changesKnownDevice, type DeviceRegistry } from '../devices/deviceRegistry.ts';
 import type { PipelineLogger } from './pipeline.ts';
 import { storesTopic, type ProcessGroup } from './processGroup.ts';
 
@@ -109,7 +109,7 @@ export class DeviceShares {
         return;
       }
       for (const change of batch.changes) {
-        if (change.collection !== 'devices') continue;
+        if (change.collection !== 'devices' || !changesKnownDevice(change)) continue;
         const serial = change.path.slice('devices/'.length);
         if (reading) changedWhileReading.add(serial);
         else void this.#recheck(serial);

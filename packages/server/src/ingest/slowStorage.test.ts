@@ -313,7 +313,7 @@ describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)('a slow database under ingest', () =
         try {
           await client.publishAsync(`devices/${serial}/frames`, message(0), { qos: 1 });
           link.cut();
-          const closed = new Promise((resolve) => client.once('close', resolve));
+          const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
           for (const sequence of [1, 2]) client.publish(`devices/${serial}/frames`, message(sequence), { qos: 1 }, () => undefined);
           await closed;
           expect(acks).toHaveLength(1);
