@@ -1,6 +1,7 @@
 // `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres | --disk --shape single|multi --profile DIR --skip-ceiling --skip-pipeline]`: the device pipeline
 // under load. The server (broker, pipeline, storage) runs in a worker thread of its own, as it would on
-// its own machine; the simulated devices and the subscribers share the main thread. Simulated devices (ECG 250 Hz, 3-axis acceleration 50 Hz, respiHr 1 Hz;
+// its own machine; the simulated devices run in a second worker thread and the subscribers in the main
+// thread, so that the subscribers' timestamps do not wait for the devices' signal generation. Simulated devices (ECG 250 Hz, 3-axis acceleration 50 Hz, respiHr 1 Hz;
 // one frame per channel and second, real time) publish over MQTT (QoS 1) to the server's embedded
 // broker; signed-in WebSocket subscribers of /api/signals/live take every device. Reports frames/s
 // through publish → parse → ring buffer → WebSocket, publish-to-subscriber latency (p50/p99), frames
@@ -164,6 +165,67 @@ async function serve({ databaseUrl, serials, profileDir }: { databaseUrl: string
   });
 }
 
+interface DevicesReport {
+  type: 'done';
+  stats: { framesGenerated: number; messagesGenerated: number; framesPublished: number; publishErrors: number };
+  /** The device thread's load from its first frame. */
+  load: ThreadLoad;
+}
+
+/** From the device thread: connected, its first frame (absolute time), then its report. */
+type DevicesMessage = { type: 'connected' } | { type: 'streaming'; at: number } | DevicesReport;
+
+interface DevicesData {
+  serials: string[];
+  broker: string;
+  /** Publish times (absolute), by device, channel (CHANNELS) and sequence number (below maxSeq). */
+  times: SharedArrayBuffer;
+  maxSeq: number;
+  shape: MessageShape;
+  speed: number;
+  seconds: number;
+  profileDir: string | undefined;
+}
+
+/** The device thread: the simulated devices publish, and note when each frame left. */
+async function simulateDevices({ serials, broker, times, maxSeq, shape, speed, seconds, profileDir }: DevicesData): Promise<void> {
+  const published = new Float64Array(times);
+  const indexOf = new Map(serials.map((serial, i) => [serial, i]));
+  const load = threadLoad();
+  const post = (message: DevicesMessage): void => parentPort?.postMessage(message);
+  let stopProfile: Promise<(path: string) => Promise<void>> | undefined;
+  let streaming = false;
+  const simulation = await startSimulation({
+    serials,
+    broker,
+    secretFor: () => SECRET,
+    speed,
+    durationSeconds: seconds,
+    channels: CHANNELS,
+    shape,
+    seed: 'bench',
+    onFrame: (serial, frame) => {
+      const now = performance.timeOrigin + performance.now();
+      if (!streaming) {
+        streaming = true;
+        load.mark();
+        if (profileDir !== undefined) stopProfile = startProfile();
+        post({ type: 'streaming', at: now });
+      }
+      const device = indexOf.get(serial);
+      const channel = CHANNELS.indexOf(frame.channel);
+      if (device !== undefined && channel >= 0 && frame.sequence < maxSeq) published[(device * CHANNELS.length + channel) * maxSeq + frame.sequence] = now;
+    },
+    onError: (error) => console.error(`simulator: ${error.message}`),
+  });
+  post({ type: 'connected' });
+  await simulation.done;
+  const loadNow = load.read();
+  if (stopProfile !== undefined) await (await stopProfile)(join(profileDir ?? '.', `ingest-devices-${shape}-${serials.length}.cpuprofile`));
+  const { framesGenerated, messagesGenerated, framesPublished, publishErrors } = simulation.stats;
+  post({ type: 'done', stats: { framesGenerated, messagesGenerated, framesPublished, publishErrors }, load: loadNow });
+}
+
 /** A worker thread does not inherit tsx's loader (Node 20): it registers it, then loads this file. */
 function workerEntry(): string {
   return `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
@@ -214,11 +276,12 @@ async function pipelineRun(): Promise<void> {
     const signIn = await browser.signIn('sysadmin@example.com', DEMO_PASSWORD);
     if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}`);
 
-    // Publish times by device, channel and sequence number.
-    const published = new Map<string, Float64Array>();
+    // Publish times (absolute: the device thread's clock has another origin) by device, channel and
+    // sequence number, written by the device thread.
     const maxSeq = SECONDS + 5;
-    const keyOf = (serial: string, channel: SimulatedChannel): string => `${serial}\u0000${channel}`;
-    for (const serial of serials) for (const channel of CHANNELS) published.set(keyOf(serial, channel), new Float64Array(maxSeq).fill(Number.NaN));
+    const times = new SharedArrayBuffer(DEVICES * CHANNELS.length * maxSeq * 8);
+    const published = new Float64Array(times).fill(Number.NaN);
+    const deviceIndex = new Map(serials.map((serial, i) => [serial, i]));
     const latencies = new Float64Array(DEVICES * CHANNELS.length * maxSeq);
     let received = 0;
     let duplicates = 0;
@@ -245,20 +308,21 @@ async function pipelineRun(): Promise<void> {
           if (message.type === 'dropped') droppedAtSocket += message.frames ?? 0;
           return;
         }
-        const now = performance.now();
+        const now = performance.timeOrigin + performance.now();
         const length = data[0]!;
         const serial = data.toString('latin1', 1, 1 + length);
         const frame = data.subarray(1 + length);
         const channel = CHANNEL_CODES[frame[5]!];
         const sequence = frame.readUInt32LE(12);
-        if (channel === undefined) return;
+        const device = deviceIndex.get(serial);
+        if (channel === undefined || device === undefined) return;
         const id = `${serial}:${channel}:${sequence}`;
         if (seen.has(id)) {
           duplicates++;
           return;
         }
         seen.add(id);
-        const sent = published.get(keyOf(serial, channel))?.[sequence];
+        const sent = sequence < maxSeq ? published[(device * CHANNELS.length + CHANNELS.indexOf(channel)) * maxSeq + sequence] : undefined;
         if (sent !== undefined && !Number.isNaN(sent)) {
           latencies[received] = now - sent;
           const second = Math.floor((sent - firstPublish) / 1000);
@@ -305,29 +369,33 @@ async function pipelineRun(): Promise<void> {
     };
     const loadBefore = loadavg()[0]!;
     const connecting = performance.now();
-    const simulation = await startSimulation({
-      serials,
-      broker: server.mqttUrl,
-      secretFor: () => SECRET,
-      speed: SPEED,
-      durationSeconds: SECONDS,
-      channels: CHANNELS,
-      shape: SHAPE,
-      seed: 'bench',
-      onFrame: (serial, frame) => {
-        const now = performance.now();
-        if (Number.isNaN(firstPublish)) {
-          firstPublish = now;
-          mark();
-        }
-        const times = published.get(keyOf(serial, frame.channel));
-        if (times && frame.sequence < times.length) times[frame.sequence] = now;
-      },
-      onError: (error) => console.error(`simulator: ${error.message}`),
+    const devices = new Worker(workerEntry(), {
+      eval: true,
+      workerData: {
+        mode: 'devices',
+        serials,
+        broker: server.mqttUrl,
+        times,
+        maxSeq,
+        shape: SHAPE,
+        speed: SPEED,
+        seconds: SECONDS,
+        profileDir: args.profile,
+      } satisfies DevicesData & { mode: 'devices' },
     });
-    console.log(`${DEVICES} simulated devices connected in ${ms(performance.now() - connecting)}; streaming ${SECONDS} simulated s at speed ${SPEED} …`);
-    await simulation.done;
-    const generated = simulation.stats.framesGenerated;
+    const simulation = new Promise<DevicesReport>((resolve, reject) => {
+      devices.on('error', reject);
+      devices.on('message', (message: DevicesMessage) => {
+        if (message.type === 'connected')
+          console.log(`${DEVICES} simulated devices connected in ${ms(performance.now() - connecting)}; streaming ${SECONDS} simulated s at speed ${SPEED} …`);
+        else if (message.type === 'streaming') {
+          firstPublish = message.at;
+          mark();
+        } else resolve(message);
+      });
+    });
+    const { stats: simulated, load: devicesLoad } = await simulation;
+    const generated = simulated.framesGenerated;
     const drainUntil = performance.now() + 10_000;
     while (received < generated && performance.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 50));
     const elapsed = (lastReceive - firstPublish) / 1000;
@@ -335,9 +403,9 @@ async function pipelineRun(): Promise<void> {
     const wall = (performance.now() - started) / 1000;
     const busy = machineBusy(machineBefore);
     const loadAfter = loadavg()[0]!;
-    const devicesLoad = mainLoad.read();
+    const subscribersLoad = mainLoad.read();
     await marked;
-    if (stopMainProfile !== undefined) await (await stopMainProfile)(join(args.profile ?? '.', `ingest-devices-${SHAPE}-${DEVICES}.cpuprofile`));
+    if (stopMainProfile !== undefined) await (await stopMainProfile)(join(args.profile ?? '.', `ingest-subscribers-${SHAPE}-${DEVICES}.cpuprofile`));
 
     for (const socket of sockets) socket.close();
     const { stats, pending, chunks, chunkFrames, load: serverLoad, writes } = (await ask('stats')) as ServerStats;
@@ -345,7 +413,7 @@ async function pipelineRun(): Promise<void> {
 
     console.log('\npipeline (publish → parse → ring buffer → WebSocket subscriber, and storage)');
     console.log(
-      `  frames generated ${generated} in ${simulation.stats.messagesGenerated} messages (${SHAPE}), acknowledged by the broker ${simulation.stats.framesPublished}, publish errors ${simulation.stats.publishErrors}`,
+      `  frames generated ${generated} in ${simulated.messagesGenerated} messages (${SHAPE}), acknowledged by the broker ${simulated.framesPublished}, publish errors ${simulated.publishErrors}`,
     );
     console.log(
       `  frames at the subscribers ${received} (duplicates ${duplicates}), lost ${generated - received} (of which the server dropped ${droppedAtSocket} at slow WebSockets)`,
@@ -360,9 +428,10 @@ async function pipelineRun(): Promise<void> {
     console.log(
       `  stored: ${pending} pending frames + ${chunkFrames} frames in ${chunks} chunks; pipeline messages ${stats.messages}, rejected ${stats.rejectedMessages}, storage errors ${stats.storageErrors}`,
     );
-    console.log(`  process CPU ${(((cpu.user + cpu.system) / 1e6 / wall) * 100).toFixed(0)} % of one core (server thread, devices and subscribers together)`);
+    console.log(`  process CPU ${(((cpu.user + cpu.system) / 1e6 / wall) * 100).toFixed(0)} % of one core (server, devices and subscribers together)`);
     console.log(`  server thread: ${loadLine(serverLoad)}`);
-    console.log(`  device and subscriber thread: ${loadLine(devicesLoad)}`);
+    console.log(`  device thread: ${loadLine(devicesLoad)}`);
+    console.log(`  subscriber thread: ${loadLine(subscribersLoad)}`);
     console.log(
       `  staging writes: ${writes.writes} commits, ${(writes.frames / Math.max(1, writes.writes)).toFixed(0)} frames each, ` +
         `${(writes.writeMs / Math.max(1, writes.writes)).toFixed(1)} ms each (max ${ms(writes.maxWriteMs)}), ${((writes.writeMs * 1000) / Math.max(1, writes.frames)).toFixed(0)} µs of database time per frame`,
@@ -370,7 +439,7 @@ async function pipelineRun(): Promise<void> {
     console.log(
       `  machine: ${cpus().length} cores ${(busy * 100).toFixed(0)} % busy during the run (all processes), load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
     );
-    await simulation.stop();
+    await devices.terminate();
   } finally {
     await server.close();
   }
@@ -527,7 +596,9 @@ async function ceilingRun(): Promise<number> {
 }
 
 if (!isMainThread) {
-  if ((workerData as { mode?: string }).mode === 'broker') await brokerAlone(workerData as { total: number });
+  const { mode } = workerData as { mode?: string };
+  if (mode === 'broker') await brokerAlone(workerData as { total: number });
+  else if (mode === 'devices') await simulateDevices(workerData as DevicesData);
   else await serve(workerData as { databaseUrl: string; serials: string[]; profileDir: string | undefined });
 } else {
   await main();
