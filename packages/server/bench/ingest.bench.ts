@@ -28,13 +28,22 @@ import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
 import { loadParser } from '@nemuri/parser/node';
-import { MESSAGE_SHAPES, startSimulation, type MessageShape, type SimulatedChannel } from '@nemuri/simulator/index';
+import { MESSAGE_SHAPES, type MessageShape, type SimulatedChannel } from '@nemuri/simulator/index';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 import { LIVE_SIGNALS_PATH, MAX_DEVICES_PER_SOCKET } from '../src/signals/signalsPlugin.ts';
 import { BrowserClient } from '../src/testing/browserClient.ts';
 import { createTestSchema } from '../src/testing/postgres.ts';
 import { makeTempDir } from '../src/testing/webDist.ts';
+import {
+  BENCH_CHANNELS,
+  BENCH_SECRET,
+  publishedIndex,
+  simulateBenchDevices,
+  type BenchDevicesData,
+  type BenchDevicesMessage,
+  type BenchDevicesReport,
+} from './benchDevices.ts';
 import { loadLine, machineBusy, ms, percentile, registerBenchDevices, threadLoad, type ThreadLoad } from './measures.ts';
 
 const { values: args } = parseArgs({
@@ -63,9 +72,9 @@ const DEVICES = Number(args.devices);
 const SECONDS = Number(args.seconds);
 const SPEED = Number(args.speed);
 const DATABASE_NAME = args.postgres ? 'PostgreSQL' : args.disk ? 'PGlite on disk (DATA_DIR)' : 'PGlite in memory';
-const CHANNELS: SimulatedChannel[] = ['ecg', 'respiAxl', 'respiHr'];
+const CHANNELS = BENCH_CHANNELS;
 const CHANNEL_CODES: Record<number, SimulatedChannel> = { 1: 'ecg', 2: 'respiAxl', 5: 'respiHr' };
-const SECRET = 'bench-device-secret';
+const SECRET = BENCH_SECRET;
 
 interface ServerStats {
   stats: { messages: number; rejectedMessages: number; storageErrors: number };
@@ -165,65 +174,17 @@ async function serve({ databaseUrl, serials, profileDir }: { databaseUrl: string
   });
 }
 
-interface DevicesReport {
-  type: 'done';
-  stats: { framesGenerated: number; messagesGenerated: number; framesPublished: number; publishErrors: number };
-  /** The device thread's load from its first frame. */
-  load: ThreadLoad;
-}
-
-/** From the device thread: connected, its first frame (absolute time), then its report. */
-type DevicesMessage = { type: 'connected' } | { type: 'streaming'; at: number } | DevicesReport;
-
-interface DevicesData {
-  serials: string[];
-  broker: string;
-  /** Publish times (absolute), by device, channel (CHANNELS) and sequence number (below maxSeq). */
-  times: SharedArrayBuffer;
-  maxSeq: number;
-  shape: MessageShape;
-  speed: number;
-  seconds: number;
-  profileDir: string | undefined;
-}
-
-/** The device thread: the simulated devices publish, and note when each frame left. */
-async function simulateDevices({ serials, broker, times, maxSeq, shape, speed, seconds, profileDir }: DevicesData): Promise<void> {
-  const published = new Float64Array(times);
-  const indexOf = new Map(serials.map((serial, i) => [serial, i]));
-  const load = threadLoad();
-  const post = (message: DevicesMessage): void => parentPort?.postMessage(message);
+/** The device thread, and its CPU profile of the streaming phase with --profile. */
+async function simulateDevices(data: BenchDevicesData & { profileDir: string | undefined }): Promise<void> {
   let stopProfile: Promise<(path: string) => Promise<void>> | undefined;
-  let streaming = false;
-  const simulation = await startSimulation({
-    serials,
-    broker,
-    secretFor: () => SECRET,
-    speed,
-    durationSeconds: seconds,
-    channels: CHANNELS,
-    shape,
-    seed: 'bench',
-    onFrame: (serial, frame) => {
-      const now = performance.timeOrigin + performance.now();
-      if (!streaming) {
-        streaming = true;
-        load.mark();
-        if (profileDir !== undefined) stopProfile = startProfile();
-        post({ type: 'streaming', at: now });
-      }
-      const device = indexOf.get(serial);
-      const channel = CHANNELS.indexOf(frame.channel);
-      if (device !== undefined && channel >= 0 && frame.sequence < maxSeq) published[(device * CHANNELS.length + channel) * maxSeq + frame.sequence] = now;
+  await simulateBenchDevices(data, {
+    onStreaming: () => {
+      if (data.profileDir !== undefined) stopProfile = startProfile();
     },
-    onError: (error) => console.error(`simulator: ${error.message}`),
+    beforeReport: async () => {
+      if (stopProfile !== undefined) await (await stopProfile)(join(data.profileDir ?? '.', `ingest-devices-${data.shape}-${data.serials.length}.cpuprofile`));
+    },
   });
-  post({ type: 'connected' });
-  await simulation.done;
-  const loadNow = load.read();
-  if (stopProfile !== undefined) await (await stopProfile)(join(profileDir ?? '.', `ingest-devices-${shape}-${serials.length}.cpuprofile`));
-  const { framesGenerated, messagesGenerated, framesPublished, publishErrors } = simulation.stats;
-  post({ type: 'done', stats: { framesGenerated, messagesGenerated, framesPublished, publishErrors }, load: loadNow });
 }
 
 /** A worker thread does not inherit tsx's loader (Node 20): it registers it, then loads this file. */
@@ -322,7 +283,7 @@ async function pipelineRun(): Promise<void> {
           return;
         }
         seen.add(id);
-        const sent = sequence < maxSeq ? published[(device * CHANNELS.length + CHANNELS.indexOf(channel)) * maxSeq + sequence] : undefined;
+        const sent = sequence < maxSeq ? published[publishedIndex(device, CHANNELS.indexOf(channel), sequence, maxSeq)] : undefined;
         if (sent !== undefined && !Number.isNaN(sent)) {
           latencies[received] = now - sent;
           const second = Math.floor((sent - firstPublish) / 1000);
@@ -381,11 +342,11 @@ async function pipelineRun(): Promise<void> {
         speed: SPEED,
         seconds: SECONDS,
         profileDir: args.profile,
-      } satisfies DevicesData & { mode: 'devices' },
+      } satisfies BenchDevicesData & { mode: 'devices'; profileDir: string | undefined },
     });
-    const simulation = new Promise<DevicesReport>((resolve, reject) => {
+    const simulation = new Promise<BenchDevicesReport>((resolve, reject) => {
       devices.on('error', reject);
-      devices.on('message', (message: DevicesMessage) => {
+      devices.on('message', (message: BenchDevicesMessage) => {
         if (message.type === 'connected')
           console.log(`${DEVICES} simulated devices connected in ${ms(performance.now() - connecting)}; streaming ${SECONDS} simulated s at speed ${SPEED} …`);
         else if (message.type === 'streaming') {
@@ -598,7 +559,7 @@ async function ceilingRun(): Promise<number> {
 if (!isMainThread) {
   const { mode } = workerData as { mode?: string };
   if (mode === 'broker') await brokerAlone(workerData as { total: number });
-  else if (mode === 'devices') await simulateDevices(workerData as DevicesData);
+  else if (mode === 'devices') await simulateDevices(workerData as BenchDevicesData & { profileDir: string | undefined });
   else await serve(workerData as { databaseUrl: string; serials: string[]; profileDir: string | undefined });
 } else {
   await main();

@@ -33,12 +33,12 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { DEMO_DOMAINS, DEMO_PASSWORD } from '@nemuri/shared/demoAccounts';
 import { loadParser } from '@nemuri/parser/node';
-import { MESSAGE_SHAPES, startSimulation, type MessageShape, type SimulatedChannel } from '@nemuri/simulator/index';
+import { MESSAGE_SHAPES, type MessageShape } from '@nemuri/simulator/index';
 import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/database/database.ts';
 import type { DocumentStore } from '../src/documents/store.ts';
@@ -51,11 +51,12 @@ import { createTestSchema } from '../src/testing/postgres.ts';
 import { PrivateMosquitto } from '../src/testing/privateMosquitto.ts';
 import { makeTempDir } from '../src/testing/webDist.ts';
 import { CpuQuota } from './cpuQuota.ts';
+import { BENCH_CHANNELS, BENCH_SECRET, publishedIndex, simulateBenchDevices, type BenchDevicesData } from './benchDevices.ts';
 import { loadLine, machineBusy, ms, percentile, registerBenchDevices, threadLoad, type ThreadLoad } from './measures.ts';
 
-const CHANNELS: SimulatedChannel[] = ['ecg', 'respiAxl', 'respiHr'];
+const CHANNELS = BENCH_CHANNELS;
 const CHANNEL_INDEX: Record<number, number> = { 1: 0, 2: 1, 5: 2 };
-const SECRET = 'bench-device-secret';
+const SECRET = BENCH_SECRET;
 /** --profile DIR: each server process writes a CPU profile of its whole life there (.cpuprofile, for Chrome DevTools) when it exits. */
 let profileDir: string | undefined;
 /** How long after the browsers had their frames storage may take to hold every frame. */
@@ -157,48 +158,6 @@ async function serveProcess(): Promise<void> {
     })();
   });
   send({ type: 'ready', url: server.url });
-}
-
-/** The simulated devices (a worker thread): publish times go to a shared table, by device, channel and sequence. */
-async function simulateDevices(): Promise<void> {
-  const { serials, broker, shape, seconds, speed, times } = workerData as {
-    serials: string[];
-    broker: string;
-    shape: MessageShape;
-    seconds: number;
-    speed: number;
-    times: SharedArrayBuffer;
-  };
-  const published = new Float64Array(times);
-  const perDevice = CHANNELS.length * (seconds + SPARE_SECONDS);
-  const indexOf = new Map(serials.map((serial, i) => [serial, i]));
-  let first = true;
-  const simulation = await startSimulation({
-    serials,
-    broker,
-    secretFor: () => SECRET,
-    speed,
-    durationSeconds: seconds,
-    channels: CHANNELS,
-    shape,
-    seed: 'bench',
-    onFrame: (serial, frame) => {
-      // Absolute times: this thread's performance.now() has another origin than the subscribers'.
-      const now = performance.timeOrigin + performance.now();
-      if (first) {
-        first = false;
-        parentPort?.postMessage({ type: 'streaming' });
-      }
-      const channel = CHANNELS.indexOf(frame.channel);
-      if (channel >= 0 && frame.sequence < seconds + SPARE_SECONDS)
-        published[indexOf.get(serial)! * perDevice + channel * (seconds + SPARE_SECONDS) + frame.sequence] = now;
-    },
-    onError: (error) => console.error(`simulator: ${error.message}`),
-  });
-  parentPort?.postMessage({ type: 'connected' });
-  await simulation.done;
-  const { framesGenerated, messagesGenerated, framesPublished, publishErrors } = simulation.stats;
-  parentPort?.postMessage({ type: 'done', stats: { framesGenerated, messagesGenerated, framesPublished, publishErrors } });
 }
 
 /** CPU seconds a process has used so far (Linux /proc), for the broker. */
@@ -395,7 +354,7 @@ async function run(
           const channel = CHANNEL_INDEX[frame[5]!];
           const sequence = frame.readUInt32LE(12);
           if (device === undefined || channel === undefined || sequence >= seconds + SPARE_SECONDS) return;
-          const index = device * perDevice + channel * (seconds + SPARE_SECONDS) + sequence;
+          const index = publishedIndex(device, channel, sequence, seconds + SPARE_SECONDS);
           if (seen[index] === 1) {
             duplicates++;
             return;
@@ -419,7 +378,16 @@ async function run(
     const mainLoad = threadLoad();
     devices = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`, {
       eval: true,
-      workerData: { role: 'devices', serials, broker: options.broker, shape, seconds, speed, times },
+      workerData: {
+        role: 'devices',
+        serials,
+        broker: options.broker,
+        shape,
+        seconds,
+        speed,
+        times,
+        maxSeq: seconds + SPARE_SECONDS,
+      } satisfies BenchDevicesData & { role: 'devices' },
     });
     const done = new Promise<{ framesGenerated: number; messagesGenerated: number; framesPublished: number; publishErrors: number }>((resolve, reject) => {
       devices!.on('error', reject);
@@ -672,5 +640,5 @@ async function main(): Promise<void> {
 }
 
 if (process.env.NEMURI_BENCH_SERVER !== undefined) await serveProcess();
-else if (!isMainThread && (workerData as { role?: string }).role === 'devices') await simulateDevices();
+else if (!isMainThread && (workerData as { role?: string }).role === 'devices') await simulateBenchDevices(workerData as BenchDevicesData);
 else await main();

@@ -53,7 +53,7 @@ describe('changes of a device record', () => {
     expect((await write(() => documents.delete(SYSTEM_PRINCIPAL, path))).map(({ known }) => known)).toEqual([true]);
   });
 
-  it('counts a change whose fields are not named as any change', () => {
+  it('counts a change whose fields are not named, or that moved the record, as a change of the device', () => {
     const tenant = { domainId: null, rootDomainId: null, roomId: null };
     expect(changesKnownDevice({ path: 'devices/A', collection: 'devices', collectionGroup: 'devices', op: 'update', tenant })).toBe(true);
     expect(

@@ -38,7 +38,7 @@ export interface DocumentChange {
   previousTenant?: RecordTenant;
   /**
    * The fields the write changed (dotted paths, as its audit row names them), when they are few
-   * (MAX_CHANGE_KEYS). Absent: not known, and a listener assumes any. A listener that follows a few
+   * (MAX_CHANGE_KEYS). Absent: not known, and a listener assumes every field changed. A listener that follows a few
    * fields skips the other writes with it (a device's lastSeenAt, written every 15 s, is not a change
    * of its registration).
    */

@@ -122,7 +122,7 @@ export async function startEmbeddedBroker({ pipeline, registry, log, host, port,
     },
     authorizePublish(client, packet, callback) {
       const device = client ? devices.get(client) : undefined;
-      if (device === undefined || packet.topic !== `devices/${device.serial}/frames`) {
+      if (client === null || device === undefined || packet.topic !== `devices/${device.serial}/frames`) {
         log.warn({ serial: device?.serial, topic: packet.topic }, 'MQTT publish refused: a device may publish only to devices/{its serial}/frames');
         return callback(new Error('not authorized to publish there'));
       }
@@ -130,7 +130,8 @@ export async function startEmbeddedBroker({ pipeline, registry, log, host, port,
       // Frames are not for keeping in the broker.
       packet.retain = false;
       // QoS 1, the devices' level: acknowledged after the commit by `acks`, while Aedes reads on.
-      const deferred = packet.qos === 1;
+      const messageId = packet.messageId;
+      const deferred = packet.qos === 1 && messageId !== undefined;
       if (deferred) packet.qos = 0;
       let durable: Promise<void>;
       try {
@@ -142,7 +143,7 @@ export async function startEmbeddedBroker({ pipeline, registry, log, host, port,
       }
       // Otherwise Aedes acknowledges (QoS 2) when this callback is called: after the commit.
       if (deferred) {
-        acks.take(client!, packet.messageId!, payload.byteLength, durable);
+        acks.take(client, messageId, payload.byteLength, durable);
         callback(null);
       } else durable.then(() => callback(null), callback);
     },

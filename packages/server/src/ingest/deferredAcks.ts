@@ -78,11 +78,6 @@ export class DeferredAcks {
     }
   }
 
-  /** Messages of this connection waiting for their acknowledgement (tests). */
-  unacknowledged(client: Client): number {
-    return this.#connections.get(client)?.queue.length ?? 0;
-  }
-
   #connection(client: Client): Connection {
     let connection = this.#connections.get(client);
     if (connection === undefined) {
