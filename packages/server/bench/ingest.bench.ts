@@ -15,10 +15,10 @@
 // DATA_DIR, as `npm start` runs it; --postgres: a fresh schema of
 // TEST_DATABASE_URL (default postgres://root@127.0.0.1:5432/test), dropped afterwards.
 import { once } from 'node:events';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createServer } from 'node:net';
@@ -94,6 +94,7 @@ async function startProfile(): Promise<(path: string) => Promise<void>> {
   await session.post('Profiler.start');
   return async (path) => {
     const { profile } = await session.post('Profiler.stop');
+    await mkdir(dirname(path), { recursive: true });
     await writeFile(path, JSON.stringify(profile));
     session.disconnect();
   };
