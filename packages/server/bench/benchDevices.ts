@@ -4,7 +4,7 @@
 // channel and sequence number, in absolute time (each thread's performance.now() has its own origin).
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
-import { startSimulation, type MessageShape, type SimulatedChannel } from '@nemuri/simulator/index';
+import { SPREAD_GROUP, SPREAD_MS, startSimulation, type MessageShape, type SimulatedChannel } from '@nemuri/simulator/index';
 import { threadLoad, type ThreadLoad } from './measures.ts';
 
 export const BENCH_CHANNELS: SimulatedChannel[] = ['ecg', 'respiAxl', 'respiHr'];
@@ -20,6 +20,8 @@ export interface BenchDevicesData {
   shape: MessageShape;
   speed: number;
   seconds: number;
+  /** Each device's first seconds sent again in turn after this many (startSimulation's `replaySeconds`); 0: all generated. */
+  replaySeconds: number;
 }
 
 export interface BenchDevicesReport {
@@ -37,9 +39,19 @@ export function publishedIndex(device: number, channel: number, sequence: number
   return (device * BENCH_CHANNELS.length + channel) * maxSeq + sequence;
 }
 
+/**
+ * When device `device` (of `devices`, in the order given) was due to send its second `sequence`, on
+ * the simulator's schedule (simulation.ts: second k once it is over, its devices spread over the
+ * next 900 ms in groups of 50), counted from device 0's first frame at `firstPublish`.
+ */
+export function scheduledAt(firstPublish: number, device: number, devices: number, sequence: number, speed: number): number {
+  const group = Math.floor(device / SPREAD_GROUP) * SPREAD_GROUP;
+  return firstPublish + (sequence * 1000) / speed + (SPREAD_MS / speed) * (group / devices);
+}
+
 /** Runs the devices in the calling worker thread; `onStreaming` and `beforeReport` frame the streaming phase (a profile). */
 export async function simulateBenchDevices(
-  { serials, broker, times, maxSeq, shape, speed, seconds }: BenchDevicesData,
+  { serials, broker, times, maxSeq, shape, speed, seconds, replaySeconds }: BenchDevicesData,
   hooks: { onStreaming?: () => void; beforeReport?: () => Promise<void> } = {},
 ): Promise<void> {
   const published = new Float64Array(times);
@@ -55,6 +67,7 @@ export async function simulateBenchDevices(
     durationSeconds: seconds,
     channels: BENCH_CHANNELS,
     shape,
+    replaySeconds,
     seed: 'bench',
     onFrame: (serial, frame) => {
       const now = performance.timeOrigin + performance.now();

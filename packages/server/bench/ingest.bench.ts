@@ -1,4 +1,4 @@
-// `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres | --disk --shape single|multi --profile DIR --skip-ceiling --skip-pipeline]`: the device pipeline
+// `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres | --disk --shape single|multi --profile DIR --skip-ceiling --skip-pipeline --replay-seconds N]`: the device pipeline
 // under load. The server (broker, pipeline, storage) runs in a worker thread of its own, as it would on
 // its own machine; the simulated devices run in a second worker thread and the subscribers in the main
 // thread, so that the subscribers' timestamps do not wait for the devices' signal generation. Simulated devices (ECG 250 Hz, 3-axis acceleration 50 Hz, respiHr 1 Hz;
@@ -39,6 +39,7 @@ import {
   BENCH_CHANNELS,
   BENCH_SECRET,
   publishedIndex,
+  scheduledAt,
   simulateBenchDevices,
   type BenchDevicesData,
   type BenchDevicesMessage,
@@ -64,6 +65,12 @@ const { values: args } = parseArgs({
     shape: { type: 'string', default: 'single' },
     /** Write CPU profiles of the streaming phase (server thread, device/subscriber thread) here. */
     profile: { type: 'string' },
+    /**
+     * The devices generate their first N seconds, then send those again (re-stamped) instead of
+     * generating more: the load generator's signal generation then no longer takes the CPU of the
+     * server it measures (benchDevices.ts). Default 0: every second generated.
+     */
+    'replay-seconds': { type: 'string', default: '0' },
   },
 });
 if (!(MESSAGE_SHAPES as readonly string[]).includes(args.shape)) throw new Error(`--shape must be one of ${MESSAGE_SHAPES.join(', ')}`);
@@ -71,6 +78,7 @@ const SHAPE = args.shape as MessageShape;
 const DEVICES = Number(args.devices);
 const SECONDS = Number(args.seconds);
 const SPEED = Number(args.speed);
+const REPLAY_SECONDS = Number(args['replay-seconds']);
 const DATABASE_NAME = args.postgres ? 'PostgreSQL' : args.disk ? 'PGlite on disk (DATA_DIR)' : 'PGlite in memory';
 const CHANNELS = BENCH_CHANNELS;
 const CHANNEL_CODES: Record<number, SimulatedChannel> = { 1: 'ecg', 2: 'respiAxl', 5: 'respiHr' };
@@ -255,6 +263,9 @@ async function pipelineRun(): Promise<void> {
     const worstBySecond: number[] = [];
     /** Latencies of the frames published after the run's first second, when every device starts at once. */
     const steadyLatencies: number[] = [];
+    /** How late each frame left against the devices' schedule, and its latency counted from that schedule. */
+    const behindSchedule = new Float64Array(DEVICES * CHANNELS.length * maxSeq);
+    const fromSchedule = new Float64Array(DEVICES * CHANNELS.length * maxSeq);
 
     const sockets: WebSocket[] = [];
     for (let i = 0; i < serials.length; i += MAX_DEVICES_PER_SOCKET) {
@@ -290,6 +301,9 @@ async function pipelineRun(): Promise<void> {
           const second = Math.floor((sent - firstPublish) / 1000);
           worstBySecond[second] = Math.max(worstBySecond[second] ?? 0, now - sent);
           if (second >= 1) steadyLatencies.push(now - sent);
+          const due = scheduledAt(firstPublish, device, DEVICES, sequence, SPEED);
+          behindSchedule[received] = Math.max(0, sent - due);
+          fromSchedule[received] = now - Math.min(due, sent);
         }
         received++;
         lastReceive = now;
@@ -342,6 +356,7 @@ async function pipelineRun(): Promise<void> {
         shape: SHAPE,
         speed: SPEED,
         seconds: SECONDS,
+        replaySeconds: REPLAY_SECONDS,
         profileDir: args.profile,
       } satisfies BenchDevicesData & { mode: 'devices'; profileDir: string | undefined },
     });
@@ -387,6 +402,12 @@ async function pipelineRun(): Promise<void> {
     const steady = Float64Array.from(steadyLatencies).sort();
     console.log(`  latency after the first second (all devices start in it): p50 ${ms(percentile(steady, 50))}, p99 ${ms(percentile(steady, 99))}`);
     console.log(`  worst latency by second of the run: ${worstBySecond.map((value) => value.toFixed(0)).join(' ')} ms`);
+    const behind = behindSchedule.slice(0, received).sort();
+    const scheduled = fromSchedule.slice(0, received).sort();
+    console.log(
+      `  devices behind their schedule (a late device sends later, and its frames' latency counts from then): p50 ${ms(percentile(behind, 50))}, p99 ${ms(percentile(behind, 99))}, max ${ms(percentile(behind, 100))}; ` +
+        `latency from the schedule → subscriber: p99 ${ms(percentile(scheduled, 99))}`,
+    );
     console.log(
       `  stored: ${pending} pending frames + ${chunkFrames} frames in ${chunks} chunks; pipeline messages ${stats.messages}, rejected ${stats.rejectedMessages}, storage errors ${stats.storageErrors}`,
     );
@@ -569,7 +590,7 @@ if (!isMainThread) {
 async function main(): Promise<void> {
   console.log(
     `bench:ingest: ${DEVICES} devices at speed ${SPEED} × ${CHANNELS.join(', ')} (1 frame per channel and second, ${SHAPE === 'multi' ? 'one multi frame per device and second' : 'one message per frame'}) ` +
-      `for ${SECONDS} s; database ${DATABASE_NAME}`,
+      `for ${SECONDS} s${REPLAY_SECONDS > 0 ? `, each device's first ${REPLAY_SECONDS} s generated and then sent again in turn` : ''}; database ${DATABASE_NAME}`,
   );
   if (!args['skip-pipeline']) await pipelineRun();
   if (args['skip-ceiling']) process.exit(0);

@@ -281,6 +281,7 @@ async function run(
     watched: number;
     /** Cores each server process may use, or undefined for no quota. */
     cpuQuota: number | undefined;
+    replaySeconds: number;
   },
 ): Promise<RunResult> {
   const { serials, seconds, speed, shape } = options;
@@ -387,6 +388,7 @@ async function run(
         speed,
         times,
         maxSeq: seconds + SPARE_SECONDS,
+        replaySeconds: options.replaySeconds,
       } satisfies BenchDevicesData & { role: 'devices' },
     });
     const done = new Promise<{ framesGenerated: number; messagesGenerated: number; framesPublished: number; publishErrors: number }>((resolve, reject) => {
@@ -547,6 +549,8 @@ async function main(): Promise<void> {
       'cpu-quota': { type: 'string' },
       /** Write a CPU profile of each server process here (Chrome DevTools' .cpuprofile). */
       profile: { type: 'string' },
+      /** The devices' first N seconds generated, then sent again in turn (benchDevices.ts); default 0: all generated. */
+      'replay-seconds': { type: 'string', default: '0' },
     },
   });
   if (args.profile !== undefined) profileDir = resolve(args.profile);
@@ -589,6 +593,7 @@ async function main(): Promise<void> {
           rooms: !args['no-rooms'],
           watched: Math.round(serials.length * Number(args.watch)),
           cpuQuota,
+          replaySeconds: Number(args['replay-seconds']),
         }),
       );
     }

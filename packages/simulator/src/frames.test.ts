@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { loadParser } from '@nemuri/parser/node';
 import type { SmfSampleFrame } from '@nemuri/parser/index';
 import { EIT_MODEL_RATE, EIT_MODEL_WIDTH, EIT_REPLAY_FILE, EIT_REPLAY_RATE, EIT_REPLAY_WIDTH, loadEitRecording } from './eit.ts';
-import { CHANNEL_ENCODING, SIMULATED_CHANNELS, SequenceCounters, encodeSecond, encodeSecondMulti, type EncodedFrame, type SimulatedChannel } from './frames.ts';
+import {
+  CHANNEL_ENCODING,
+  SIMULATED_CHANNELS,
+  SequenceCounters,
+  encodeMessages,
+  encodeSecond,
+  encodeSecondMulti,
+  restampMessage,
+  type EncodedFrame,
+  type SimulatedChannel,
+} from './frames.ts';
 import { scenarioSecond } from './scenario.ts';
 import { DeviceSimulator } from './device.ts';
 import { demoSecret } from './secrets.ts';
@@ -68,6 +78,58 @@ describe('published frames', () => {
         expected.map((frame) => Buffer.from(frame.bytes).toString('hex')),
       );
       expect(message.frames.map((frame) => [frame.channel, frame.sequence])).toEqual(expected.map((frame) => [frame.channel, frame.sequence]));
+    }
+  });
+
+  it('a replayed second is the same samples with the start time, sequence numbers and CRCs of the second now due', async () => {
+    const parser = await loadParser();
+    const startTime = timeOf(3600 * 2);
+    const device = new DeviceSimulator({ serial: 'NM-0001', seed: 3 });
+    const channels: SimulatedChannel[] = ['ecg', 'respiAxl', 'respiHr'];
+    for (const shape of ['single', 'multi'] as const) {
+      const sequences = new SequenceCounters();
+      const original = encodeMessages(parser, device.generate(startTime)!, sequences, channels, shape);
+      const kept = original.map((message) => ({ ...message, bytes: message.bytes.slice() }));
+      const again = original.map((message) => restampMessage(message, (startTime + 7000) * 1000, sequences));
+      // The original is left as it was (it may be replayed again).
+      expect(original.map((message) => Buffer.from(message.bytes).toString('hex'))).toEqual(kept.map((message) => Buffer.from(message.bytes).toString('hex')));
+      for (const [i, message] of again.entries()) {
+        // The parser checks every CRC (nested and outer) and rejects the frame otherwise.
+        const decoded = parser.decodeSmfFrame(message.bytes);
+        const before = parser.decodeSmfFrame(original[i]!.bytes);
+        expect(decoded.startTimeUs).toBe((startTime + 7000) * 1000);
+        if (shape === 'multi') {
+          expect(decoded.channel).toBe('multi');
+          expect(decoded.sequence).toBe(1);
+          if (decoded.channel !== 'multi' || before.channel !== 'multi') return;
+          expect(decoded.frames.map((frame) => [frame.channel, frame.sequence, frame.startTimeUs])).toEqual(
+            channels.map((channel) => [channel, 1, (startTime + 7000) * 1000]),
+          );
+          expect(decoded.frames.map((frame) => [...(frame as SmfSampleFrame).values])).toEqual(
+            before.frames.map((frame) => [...(frame as SmfSampleFrame).values]),
+          );
+        } else {
+          expect(decoded.sequence).toBe(1);
+          expect([...(decoded as SmfSampleFrame).values]).toEqual([...(before as SmfSampleFrame).values]);
+        }
+        expect(message.frames.map((frame) => frame.sequence)).toEqual(message.frames.map(() => 1));
+        for (const frame of message.frames) expect(parser.decodeSmfFrame(frame.bytes).startTimeUs).toBe((startTime + 7000) * 1000);
+      }
+    }
+  });
+
+  it('replaySeconds: the first seconds are generated, then sent again in turn as the seconds now due', async () => {
+    const parser = await loadParser();
+    const startTime = timeOf(3600 * 2);
+    const channels: SimulatedChannel[] = ['ecg', 'respiHr'];
+    const frames = await collect({ devices: 2, seed: 3, durationSeconds: 7, startTime, channels, replaySeconds: 3 });
+    for (const list of frames.values()) {
+      expect(list).toHaveLength(7 * channels.length);
+      const ecg = list.filter((frame) => frame.channel === 'ecg').map((frame) => parser.decodeSmfFrame(frame.bytes) as SmfSampleFrame);
+      expect(ecg.map((frame) => frame.sequence)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+      expect(ecg.map((frame) => frame.startTimeUs)).toEqual([0, 1, 2, 3, 4, 5, 6].map((s) => (startTime + s * 1000) * 1000));
+      for (let s = 3; s < 7; s++) expect([...ecg[s]!.values]).toEqual([...ecg[s % 3]!.values]);
+      expect([...ecg[1]!.values]).not.toEqual([...ecg[0]!.values]);
     }
   });
 

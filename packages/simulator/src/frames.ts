@@ -1,5 +1,6 @@
 // SMF encoding of a device's seconds: one frame per channel per second, sequence numbers per channel;
 // sent either one message per frame (`single`) or the second's frames nested in one multi frame (`multi`).
+import { crc32 } from 'node:zlib';
 import type { Parser, SmfSampleChannel, SmfSampleFrameInit } from '@nemuri/parser/index';
 import { SMF_HEADER_OFFSETS, SMF_HEADER_SIZE, SMF_MIN_FRAME_SIZE } from '@nemuri/parser/smf';
 import { BUTTON_RATE, ECG_RATE, IMPE_RATE, RESPI_AXL_RATE, type DeviceSecond } from './device.ts';
@@ -112,4 +113,41 @@ export function encodeMessages(
 ): EncodedMessage[] {
   if (shape === 'multi' && channels.length > 0) return [encodeSecondMulti(parser, second, sequences, channels)];
   return encodeSecond(parser, second, sequences, channels).map((frame) => ({ bytes: frame.bytes, frames: [frame] }));
+}
+
+/** A message with bytes of its own (encoding may reuse its buffer), its frames views of them as before. */
+export function copyMessage(message: EncodedMessage): EncodedMessage {
+  const bytes = message.bytes.slice();
+  const frames = message.frames.map((frame) => {
+    const at = frame.bytes.byteOffset - message.bytes.byteOffset;
+    return { channel: frame.channel, sequence: frame.sequence, bytes: bytes.subarray(at, at + frame.bytes.byteLength) };
+  });
+  return { bytes, frames };
+}
+
+/**
+ * A message sent before, sent again as the second starting at `startTimeUs`: a copy with every
+ * frame's start time set, new sequence numbers taken in the order encoding takes them (the nested
+ * frames, then the multi frame), and every CRC computed again (nested frames first: the outer CRC
+ * covers them). What the server receives is then exactly what a device sending those samples again
+ * would send; a load generator replays seconds so instead of generating them (startSimulation's
+ * `replaySeconds`).
+ */
+export function restampMessage(message: EncodedMessage, startTimeUs: number, sequences: SequenceCounters): EncodedMessage {
+  const copy = copyMessage(message);
+  const { bytes } = copy;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const frame of copy.frames) {
+    frame.sequence = sequences.take(frame.channel);
+    stampFrame(bytes, view, frame.bytes.byteOffset - bytes.byteOffset, frame.bytes.byteLength, startTimeUs, frame.sequence);
+  }
+  const multi = copy.frames.length !== 1 || copy.frames[0]!.bytes.byteLength !== bytes.byteLength;
+  if (multi) stampFrame(bytes, view, 0, bytes.byteLength, startTimeUs, sequences.take('multi'));
+  return copy;
+}
+
+function stampFrame(bytes: Uint8Array, view: DataView, at: number, length: number, startTimeUs: number, sequence: number): void {
+  view.setUint32(at + SMF_HEADER_OFFSETS.sequence, sequence, true);
+  view.setBigInt64(at + SMF_HEADER_OFFSETS.startTimeUs, BigInt(startTimeUs), true);
+  view.setUint32(at + length - 4, crc32(bytes.subarray(at, at + length - 4)), true);
 }

@@ -1,5 +1,5 @@
 // The simulator's public API: `import { startSimulation, demoSecret } from '@nemuri/simulator/index'`.
-export { startSimulation, serialsFor, type Simulation, type SimulationOptions, type SimulationStats } from './simulation.ts';
+export { startSimulation, serialsFor, SPREAD_GROUP, SPREAD_MS, type Simulation, type SimulationOptions, type SimulationStats } from './simulation.ts';
 export { demoSecret, readSecretsFile, DEMO_SECRET_KEY } from './secrets.ts';
 export { DeviceSimulator, type DeviceOptions, type DeviceSecond } from './device.ts';
 export {

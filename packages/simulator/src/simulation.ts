@@ -7,7 +7,9 @@ import { loadEitRecording } from './eit.ts';
 import {
   SIMULATED_CHANNELS,
   SequenceCounters,
+  copyMessage,
   encodeMessages,
+  restampMessage,
   type EncodedFrame,
   type EncodedMessage,
   type MessageShape,
@@ -55,6 +57,14 @@ export interface SimulationOptions {
   channels?: readonly SimulatedChannel[];
   /** `single` (default): one message per channel frame; `multi`: one multi frame per device and second. */
   shape?: MessageShape;
+  /**
+   * Benches: each device generates its first `replaySeconds` seconds, then sends them again in turn,
+   * each as the second now due (start times, sequence numbers and CRCs made anew: restampMessage),
+   * instead of generating more. Signal generation is most of a simulated device's CPU time, which on
+   * a bench machine the server under test would otherwise share; the scenario (offline episodes,
+   * states) repeats with the seconds. Default 0: every second generated.
+   */
+  replaySeconds?: number;
   /** Publishes not yet acknowledged before generation waits; default 20,000. */
   maxInFlight?: number;
   /** Called for every frame generated (before it is published). */
@@ -106,10 +116,17 @@ interface SimulatedDevice {
   stopRetrying?: () => void;
   topic: string;
   offline: boolean;
+  /** With `replaySeconds`: the device's first seconds as sent (null: offline then). */
+  replay: (EncodedMessage[] | null)[];
 }
 
 /** Devices connecting at once (see startSimulation). */
 const CONNECT_BATCH = 24;
+
+/** A second's devices are spread over this much of the following real second (ms at speed 1)... */
+export const SPREAD_MS = 900;
+/** ...in groups of this many devices, each group sent at once. */
+export const SPREAD_GROUP = 50;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -197,7 +214,9 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
     client: undefined,
     topic: `devices/${serial}/frames`,
     offline: false,
+    replay: [],
   }));
+  const replaySeconds = Math.max(0, Math.floor(options.replaySeconds ?? 0));
 
   const stats: SimulationStats = {
     devices: devices.length,
@@ -274,6 +293,19 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
     else device.client.reconnect();
   };
 
+  /** One device's messages of the second starting at `timeMs` (null: offline then), generated or replayed. */
+  const secondOf = (device: SimulatedDevice, timeMs: number, sent: readonly SimulatedChannel[], eit: boolean): EncodedMessage[] | null => {
+    const replayed = device.replay.length;
+    if (replaySeconds > 0 && replayed === replaySeconds && sent === channels) {
+      const messages = device.replay[Math.round((timeMs - startTime) / 1000) % replaySeconds]!;
+      return messages && messages.map((message) => restampMessage(message, timeMs * 1000, device.sequences));
+    }
+    const second = device.simulator.generate(timeMs, { eit });
+    const messages = second && encodeMessages(parser, second, device.sequences, sent, shape);
+    if (replaySeconds > 0 && replayed < replaySeconds && sent === channels) device.replay.push(messages && messages.map(copyMessage));
+    return messages;
+  };
+
   /**
    * Generates and publishes one simulated second of every device. With a finite speed the devices are spread
    * over the following real interval (device i at i/N of it), as real devices are not synchronised, so that
@@ -284,16 +316,16 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
     // EIT is the costliest channel to generate (a fifth of a bench's device thread): not unless sent.
     const eit = sent.includes('eit');
     for (let i = 0; i < devices.length; i++) {
-      if (spreadUntil !== undefined && i % 50 === 0 && i > 0) {
+      if (spreadUntil !== undefined && i % SPREAD_GROUP === 0 && i > 0) {
         const due = spreadFrom + ((spreadUntil - spreadFrom) * i) / devices.length - performance.now();
         if (due > 1) await sleep(due);
         if (!running) return;
       }
       const device = devices[i]!;
-      const second = device.simulator.generate(timeMs, { eit });
-      setOffline(device, second === null);
-      if (second) {
-        for (const message of encodeMessages(parser, second, device.sequences, sent, shape)) {
+      const messages = secondOf(device, timeMs, sent, eit);
+      setOffline(device, messages === null);
+      if (messages) {
+        for (const message of messages) {
           stats.messagesGenerated++;
           stats.bytesGenerated += message.bytes.byteLength;
           for (const frame of message.frames) {
@@ -303,7 +335,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
           publish(device, message);
         }
       }
-      if (i % 50 === 49) await nextTurn();
+      if (i % SPREAD_GROUP === SPREAD_GROUP - 1) await nextTurn();
     }
   };
 
@@ -346,7 +378,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
       }
       stats.lagMs = Date.now() - (stats.simulatedTimeMs + 1000);
       // Spread over most of the coming second when on time; at once when catching up.
-      const spread = stats.lagMs < 100 ? performance.now() + 900 : undefined;
+      const spread = stats.lagMs < 100 ? performance.now() + SPREAD_MS : undefined;
       await generateSecond(stats.simulatedTimeMs, spread);
       stats.simulatedSeconds++;
       stats.simulatedTimeMs += 1000;
@@ -370,7 +402,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
       }
       // Spread over 90 % of a simulated second, but only when keeping up (not catching up).
       const nextDue = realStart + ((stats.simulatedSeconds + 2) * 1000) / speed;
-      const spread = Number.isFinite(speed) && nextDue - performance.now() > 900 / speed ? performance.now() + 900 / speed : undefined;
+      const spread = Number.isFinite(speed) && nextDue - performance.now() > SPREAD_MS / speed ? performance.now() + SPREAD_MS / speed : undefined;
       await generateSecond(stats.simulatedTimeMs, spread);
       stats.simulatedSeconds++;
       stats.simulatedTimeMs += 1000;

@@ -46,6 +46,23 @@ function behavesAsADatabase(open: () => Promise<{ database: Database; cleanUp():
     expect([...(row.bytes as Uint8Array)]).toEqual([1, 2]);
   });
 
+  it('takes bytea parameters byte for byte, whatever their bytes and wherever their view starts', async () => {
+    // Every byte value, in a view that starts inside a larger buffer (as the staging write's Buffer.concat may).
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const backing = new Uint8Array(300);
+    backing.set(all, 7);
+    const view = backing.subarray(7, 7 + 256);
+    const { rows } = await database.query<{ bytes: Uint8Array; n: number; sliced: Uint8Array }>(
+      'select $1::bytea as bytes, length($1::bytea) as n, substring($2::bytea from 3 for 2) as sliced',
+      [view, Buffer.from([9, 8, 7, 6])],
+    );
+    expect(rows[0]?.n).toBe(256);
+    expect([...(rows[0]?.bytes ?? [])]).toEqual([...all]);
+    expect([...(rows[0]?.sliced ?? [])]).toEqual([7, 6]);
+    const empty = await database.query<{ n: number }>('select length($1::bytea) as n', [new Uint8Array(0)]);
+    expect(empty.rows[0]?.n).toBe(0);
+  });
+
   it('commits a transaction and returns its result', async () => {
     const result = await database.transaction(async (tx) => {
       await tx.query('insert into items (id, name) values ($1, $2)', [10, 'kakebuton']);

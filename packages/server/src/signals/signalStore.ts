@@ -79,8 +79,6 @@ export interface StagingWriteStats {
 export class SignalStore {
   readonly writeStats: StagingWriteStats = { writes: 0, frames: 0, writeMs: 0, maxWriteMs: 0 };
   readonly #database: Database;
-  /** The staging write's frame bytes as a binary parameter (PostgreSQL) or base64 text (PGlite); see #write. */
-  readonly #binaryBytes: boolean;
   readonly #stagingInsert: string;
   readonly #flushIntervalMs: number;
   readonly #rowsPerStatement: number;
@@ -94,10 +92,9 @@ export class SignalStore {
     this.#database = database;
     this.#flushIntervalMs = options.flushIntervalMs ?? 5;
     this.#rowsPerStatement = options.rowsPerStatement ?? (database.kind === 'pglite' ? 1000 : 5000);
-    this.#binaryBytes = database.kind === 'postgresql';
     this.#stagingInsert = `insert into signal_frames_pending (serial, channel, start_us, seq, frame, domain_id, root_domain_id)
       select f.serial, f.channel, f.start_us, f.seq, substring(b.bytes from f.at + 1 for f.length), f.domain_id, f.root_domain_id
-      from (select ${this.#binaryBytes ? '$5::bytea' : "decode($5::text, 'base64')"} as bytes) b,
+      from (select $5::bytea as bytes) b,
            unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $6::int[], $7::int[], $8::text[], $9::text[])
         as f(serial, channel, start_us, seq, at, length, domain_id, root_domain_id)`;
   }
@@ -159,12 +156,12 @@ export class SignalStore {
    * One statement per `rowsPerStatement` frames, whatever their number: the columns go as arrays and
    * the frames' bytes as one value, sliced by offset and length in SQL, so the statement text is the
    * same every time (parsed and planned cheaply) and the driver sends nine parameters instead of
-   * seven per row. The bytes go in the form each database takes cheapest. node-postgres sends a
-   * Buffer parameter as binary, so PostgreSQL gets them as they are (no base64 text built on the
-   * event loop, none decoded in the database: bench:ingest's pipeline ceiling about 34,000 →
-   * 37,000–41,000 messages/s). PGlite takes parameters as text, where bytea's form is hex, half again
-   * as long as base64, and every character is copied into the WebAssembly heap on the database
-   * thread: base64, decoded once in SQL (bench:ingest: 98 → 45 µs of database time per frame).
+   * seven per row. The bytes go as one binary parameter on both databases: node-postgres sends a
+   * Buffer so, and so does PGlite's bind message for the bytes its bytea serializer returns
+   * (database/pgliteWorkerMain.ts). No text is built on the event loop and none parsed in the
+   * database: on PostgreSQL bench:ingest's pipeline ceiling went from about 34,000 to 37,000–41,000
+   * messages/s; on PGlite hex (98 µs of database time per frame), then base64 decoded in SQL (45 µs),
+   * then binary.
    */
   async #write(frames: readonly PendingFrame[]): Promise<void> {
     for (let i = 0; i < frames.length; i += this.#rowsPerStatement) {
@@ -196,7 +193,7 @@ export class SignalStore {
       // A lost connection (one the server closed before the pool noticed) costs a second try, not the
       // devices' frames: a row written twice is a duplicate, removed on read.
       const bytes = Buffer.concat(parts, offset);
-      const params = [serials, channels, starts, sequences, this.#binaryBytes ? bytes : bytes.toString('base64'), offsets, lengths, domains, roots];
+      const params = [serials, channels, starts, sequences, bytes, offsets, lengths, domains, roots];
       await againOnConnectionLoss(() => this.#database.query(this.#stagingInsert, params));
     }
   }
