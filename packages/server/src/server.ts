@@ -27,6 +27,7 @@ import type { SignalServices } from './signals/signalServices.ts';
 import type { StallWatch } from './ingest/stallAlerts.ts';
 import type { Mailer } from './mail/mail.ts';
 import { withDeadline } from './support/withDeadline.ts';
+import { deferred } from './deferred.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -351,16 +352,4 @@ class StartTiming {
   summary(): string {
     return this.steps.map(({ step, atMs, ms }) => `${step} at ${atMs} ms (+${ms})`).join(', ');
   }
-}
-
-function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: Error): void } {
-  let resolve!: (value: T) => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // Nobody may be waiting when it fails: startServer reports the failure itself.
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
 }

@@ -9,6 +9,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Client } from 'aedes';
 import mqttPacket from 'mqtt-packet';
 import { describe, expect, it } from 'vitest';
+import { deferred } from '../deferred.ts';
 import { ACK_CONNECTIONS_PER_TURN, DeferredAcks } from './deferredAcks.ts';
 
 interface StandIn {
@@ -38,17 +39,6 @@ function standIn(): StandIn {
   return result;
 }
 
-function deferred(): { promise: Promise<void>; resolve(): void; reject(error: Error): void } {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
-}
-
 /** Lets every turn's writes (mqtt-packet uncorks on the next tick) and their reads happen. */
 async function turns(n: number): Promise<void> {
   for (let i = 0; i < n; i++) await nextTurn();
@@ -58,7 +48,7 @@ describe('deferred PUBACKs', () => {
   it('acknowledges a connection in the order its messages came, once each and all before it are committed', async () => {
     const acks = new DeferredAcks({ window: { messages: 16, bytes: 1 << 22 }, hold: () => undefined });
     const device = standIn();
-    const commits = [deferred(), deferred(), deferred()];
+    const commits = [deferred<void>(), deferred<void>(), deferred<void>()];
     commits.forEach((commit, i) => acks.take(device.client, i + 1, 100, commit.promise));
     commits[1]!.resolve();
     await turns(3);
@@ -74,7 +64,7 @@ describe('deferred PUBACKs', () => {
   it('writes a commit of many connections a bounded number of connections per event-loop turn', async () => {
     const acks = new DeferredAcks({ window: { messages: 16, bytes: 1 << 22 }, hold: () => undefined });
     const devices = Array.from({ length: ACK_CONNECTIONS_PER_TURN * 3 + 5 }, standIn);
-    const commit = deferred();
+    const commit = deferred<void>();
     devices.forEach((device, i) => acks.take(device.client, i + 1, 100, commit.promise));
     commit.resolve();
     await commit.promise;
@@ -94,7 +84,7 @@ describe('deferred PUBACKs', () => {
   it('acknowledges nothing more of a connection whose write failed, and closes it', async () => {
     const acks = new DeferredAcks({ window: { messages: 16, bytes: 1 << 22 }, hold: () => undefined });
     const device = standIn();
-    const [first, second] = [deferred(), deferred()];
+    const [first, second] = [deferred<void>(), deferred<void>()];
     acks.take(device.client, 1, 100, first.promise);
     acks.take(device.client, 2, 100, second.promise);
     second.resolve();

@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
 import type { Database, Queryable } from '../database/database.ts';
 import { againOnConnectionLoss } from '../database/connectionLoss.ts';
+import { deferred, type Deferred } from '../deferred.ts';
 import { splitFrames } from './smfHeader.ts';
 
 /** Rows one retention delete removes at a time (deleteOlderThan). */
@@ -48,21 +49,12 @@ const MINUTE_US = 60_000_000;
 
 interface Batch {
   frames: PendingFrame[];
-  done: Promise<void>;
-  resolve(): void;
-  reject(error: Error): void;
+  /** Settles when the batch is committed; marked handled, since all its callers may be gone. */
+  done: Deferred<void>;
 }
 
 function newBatch(): Batch {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const done = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // A batch nobody waits for (all its callers gone) must not become an unhandled rejection.
-  done.catch(() => undefined);
-  return { frames: [], done, resolve, reject };
+  return { frames: [], done: deferred<void>() };
 }
 
 /** What the staging writes cost so far: frames per commit and database time per frame (bench, /metrics). */
@@ -109,7 +101,7 @@ export class SignalStore {
     const batch = this.#batch;
     for (const frame of frames) batch.frames.push(frame);
     this.#schedule();
-    return batch.done;
+    return batch.done.promise;
   }
 
   #schedule(): void {
@@ -139,9 +131,9 @@ export class SignalStore {
         stats.frames += batch.frames.length;
         stats.writeMs += ms;
         if (ms > stats.maxWriteMs) stats.maxWriteMs = ms;
-        batch.resolve();
+        batch.done.resolve();
       },
-      (error: unknown) => batch.reject(error as Error),
+      (error: unknown) => batch.done.reject(error as Error),
     );
     try {
       await this.#flushing;
@@ -149,7 +141,7 @@ export class SignalStore {
       this.#flushing = undefined;
       if (this.#batch.frames.length > 0) this.#schedule();
     }
-    await batch.done;
+    await batch.done.promise;
   }
 
   /**
