@@ -4,7 +4,7 @@
 // channel and sequence number, in absolute time (each thread's performance.now() has its own origin).
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
-import { SPREAD_GROUP, SPREAD_MS, startSimulation, type MessageShape, type SimulatedChannel } from '@nemuri/simulator/index';
+import { SPREAD_GROUP, SPREAD_MS, startSimulation, type MessageShape, type SimulatedChannel, type Simulation } from '@nemuri/simulator/index';
 import { threadLoad, type ThreadLoad } from './measures.ts';
 
 export const BENCH_CHANNELS: SimulatedChannel[] = ['ecg', 'respiAxl', 'respiHr'];
@@ -19,7 +19,10 @@ export interface BenchDevicesData {
   maxSeq: number;
   shape: MessageShape;
   speed: number;
+  /** Simulated seconds to send, warm-up included. */
   seconds: number;
+  /** The first seconds of them that are warm-up: the thread's load (and profile) counts from their end. Default 0. */
+  warmUpSeconds?: number;
   /** Each device's first seconds sent again in turn after this many (startSimulation's `replaySeconds`); 0: all generated. */
   replaySeconds: number;
 }
@@ -27,7 +30,7 @@ export interface BenchDevicesData {
 export interface BenchDevicesReport {
   type: 'done';
   stats: { framesGenerated: number; messagesGenerated: number; framesPublished: number; publishErrors: number };
-  /** The device thread's load from its first frame. */
+  /** The device thread's load from the end of the warm-up (its first frame without one). */
   load: ThreadLoad;
 }
 
@@ -51,7 +54,7 @@ export function scheduledAt(firstPublish: number, device: number, devices: numbe
 
 /** Runs the devices in the calling worker thread; `onStreaming` and `beforeReport` frame the streaming phase (a profile). */
 export async function simulateBenchDevices(
-  { serials, broker, times, maxSeq, shape, speed, seconds, replaySeconds }: BenchDevicesData,
+  { serials, broker, times, maxSeq, shape, speed, seconds, warmUpSeconds = 0, replaySeconds }: BenchDevicesData,
   hooks: { onStreaming?: () => void; beforeReport?: () => Promise<void> } = {},
 ): Promise<void> {
   const published = new Float64Array(times);
@@ -59,6 +62,7 @@ export async function simulateBenchDevices(
   const load = threadLoad();
   const post = (message: BenchDevicesMessage): void => parentPort?.postMessage(message);
   let streaming = false;
+  let measuredFrom = Number.POSITIVE_INFINITY;
   const simulation = await startSimulation({
     serials,
     broker,
@@ -68,14 +72,21 @@ export async function simulateBenchDevices(
     channels: BENCH_CHANNELS,
     shape,
     replaySeconds,
+    // The devices report once their last second is acknowledged, then disconnect: 3,000
+    // disconnections at once would be in the last second's latency (and load) otherwise.
+    lingerMs: 3000,
     seed: 'bench',
     onFrame: (serial, frame) => {
       const now = performance.timeOrigin + performance.now();
       if (!streaming) {
         streaming = true;
+        measuredFrom = now + (warmUpSeconds * 1000) / speed;
+        post({ type: 'streaming', at: now });
+      }
+      if (now >= measuredFrom) {
+        measuredFrom = Number.POSITIVE_INFINITY;
         load.mark();
         hooks.onStreaming?.();
-        post({ type: 'streaming', at: now });
       }
       const device = indexOf.get(serial);
       const channel = BENCH_CHANNELS.indexOf(frame.channel);
@@ -84,9 +95,19 @@ export async function simulateBenchDevices(
     onError: (error) => console.error(`simulator: ${error.message}`),
   });
   post({ type: 'connected' });
-  await simulation.done;
+  await lastSecondAcknowledged(simulation, seconds);
   const loadNow = load.read();
   await hooks.beforeReport?.();
   const { framesGenerated, messagesGenerated, framesPublished, publishErrors } = simulation.stats;
   post({ type: 'done', stats: { framesGenerated, messagesGenerated, framesPublished, publishErrors }, load: loadNow });
+}
+
+/** Once the run's last second is sent and acknowledged (as the simulation's own end waits: 5 s at most). */
+async function lastSecondAcknowledged(simulation: Simulation, seconds: number): Promise<void> {
+  let ended = false;
+  void simulation.done.finally(() => (ended = true));
+  const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+  while (!ended && simulation.stats.simulatedSeconds < seconds) await sleep(10);
+  const deadline = performance.now() + 5000;
+  while (!ended && simulation.stats.inFlight > 0 && performance.now() < deadline) await sleep(10);
 }

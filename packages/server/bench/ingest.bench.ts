@@ -1,4 +1,4 @@
-// `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres | --disk --shape single|multi --profile DIR --skip-ceiling --skip-pipeline --replay-seconds N]`: the device pipeline
+// `npm run bench:ingest [-- --devices 1000 --seconds 20 --postgres | --disk --shape single|multi --profile DIR --skip-ceiling --skip-pipeline --replay-seconds N --warm-up-seconds N]`: the device pipeline
 // under load. The server (broker, pipeline, storage) runs in a worker thread of its own, as it would on
 // its own machine; the simulated devices run in a second worker thread and the subscribers in the main
 // thread, so that the subscribers' timestamps do not wait for the devices' signal generation. Simulated devices (ECG 250 Hz, 3-axis acceleration 50 Hz, respiHr 1 Hz;
@@ -71,6 +71,12 @@ const { values: args } = parseArgs({
      * server it measures (benchDevices.ts). Default 0: every second generated.
      */
     'replay-seconds': { type: 'string', default: '0' },
+    /**
+     * The devices stream this many simulated seconds before the measured --seconds: a server runs for
+     * days, so its steady state is what the figures are of; the warm-up (all devices starting in the
+     * same second, code not yet optimised) is printed apart. Frames of both count for loss.
+     */
+    'warm-up-seconds': { type: 'string', default: '5' },
   },
 });
 if (!(MESSAGE_SHAPES as readonly string[]).includes(args.shape)) throw new Error(`--shape must be one of ${MESSAGE_SHAPES.join(', ')}`);
@@ -79,6 +85,7 @@ const DEVICES = Number(args.devices);
 const SECONDS = Number(args.seconds);
 const SPEED = Number(args.speed);
 const REPLAY_SECONDS = Number(args['replay-seconds']);
+const WARM_UP_SECONDS = Number(args['warm-up-seconds']);
 const DATABASE_NAME = args.postgres ? 'PostgreSQL' : args.disk ? 'PGlite on disk (DATA_DIR)' : 'PGlite in memory';
 const CHANNELS = BENCH_CHANNELS;
 const CHANNEL_CODES: Record<number, SimulatedChannel> = { 1: 'ecg', 2: 'respiAxl', 5: 'respiHr' };
@@ -248,12 +255,16 @@ async function pipelineRun(): Promise<void> {
 
     // Publish times (absolute: the device thread's clock has another origin) by device, channel and
     // sequence number, written by the device thread.
-    const maxSeq = SECONDS + 5;
+    const maxSeq = WARM_UP_SECONDS + SECONDS + 5;
+    /** When the measured phase starts: the first frame's publish time plus the warm-up. */
+    let measuredFrom = Number.NaN;
     const times = new SharedArrayBuffer(DEVICES * CHANNELS.length * maxSeq * 8);
     const published = new Float64Array(times).fill(Number.NaN);
     const deviceIndex = new Map(serials.map((serial, i) => [serial, i]));
     const latencies = new Float64Array(DEVICES * CHANNELS.length * maxSeq);
+    /** Frames received (all), and of the measured phase (their latencies are in `latencies`). */
     let received = 0;
+    let measured = 0;
     let duplicates = 0;
     let droppedAtSocket = 0;
     let firstPublish = Number.NaN;
@@ -261,8 +272,8 @@ async function pipelineRun(): Promise<void> {
     const seen = new Set<string>();
     /** The worst latency of the frames published in each second of the run. */
     const worstBySecond: number[] = [];
-    /** Latencies of the frames published after the run's first second, when every device starts at once. */
-    const steadyLatencies: number[] = [];
+    /** Latencies of the warm-up's frames (every device starts in its first second). */
+    const warmUpLatencies: number[] = [];
     /** How late each frame left against the devices' schedule, and its latency counted from that schedule. */
     const behindSchedule = new Float64Array(DEVICES * CHANNELS.length * maxSeq);
     const fromSchedule = new Float64Array(DEVICES * CHANNELS.length * maxSeq);
@@ -297,16 +308,19 @@ async function pipelineRun(): Promise<void> {
         seen.add(id);
         const sent = sequence < maxSeq ? published[publishedIndex(device, CHANNELS.indexOf(channel), sequence, maxSeq)] : undefined;
         if (sent !== undefined && !Number.isNaN(sent)) {
-          latencies[received] = now - sent;
           const second = Math.floor((sent - firstPublish) / 1000);
           worstBySecond[second] = Math.max(worstBySecond[second] ?? 0, now - sent);
-          if (second >= 1) steadyLatencies.push(now - sent);
-          const due = scheduledAt(firstPublish, device, DEVICES, sequence, SPEED);
-          behindSchedule[received] = Math.max(0, sent - due);
-          fromSchedule[received] = now - Math.min(due, sent);
+          if (sent < measuredFrom) warmUpLatencies.push(now - sent);
+          else {
+            latencies[measured] = now - sent;
+            const due = scheduledAt(firstPublish, device, DEVICES, sequence, SPEED);
+            behindSchedule[measured] = Math.max(0, sent - due);
+            fromSchedule[measured] = now - Math.min(due, sent);
+            measured++;
+            lastReceive = now;
+          }
         }
         received++;
-        lastReceive = now;
       });
       let answered = 0;
       const batch = serials.slice(i, i + MAX_DEVICES_PER_SOCKET);
@@ -355,7 +369,8 @@ async function pipelineRun(): Promise<void> {
         maxSeq,
         shape: SHAPE,
         speed: SPEED,
-        seconds: SECONDS,
+        seconds: WARM_UP_SECONDS + SECONDS,
+        warmUpSeconds: WARM_UP_SECONDS,
         replaySeconds: REPLAY_SECONDS,
         profileDir: args.profile,
       } satisfies BenchDevicesData & { mode: 'devices'; profileDir: string | undefined },
@@ -364,10 +379,14 @@ async function pipelineRun(): Promise<void> {
       devices.on('error', reject);
       devices.on('message', (message: BenchDevicesMessage) => {
         if (message.type === 'connected')
-          console.log(`${DEVICES} simulated devices connected in ${ms(performance.now() - connecting)}; streaming ${SECONDS} simulated s at speed ${SPEED} …`);
+          console.log(
+            `${DEVICES} simulated devices connected in ${ms(performance.now() - connecting)}; streaming ${WARM_UP_SECONDS} s of warm-up, then ${SECONDS} simulated s at speed ${SPEED} …`,
+          );
         else if (message.type === 'streaming') {
           firstPublish = message.at;
-          mark();
+          measuredFrom = firstPublish + (WARM_UP_SECONDS * 1000) / SPEED;
+          // The loads, the CPU and the profiles are of the measured phase too.
+          setTimeout(mark, Math.max(0, measuredFrom - (performance.timeOrigin + performance.now())));
         } else resolve(message);
       });
     });
@@ -375,7 +394,7 @@ async function pipelineRun(): Promise<void> {
     const generated = simulated.framesGenerated;
     const drainUntil = performance.now() + 10_000;
     while (received < generated && performance.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 50));
-    const elapsed = (lastReceive - firstPublish) / 1000;
+    const elapsed = (lastReceive - measuredFrom) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     const wall = (performance.now() - started) / 1000;
     const busy = machineBusy(machineBefore);
@@ -386,7 +405,7 @@ async function pipelineRun(): Promise<void> {
 
     for (const socket of sockets) socket.close();
     const { stats, pending, chunks, chunkFrames, load: serverLoad, writes } = (await ask('stats')) as ServerStats;
-    const sorted = latencies.slice(0, received).sort();
+    const sorted = latencies.slice(0, measured).sort();
 
     console.log('\npipeline (publish → parse → ring buffer → WebSocket subscriber, and storage)');
     console.log(
@@ -396,14 +415,23 @@ async function pipelineRun(): Promise<void> {
       `  frames at the subscribers ${received} (duplicates ${duplicates}), lost ${generated - received} (of which the server dropped ${droppedAtSocket} at slow WebSockets)`,
     );
     console.log(
-      `  throughput ${(received / elapsed).toFixed(0)} frames/s over ${elapsed.toFixed(1)} s (offered ${(DEVICES * CHANNELS.length * SPEED).toFixed(0)} frames/s)`,
+      `  throughput ${(measured / elapsed).toFixed(0)} frames/s over ${elapsed.toFixed(1)} s after the warm-up (offered ${(DEVICES * CHANNELS.length * SPEED).toFixed(0)} frames/s)`,
     );
     console.log(`  latency publish → subscriber: p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(percentile(sorted, 100))}`);
-    const steady = Float64Array.from(steadyLatencies).sort();
-    console.log(`  latency after the first second (all devices start in it): p50 ${ms(percentile(steady, 50))}, p99 ${ms(percentile(steady, 99))}`);
-    console.log(`  worst latency by second of the run: ${worstBySecond.map((value) => value.toFixed(0)).join(' ')} ms`);
-    const behind = behindSchedule.slice(0, received).sort();
-    const scheduled = fromSchedule.slice(0, received).sort();
+    const warmUp = Float64Array.from(warmUpLatencies).sort();
+    if (WARM_UP_SECONDS > 0)
+      console.log(
+        `  latency in the ${WARM_UP_SECONDS} s of warm-up (all devices start in its first second; not counted above): p50 ${ms(percentile(warmUp, 50))}, p99 ${ms(percentile(warmUp, 99))}, max ${ms(percentile(warmUp, 100))}`,
+      );
+    const warmUpEnd = Math.ceil(WARM_UP_SECONDS / SPEED);
+    const worst = (from: number, to?: number): string =>
+      worstBySecond
+        .slice(from, to)
+        .map((value) => value.toFixed(0))
+        .join(' ');
+    console.log(`  worst latency by second of the run: ${WARM_UP_SECONDS > 0 ? `${worst(0, warmUpEnd)} | ` : ''}${worst(warmUpEnd)} ms`);
+    const behind = behindSchedule.slice(0, measured).sort();
+    const scheduled = fromSchedule.slice(0, measured).sort();
     console.log(
       `  devices behind their schedule (a late device sends later, and its frames' latency counts from then): p50 ${ms(percentile(behind, 50))}, p99 ${ms(percentile(behind, 99))}, max ${ms(percentile(behind, 100))}; ` +
         `latency from the schedule → subscriber: p99 ${ms(percentile(scheduled, 99))}`,
@@ -590,7 +618,7 @@ if (!isMainThread) {
 async function main(): Promise<void> {
   console.log(
     `bench:ingest: ${DEVICES} devices at speed ${SPEED} × ${CHANNELS.join(', ')} (1 frame per channel and second, ${SHAPE === 'multi' ? 'one multi frame per device and second' : 'one message per frame'}) ` +
-      `for ${SECONDS} s${REPLAY_SECONDS > 0 ? `, each device's first ${REPLAY_SECONDS} s generated and then sent again in turn` : ''}; database ${DATABASE_NAME}`,
+      `for ${WARM_UP_SECONDS} s of warm-up and ${SECONDS} s measured${REPLAY_SECONDS > 0 ? `, each device's first ${REPLAY_SECONDS} s generated and then sent again in turn` : ''}; database ${DATABASE_NAME}`,
   );
   if (!args['skip-pipeline']) await pipelineRun();
   if (args['skip-ceiling']) process.exit(0);

@@ -58,15 +58,21 @@ export interface SimulationOptions {
   /** `single` (default): one message per channel frame; `multi`: one multi frame per device and second. */
   shape?: MessageShape;
   /**
-   * Benches: each device generates its first `replaySeconds` seconds, then sends them again in turn,
-   * each as the second now due (start times, sequence numbers and CRCs made anew: restampMessage),
-   * instead of generating more. Signal generation is most of a simulated device's CPU time, which on
-   * a bench machine the server under test would otherwise share; the scenario (offline episodes,
-   * states) repeats with the seconds. Default 0: every second generated.
+   * Benches: each device's first `replaySeconds` seconds are generated before it connects, then sent
+   * in turn, over and over, each as the second now due (start times, sequence numbers and CRCs made
+   * anew: restampMessage), instead of generating more. Signal generation is most of a simulated
+   * device's CPU time, which on a bench machine the server under test would otherwise share; the
+   * scenario (offline episodes, states) repeats with the seconds. Default 0: every second generated.
    */
   replaySeconds?: number;
   /** Publishes not yet acknowledged before generation waits; default 20,000. */
   maxInFlight?: number;
+  /**
+   * After the last second, the devices stay connected this long (ms, acknowledged or not) before they
+   * disconnect. Benches: thousands of disconnections at once are work for the server, which the
+   * latency of the last second's frames would otherwise include. Default 0.
+   */
+  lingerMs?: number;
   /** Called for every frame generated (before it is published). */
   onFrame?: (serial: string, frame: EncodedFrame) => void;
   /** Called when a publish (a message) ends: acknowledged by the broker (no error) or failed, `ms` after it was sent. */
@@ -203,7 +209,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
   const eitRecording = options.eitReplay ? loadEitRecording() : undefined;
   const secretFor = options.secretFor ?? demoSecret;
   const onError = options.onError ?? ((error: Error) => console.error(`simulator: ${error.message}`));
-  const startTime = Math.floor((options.startTime ?? Date.now()) / 1000) * 1000;
+  let startTime = Math.floor((options.startTime ?? Date.now()) / 1000) * 1000;
   const live = options.live ?? (speed === 1 && options.startTime === undefined);
   const maxLagMs = (options.maxLagSeconds ?? 5) * 1000;
   const broker = options.broker;
@@ -234,6 +240,19 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
     lagMs: 0,
   };
 
+  if (replaySeconds > 0) {
+    // Sequence numbers are taken when a second is sent (restampMessage), not here.
+    const scratch = new SequenceCounters();
+    for (let i = 0; i < devices.length; i++) {
+      const device = devices[i]!;
+      for (let k = 0; k < replaySeconds; k++) {
+        const second = device.simulator.generate(startTime + k * 1000, { eit: channels.includes('eit') });
+        device.replay.push(second && encodeMessages(parser, second, scratch, channels, shape).map(copyMessage));
+      }
+      if (i % SPREAD_GROUP === SPREAD_GROUP - 1) await nextTurn();
+    }
+  }
+
   if (broker) {
     // Connect in batches so that a thousand devices do not all knock at once: all of them come from
     // one address, and the embedded broker lets only 32 connections per address wait for
@@ -255,6 +274,12 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
     }
   }
 
+  // Following the clock, the first second is the one after the devices connected (thousands take
+  // seconds): counted from before, the seconds spent connecting would all go out at once.
+  if (live && options.startTime === undefined) {
+    startTime = Math.floor(Date.now() / 1000) * 1000;
+    stats.simulatedTimeMs = startTime;
+  }
   stats.startedAtMs = Date.now();
   let running = true;
   let drained: (() => void) | undefined;
@@ -295,15 +320,13 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
 
   /** One device's messages of the second starting at `timeMs` (null: offline then), generated or replayed. */
   const secondOf = (device: SimulatedDevice, timeMs: number, sent: readonly SimulatedChannel[], eit: boolean): EncodedMessage[] | null => {
-    const replayed = device.replay.length;
-    if (replaySeconds > 0 && replayed === replaySeconds && sent === channels) {
-      const messages = device.replay[Math.round((timeMs - startTime) / 1000) % replaySeconds]!;
+    if (replaySeconds > 0 && sent === channels) {
+      const index = ((Math.round((timeMs - startTime) / 1000) % replaySeconds) + replaySeconds) % replaySeconds;
+      const messages = device.replay[index]!;
       return messages && messages.map((message) => restampMessage(message, timeMs * 1000, device.sequences));
     }
     const second = device.simulator.generate(timeMs, { eit });
-    const messages = second && encodeMessages(parser, second, device.sequences, sent, shape);
-    if (replaySeconds > 0 && replayed < replaySeconds && sent === channels) device.replay.push(messages && messages.map(copyMessage));
-    return messages;
+    return second && encodeMessages(parser, second, device.sequences, sent, shape);
   };
 
   /**
@@ -419,6 +442,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
   const close = (): Promise<void> =>
     (closed ??= (async () => {
       await waitForAcks(5000);
+      if (options.lingerMs !== undefined && options.lingerMs > 0) await sleep(options.lingerMs);
       for (const device of devices) device.stopRetrying?.();
       await Promise.all(devices.map((device) => (device.client && !device.offline ? device.client.endAsync() : undefined)));
       for (const device of devices) if (device.client && device.offline) device.client.end(true);
