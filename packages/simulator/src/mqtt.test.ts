@@ -1,5 +1,5 @@
 // End to end through this machine's Mosquitto (127.0.0.1:1883). NEMURI_SKIP_MQTT=1 skips, loudly.
-import { connect as connectTcp } from 'node:net';
+import { connect as connectTcp, createServer, type AddressInfo, type Socket } from 'node:net';
 import mqtt from 'mqtt';
 import { describe, expect, it } from 'vitest';
 import { loadParser } from '@nemuri/parser/node';
@@ -98,6 +98,49 @@ describe.skipIf(skip)(`end to end through Mosquitto at ${BROKER}`, () => {
     });
     expect(simulation.stats.framesGenerated).toBe(2 * 40);
     expect(simulation.stats.offlineDevices).toBe(0);
+  });
+
+  it('a live run starts its clock once its devices are connected: the time spent connecting is not sent at once', { timeout: 30_000 }, async () => {
+    if (!(await reachable())) throw new Error(`Mosquitto is not reachable at ${HOST}:${PORT}`);
+    // A proxy that holds each connection 2.5 s before passing it to Mosquitto: a slow CONNACK, as
+    // thousands of devices connecting in batches have.
+    const sockets = new Set<Socket>();
+    const proxy = createServer((client) => {
+      sockets.add(client);
+      client.pause();
+      setTimeout(() => {
+        const upstream = connectTcp({ host: HOST, port: PORT }, () => {
+          client.pipe(upstream).pipe(client);
+          client.resume();
+        });
+        sockets.add(upstream);
+        upstream.on('error', () => client.destroy());
+        client.on('error', () => upstream.destroy());
+      }, 2500);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, HOST, resolve));
+    const { port } = proxy.address() as AddressInfo;
+    try {
+      const parser = await loadParser();
+      const starts: number[] = [];
+      const calledAt = Date.now();
+      const simulation = await startSimulation({
+        serials: [`${unique('clock')}0001`],
+        seed: 'e2e',
+        broker: `mqtt://${HOST}:${port}`,
+        durationSeconds: 2,
+        channels: ['respiHr'],
+        onFrame: (_serial, frame) => starts.push(parser.decodeSmfFrame(frame.bytes).startTimeUs / 1000),
+      });
+      await simulation.done;
+      expect(starts).toHaveLength(2);
+      // Counted from the call, the first second would be 2.5 s old and sent at once, with the next.
+      expect(starts[0]).toBeGreaterThanOrEqual(Math.floor((calledAt + 2500) / 1000) * 1000);
+      expect(simulation.stats.skippedSeconds).toBe(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('names the broker when it cannot connect', async () => {
