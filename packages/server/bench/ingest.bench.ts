@@ -165,9 +165,10 @@ async function serve({ databaseUrl, serials, profileDir }: { databaseUrl: string
       };
       await server.app.signals.store.flush();
       // Only the run's devices: the demo data set has signals of its own.
-      const { rows } = await server.database.query<{ n: number }>('select count(*)::int as n from signal_frames_pending where serial = any($1::text[])', [
-        serials,
-      ]);
+      const { rows } = await server.database.query<{ n: number }>(
+        'select coalesce(sum(frame_count), 0)::int as n from signal_frames_pending where serial = any($1::text[])',
+        [serials],
+      );
       const chunkRows = await server.database.query<{ n: number; frames: number }>(
         'select count(*)::int as n, coalesce(sum(frame_count), 0)::int as frames from signal_chunks where serial = any($1::text[])',
         [serials],

@@ -259,7 +259,7 @@ interface RunResult {
 /** Frames of the bench devices in storage: staged, or already compacted into chunks. */
 async function storedFrames(database: Database): Promise<number> {
   const { rows } = await database.query<{ n: number }>(
-    `select ((select count(*) from signal_frames_pending where serial like 'BENCHP-%') + (select coalesce(sum(frame_count), 0) from signal_chunks where serial like 'BENCHP-%'))::int as n`,
+    `select ((select coalesce(sum(frame_count), 0) from signal_frames_pending where serial like 'BENCHP-%') + (select coalesce(sum(frame_count), 0) from signal_chunks where serial like 'BENCHP-%'))::int as n`,
   );
   return rows[0]?.n ?? 0;
 }

@@ -60,7 +60,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     // Raw signals (ingest/ and signals/): frames are first appended to signal_frames_pending, one row
-    // a frame, before the device's MQTT message is acknowledged; a compactor then moves complete
+    // a frame (since 011, a row per write, device, channel and minute), before the device's MQTT message is acknowledged; a compactor then moves complete
     // minutes into signal_chunks, one row per device, channel and minute holding the gzip-compressed
     // concatenated SMF frames (several gzip members when late frames were appended). See
     // docs/architecture.md, "Raw signal storage".
@@ -273,6 +273,18 @@ export const MIGRATIONS: readonly Migration[] = [
          where collection = 'alerts' and coalesce(data ->> 'endedAt', '') = ''
            and coalesce(data ->> 'roomId', '') <> '' and coalesce(data ->> 'type', '') <> ''
          order by data ->> 'roomId', data ->> 'type', data ->> 'startedAt' desc;
+    `,
+  },
+  {
+    // A staging row holds the frames one write carries of a device, channel and minute, concatenated
+    // (signals/signalStore.ts): on PGlite a row costs about 20 µs of the one database thread whatever
+    // its size, so a device sending its backlog costs a row per write instead of one per frame.
+    // start_us is the row's first frame, last_start_us its last (both in the same minute; null, as in
+    // a row written before this migration or by a process not yet upgraded, is a row of one frame).
+    id: '011_staging_rows_of_frames',
+    sql: `
+      alter table signal_frames_pending add column frame_count integer not null default 1;
+      alter table signal_frames_pending add column last_start_us bigint;
     `,
   },
 ];

@@ -49,7 +49,10 @@ describe.skipIf(SKIP_MQTT || SKIP_POSTGRES)('device accounts in Mosquitto (dynam
     return (reply.body as { secret: string }).secret;
   };
   const storedFrames = async (serial: string): Promise<number> => {
-    const { rows } = await base.server.database.query<{ n: number }>('select count(*)::int as n from signal_frames_pending where serial = $1', [serial]);
+    const { rows } = await base.server.database.query<{ n: number }>(
+      'select coalesce(sum(frame_count), 0)::int as n from signal_frames_pending where serial = $1',
+      [serial],
+    );
     return rows[0]?.n ?? 0;
   };
   const waitFor = async (condition: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> => {

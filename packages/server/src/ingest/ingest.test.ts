@@ -711,7 +711,7 @@ function restartKeepsAcknowledgedFrames(setUp: () => Promise<{ env: Record<strin
         // old, so the compactor (every 10 s) may move their minute into a chunk during a slow run
         // (the staging table alone once read 2 where 45 were stored).
         const { rows } = await base.server.database.query<{ n: number }>(
-          `select ((select count(*) from signal_frames_pending where serial = $1) + (select coalesce(sum(frame_count), 0) from signal_chunks where serial = $1))::int as n`,
+          `select ((select coalesce(sum(frame_count), 0) from signal_frames_pending where serial = $1) + (select coalesce(sum(frame_count), 0) from signal_chunks where serial = $1))::int as n`,
           [serial],
         );
         expect(rows[0]?.n).toBe(sequence + 1);

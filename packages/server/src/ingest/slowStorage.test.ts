@@ -17,6 +17,7 @@ import { DocumentStore } from '../documents/store.ts';
 import { createDeviceServices, type DeviceServices } from '../devices/deviceServices.ts';
 import type { KnownDevice } from '../devices/deviceRegistry.ts';
 import { createSignalServices, type SignalServices } from '../signals/signalServices.ts';
+import { splitFrames } from '../signals/smfHeader.ts';
 import { SKIP_POSTGRES, TEST_DATABASE_URL, createTestSchema, type TestSchema } from '../testing/postgres.ts';
 import { MOSQUITTO_BINARY, PrivateMosquitto } from '../testing/privateMosquitto.ts';
 import { TcpLink } from '../testing/tcpLink.ts';
@@ -78,10 +79,10 @@ describe.skipIf(SKIP_POSTGRES || SKIP_MQTT)('a slow database under ingest', () =
   const message = (...sequences: number[]): Buffer => Buffer.concat(sequences.map(frame));
   const device = (serial: string): KnownDevice => ({ serial, domainId: null, rootDomainId: null, credentialHash: null, status: 'in_use' });
 
-  /** Rows written for the serial, duplicates included, by sequence. */
+  /** Frames staged for the serial, duplicates included, by sequence (a staging row may hold several). */
   async function rowsOf(serial: string): Promise<number[]> {
-    const { rows } = await admin.query<{ seq: string }>('select seq from signal_frames_pending where serial = $1 order by seq', [serial]);
-    return rows.map((row) => Number(row.seq));
+    const { rows } = await admin.query<{ frame: Uint8Array }>('select frame from signal_frames_pending where serial = $1', [serial]);
+    return rows.flatMap((row) => splitFrames(row.frame).map((frame) => frame.header.sequence)).sort((a, b) => a - b);
   }
 
   const outcome = (promise: Promise<void>): Promise<'stored' | 'failed'> =>

@@ -2,7 +2,9 @@
  * Raw signal storage in PostgreSQL (PGlite or PostgreSQL, migration 004):
  * - `append` puts frames in `signal_frames_pending`, batched: every caller's promise resolves once its
  *   frames are committed, so the MQTT acknowledgement (or the HTTP 202) can wait for it without a
- *   database round trip per frame;
+ *   database round trip per frame. The frames one write carries of the same device, channel and
+ *   minute share a row (concatenated, like a chunk's): a device sending its backlog, or faster than
+ *   once a second, costs a row per write instead of one per frame;
  * - `compactAll` moves pending frames whose minute is over into `signal_chunks`, one row per device,
  *   channel and minute: the concatenated frames, gzip-compressed. A frame arriving after its minute was
  *   compacted becomes another gzip member appended to the chunk (gzip readers read concatenated
@@ -84,11 +86,11 @@ export class SignalStore {
     this.#database = database;
     this.#flushIntervalMs = options.flushIntervalMs ?? 5;
     this.#rowsPerStatement = options.rowsPerStatement ?? (database.kind === 'pglite' ? 1000 : 5000);
-    this.#stagingInsert = `insert into signal_frames_pending (serial, channel, start_us, seq, frame, domain_id, root_domain_id)
-      select f.serial, f.channel, f.start_us, f.seq, substring(b.bytes from f.at + 1 for f.length), f.domain_id, f.root_domain_id
+    this.#stagingInsert = `insert into signal_frames_pending (serial, channel, start_us, last_start_us, frame_count, seq, frame, domain_id, root_domain_id)
+      select f.serial, f.channel, f.start_us, f.last_start_us, f.frame_count, f.seq, substring(b.bytes from f.at + 1 for f.length), f.domain_id, f.root_domain_id
       from (select $5::bytea as bytes) b,
-           unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $6::int[], $7::int[], $8::text[], $9::text[])
-        as f(serial, channel, start_us, seq, at, length, domain_id, root_domain_id)`;
+           unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $6::int[], $7::int[], $8::text[], $9::text[], $10::bigint[], $11::int[])
+        as f(serial, channel, start_us, seq, at, length, domain_id, root_domain_id, last_start_us, frame_count)`;
   }
 
   /** Frames waiting for the next write. */
@@ -104,12 +106,12 @@ export class SignalStore {
     return batch.done.promise;
   }
 
-  #schedule(): void {
+  #schedule(delayMs = this.#flushIntervalMs): void {
     if (this.#timer !== undefined || this.#flushing !== undefined) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.flush().catch(() => undefined); // the appenders get the error through their promise
-    }, this.#flushIntervalMs);
+    }, delayMs);
   }
 
   /** Writes what is queued now (and waits for a write under way). */
@@ -139,14 +141,15 @@ export class SignalStore {
       await this.#flushing;
     } finally {
       this.#flushing = undefined;
-      if (this.#batch.frames.length > 0) this.#schedule();
+      // What arrived during the write has waited for it already: it goes now, not after another interval.
+      if (this.#batch.frames.length > 0) this.#schedule(0);
     }
     await batch.done.promise;
   }
 
   /**
    * One statement per `rowsPerStatement` frames, whatever their number: the columns go as arrays and
-   * the frames' bytes as one value, sliced by offset and length in SQL, so the statement text is the
+   * the rows' bytes as one value, sliced by offset and length in SQL, so the statement text is the
    * same every time (parsed and planned cheaply) and the driver sends nine parameters instead of
    * seven per row. The bytes go as one binary parameter on both databases: node-postgres sends a
    * Buffer so, and so does PGlite's bind message for the bytes its bytea serializer returns
@@ -157,35 +160,42 @@ export class SignalStore {
    */
   async #write(frames: readonly PendingFrame[]): Promise<void> {
     for (let i = 0; i < frames.length; i += this.#rowsPerStatement) {
-      const end = Math.min(frames.length, i + this.#rowsPerStatement);
-      const n = end - i;
+      const rows = rowsOf(frames, i, Math.min(frames.length, i + this.#rowsPerStatement));
+      const n = rows.length;
       const serials = new Array<string>(n);
       const channels = new Array<string>(n);
       const starts = new Array<number>(n);
+      const lastStarts = new Array<number>(n);
+      const counts = new Array<number>(n);
       const sequences = new Array<number>(n);
       const offsets = new Array<number>(n);
       const lengths = new Array<number>(n);
       const domains = new Array<string | null>(n);
       const roots = new Array<string | null>(n);
-      const parts = new Array<Uint8Array>(n);
+      const parts: Uint8Array[] = [];
       let offset = 0;
       for (let j = 0; j < n; j++) {
-        const frame = frames[i + j]!;
-        serials[j] = frame.serial;
-        channels[j] = frame.channel;
-        starts[j] = frame.startTimeUs;
-        sequences[j] = frame.sequence;
+        const row = rows[j]!;
+        const first = row.frames[0]!;
+        serials[j] = first.serial;
+        channels[j] = first.channel;
+        starts[j] = row.startUs;
+        lastStarts[j] = row.lastStartUs;
+        counts[j] = row.frames.length;
+        sequences[j] = first.sequence;
         offsets[j] = offset;
-        lengths[j] = frame.bytes.byteLength;
-        domains[j] = frame.domainId;
-        roots[j] = frame.rootDomainId;
-        parts[j] = frame.bytes;
-        offset += frame.bytes.byteLength;
+        domains[j] = first.domainId;
+        roots[j] = first.rootDomainId;
+        for (const frame of row.frames) {
+          parts.push(frame.bytes);
+          offset += frame.bytes.byteLength;
+        }
+        lengths[j] = offset - offsets[j]!;
       }
       // A lost connection (one the server closed before the pool noticed) costs a second try, not the
       // devices' frames: a row written twice is a duplicate, removed on read.
       const bytes = Buffer.concat(parts, offset);
-      const params = [serials, channels, starts, sequences, bytes, offsets, lengths, domains, roots];
+      const params = [serials, channels, starts, sequences, bytes, offsets, lengths, domains, roots, lastStarts, counts];
       await againOnConnectionLoss(() => this.#database.query(this.#stagingInsert, params));
     }
   }
@@ -205,7 +215,7 @@ export class SignalStore {
   ): Promise<number> {
     const run = async (): Promise<number> => {
       const { rows } = await this.#database.query<{ serial: string; n: number }>(
-        'select serial, count(*)::int as n from signal_frames_pending where start_us < $1 group by serial order by serial',
+        'select serial, sum(frame_count)::int as n from signal_frames_pending where start_us < $1 group by serial order by serial',
         [beforeUs],
       );
       let total = 0;
@@ -217,7 +227,7 @@ export class SignalStore {
         batch = [];
         batchRows = 0;
         // A device with a long backlog takes several passes.
-        for (let moved = rowsPerPass; moved === rowsPerPass && signal?.aborted !== true;) {
+        for (let moved = rowsPerPass; moved >= rowsPerPass && signal?.aborted !== true;) {
           moved = await this.#compact(beforeUs, serials, rowsPerPass);
           total += moved;
           if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
@@ -237,10 +247,14 @@ export class SignalStore {
     return result;
   }
 
+  /** One pass: rows of `serials` up to about `limit` frames (at least one row). Returns the frames moved. */
   async #compact(beforeUs: number, serials: readonly string[], limit: number): Promise<number> {
     const { rows } = await this.#database.query<PendingRow>(
-      `select id, serial, channel, start_us, seq, frame, domain_id, root_domain_id from signal_frames_pending
-       where serial = any($1::text[]) and start_us < $2 order by serial, channel, start_us limit $3`,
+      `select id, serial, channel, frame_count, frame, domain_id, root_domain_id from (
+         select id, serial, channel, start_us, frame_count, frame, domain_id, root_domain_id,
+                sum(frame_count) over (order by serial, channel, start_us, id) - frame_count as before_row
+           from signal_frames_pending where serial = any($1::text[]) and start_us < $2
+       ) p where before_row < $3 order by serial, channel, start_us, id`,
       [serials, beforeUs, limit],
     );
     if (rows.length === 0) return 0;
@@ -249,12 +263,14 @@ export class SignalStore {
       // Another process compacting the same devices may have read these rows too: only the rows this
       // transaction deletes go into chunks, so no frame is appended to a chunk twice.
       const taken = await tx.query<{ id: string }>('delete from signal_frames_pending where id = any($1::bigint[]) returning id', [rows.map((row) => row.id)]);
+      let moved = rows;
       if (taken.rows.length === rows.length) await upsertChunks(tx, chunks);
       else {
         const ids = new Set(taken.rows.map((row) => String(row.id)));
-        await upsertChunks(tx, await chunksOf(rows.filter((row) => ids.has(String(row.id)))));
+        moved = rows.filter((row) => ids.has(String(row.id)));
+        await upsertChunks(tx, await chunksOf(moved));
       }
-      return taken.rows.length;
+      return moved.reduce((sum, row) => sum + row.frame_count, 0);
     });
   }
 
@@ -273,8 +289,10 @@ export class SignalStore {
    * in the chunks (and duplicates are removed), never in neither.
    */
   async read(serial: string, channel: string, fromUs: number, toUs: number): Promise<Buffer> {
+    // A row holds frames of one minute: one starting a minute before `fromUs` may still reach into it.
     const pending = await this.#database.query<{ frame: Uint8Array }>(
-      'select frame from signal_frames_pending where serial = $1 and channel = $2 and start_us >= $3 and start_us < $4',
+      `select frame from signal_frames_pending
+        where serial = $1 and channel = $2 and start_us > $3::bigint - ${MINUTE_US} and start_us < $4 and coalesce(last_start_us, start_us) >= $3`,
       [serial, channel, fromUs, toUs],
     );
     const chunks = await this.#database.query<{ frames: Uint8Array }>(
@@ -298,7 +316,8 @@ export class SignalStore {
   /** Whether any frame of the device (any channel) starting in [fromUs, toUs) is stored. */
   async hasFrames(serial: string, fromUs: number, toUs: number): Promise<boolean> {
     const { rows } = await this.#database.query<{ found: boolean }>(
-      `select exists (select 1 from signal_frames_pending where serial = $1 and start_us >= $2 and start_us < $3)
+      `select exists (select 1 from signal_frames_pending
+                       where serial = $1 and start_us > $2::bigint - ${MINUTE_US} and start_us < $3 and coalesce(last_start_us, start_us) >= $2)
            or exists (select 1 from signal_chunks where serial = $1 and minute >= $4::timestamptz and minute < $5::timestamptz) as found`,
       [serial, fromUs, toUs, new Date(Math.floor(fromUs / MINUTE_US) * 60_000).toISOString(), new Date(Math.ceil(toUs / 1000)).toISOString()],
     );
@@ -306,8 +325,8 @@ export class SignalStore {
   }
 
   /**
-   * Retention: deletes stored frames older than `days`. Returns the chunks and pending frames
-   * deleted. In batches, so that a backlog after a long stop neither reaches the statement timeout
+   * Retention: deletes stored frames older than `days` (a staging row once its last frame is). Returns
+   * the chunk and staging rows deleted. In batches, so that a backlog after a long stop neither reaches the statement timeout
    * nor holds the (on PGlite, only) connection for long.
    */
   async deleteOlderThan(days: number, nowMs = Date.now()): Promise<{ chunks: number; pending: number }> {
@@ -324,7 +343,7 @@ export class SignalStore {
       }
     };
     const chunks = await inBatches('signal_chunks', 'minute < $1::timestamptz', new Date(cutoffMs).toISOString());
-    const pending = await inBatches('signal_frames_pending', 'start_us < $1', cutoffMs * 1000);
+    const pending = await inBatches('signal_frames_pending', 'start_us < $1 and coalesce(last_start_us, start_us) < $1', cutoffMs * 1000);
     return { chunks, pending };
   }
 }
@@ -343,15 +362,44 @@ export interface StoredChunk {
   rootDomainId: string | null;
 }
 
+/** A row of the staging table: a device's frames of one channel and minute from one write. */
 interface PendingRow {
   id: string;
   serial: string;
   channel: string;
-  start_us: string;
-  seq: string;
+  frame_count: number;
+  /** The row's frames, concatenated. */
   frame: Uint8Array;
   domain_id: string | null;
   root_domain_id: string | null;
+}
+
+interface StagingRow {
+  frames: PendingFrame[];
+  startUs: number;
+  lastStartUs: number;
+}
+
+/** frames[from, to) as staging rows: one per device, channel, minute and domain, in order of first arrival. */
+function rowsOf(frames: readonly PendingFrame[], from: number, to: number): StagingRow[] {
+  const rows: StagingRow[] = [];
+  const byKey = new Map<string, StagingRow>();
+  for (let i = from; i < to; i++) {
+    const frame = frames[i]!;
+    // The domains too: a device moved to another facility between two of its messages keeps each frame's own.
+    const key = `${frame.serial}\u0000${frame.channel}\u0000${Math.floor(frame.startTimeUs / MINUTE_US)}\u0000${frame.domainId}\u0000${frame.rootDomainId}`;
+    const row = byKey.get(key);
+    if (row === undefined) {
+      const created = { frames: [frame], startUs: frame.startTimeUs, lastStartUs: frame.startTimeUs };
+      byKey.set(key, created);
+      rows.push(created);
+    } else {
+      row.frames.push(frame);
+      if (frame.startTimeUs < row.startUs) row.startUs = frame.startTimeUs;
+      if (frame.startTimeUs > row.lastStartUs) row.lastStartUs = frame.startTimeUs;
+    }
+  }
+  return rows;
 }
 
 /** Pending rows as chunks: one gzip member per device, channel and minute, frames in time order. */
@@ -366,15 +414,17 @@ async function chunksOf(rows: readonly PendingRow[]): Promise<StoredChunk[]> {
   }
   const groups = new Map<string, Group>();
   for (const row of rows) {
-    const startUs = Number(row.start_us);
-    const minuteUs = Math.floor(startUs / MINUTE_US) * MINUTE_US;
-    const key = `${row.serial}\u0000${row.channel}\u0000${minuteUs}`;
-    let group = groups.get(key);
-    if (group === undefined) {
-      group = { serial: row.serial, channel: row.channel, minuteUs, frames: [], domainId: row.domain_id, rootDomainId: row.root_domain_id };
-      groups.set(key, group);
+    for (const { header, bytes } of splitFrames(row.frame)) {
+      const startUs = header.startTimeUs;
+      const minuteUs = Math.floor(startUs / MINUTE_US) * MINUTE_US;
+      const key = `${row.serial}\u0000${row.channel}\u0000${minuteUs}`;
+      let group = groups.get(key);
+      if (group === undefined) {
+        group = { serial: row.serial, channel: row.channel, minuteUs, frames: [], domainId: row.domain_id, rootDomainId: row.root_domain_id };
+        groups.set(key, group);
+      }
+      group.frames.push({ startUs, seq: header.sequence, bytes });
     }
-    group.frames.push({ startUs, seq: Number(row.seq), bytes: row.frame });
   }
   return Promise.all(
     [...groups.values()].map(async (group) => {

@@ -105,16 +105,64 @@ function signalStoreSuite(open: () => Promise<TestDatabase>): void {
     const { rows } = await database.query<{
       channel: string;
       start_us: string;
-      seq: string;
+      last_start_us: string;
+      frame_count: number;
       frame: Uint8Array;
       domain_id: string | null;
       root_domain_id: string | null;
-    }>("select channel, start_us, seq, frame, domain_id, root_domain_id from signal_frames_pending where serial = 'W-1' order by seq");
-    expect(
-      rows.map((row) => [row.channel, Number(row.start_us), Number(row.seq), Buffer.from(row.frame).toString('hex'), row.domain_id, row.root_domain_id]),
-    ).toEqual(
+    }>("select channel, start_us, last_start_us, frame_count, frame, domain_id, root_domain_id from signal_frames_pending where serial = 'W-1' order by id");
+    // Only frames 0 and 6 share a row: same statement, channel (ecg), minute and domains (none); every
+    // other frame has a domain of its own or is alone with its channel and domains in its statement.
+    const staged = rows.flatMap((row) => {
+      const inRow = splitFrames(row.frame);
+      expect(inRow).toHaveLength(row.frame_count);
+      expect(Number(row.start_us)).toBe(Math.min(...inRow.map((frame) => frame.header.startTimeUs)));
+      expect(Number(row.last_start_us)).toBe(Math.max(...inRow.map((frame) => frame.header.startTimeUs)));
+      return inRow.map((frame) => [
+        row.channel,
+        frame.header.startTimeUs,
+        frame.header.sequence,
+        Buffer.from(frame.bytes).toString('hex'),
+        row.domain_id,
+        row.root_domain_id,
+      ]);
+    });
+    expect(rows.map((row) => row.frame_count).filter((count) => count > 1)).toEqual([2]);
+    expect(staged.sort((a, b) => Number(a[2]) - Number(b[2]))).toEqual(
       frames.map((frame) => [frame.channel, frame.startTimeUs, frame.sequence, Buffer.from(frame.bytes).toString('hex'), frame.domainId, frame.rootDomainId]),
     );
+  });
+
+  it("shares a row among a write's frames of one device, channel and minute, and reads, finds, keeps and compacts each frame", async () => {
+    // A day before the other tests' frames: this test's compaction and retention reach only its own.
+    const base = minute - 24 * 3600e6;
+    const frames = [...Array(20).keys()].map((i) => ({ ...ecg(50 + i, base + (50 + i) * 1e6), serial: 'G-1' }));
+    await store.append(frames);
+    const rows = await database.query<{ frame_count: number; start_us: string; last_start_us: string }>(
+      "select frame_count, start_us, last_start_us from signal_frames_pending where serial = 'G-1' order by start_us",
+    );
+    // Seconds 50–59 and 60–69: a row never crosses a minute.
+    expect(rows.rows.map((row) => [row.frame_count, Number(row.start_us) - base, Number(row.last_start_us) - base])).toEqual([
+      [10, 50e6, 59e6],
+      [10, 60e6, 69e6],
+    ]);
+    const bytesOf = (from: number, to: number): Buffer => Buffer.concat(frames.slice(from - 50, to - 50).map((frame) => frame.bytes));
+    expect((await store.read('G-1', 'ecg', base + 55e6, base + 62e6)).equals(bytesOf(55, 62))).toBe(true);
+    expect((await store.read('G-1', 'ecg', base + 59.5e6, base + 60.5e6)).equals(bytesOf(60, 61))).toBe(true);
+    expect(await store.hasFrames('G-1', base + 57e6, base + 58e6)).toBe(true);
+    expect(await store.hasFrames('G-1', base, base + 50e6)).toBe(false);
+    expect(await store.hasFrames('G-1', base + 70e6, base + 80e6)).toBe(false);
+    // Retention keeps a row until its last frame is older than the cutoff.
+    const retentionAt = (cutoffUs: number) => store.deleteOlderThan(1, cutoffUs / 1000 + 86_400_000);
+    expect((await retentionAt(base + 55e6)).pending).toBe(0);
+    expect((await store.read('G-1', 'ecg', base, base + 120e6)).equals(bytesOf(50, 70))).toBe(true);
+    expect((await retentionAt(base + 60e6)).pending).toBe(1);
+    expect(await store.compactAll(base + 120e6)).toBe(10);
+    expect((await store.read('G-1', 'ecg', base, base + 120e6)).equals(bytesOf(60, 70))).toBe(true);
+    const chunk = await database.query<{ frame_count: number; first_seq: string; last_seq: string }>(
+      "select frame_count, first_seq, last_seq from signal_chunks where serial = 'G-1'",
+    );
+    expect(chunk.rows.map((row) => [row.frame_count, row.first_seq, row.last_seq])).toEqual([[10, '60', '69']]);
   });
 
   it('stages frames, compacts complete minutes into one gzip chunk, appends late frames, and reads in time order without duplicates', async () => {
@@ -195,7 +243,7 @@ function signalStoreSuite(open: () => Promise<TestDatabase>): void {
     const deadline = Date.now() + 10_000;
     while ((await chunkRows()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     await signals.upkeep.stop();
-    const pending = (await own.query<{ n: number }>('select count(*)::int as n from signal_frames_pending')).rows[0]!.n;
+    const pending = (await own.query<{ n: number }>('select coalesce(sum(frame_count), 0)::int as n from signal_frames_pending')).rows[0]!.n;
     const chunked = (await own.query<{ n: number }>('select coalesce(sum(frame_count), 0)::int as n from signal_chunks')).rows[0]!.n;
     await ownDatabase.close();
     // Every frame is in exactly one place, some still staged for the next start's compaction.
