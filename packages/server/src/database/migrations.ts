@@ -280,7 +280,8 @@ export const MIGRATIONS: readonly Migration[] = [
     // (signals/signalStore.ts): on PGlite a row costs about 20 µs of the one database thread whatever
     // its size, so a device sending its backlog costs a row per write instead of one per frame.
     // start_us is the row's first frame, last_start_us its last (both in the same minute; null, as in
-    // a row written before this migration or by a process not yet upgraded, is a row of one frame).
+    // a row written before this migration or by a process not yet upgraded, is a row of one frame);
+    // seq is its first frame's sequence (each frame's own is in its header).
     id: '011_staging_rows_of_frames',
     sql: `
       alter table signal_frames_pending add column frame_count integer not null default 1;

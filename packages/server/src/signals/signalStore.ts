@@ -49,6 +49,16 @@ export interface SignalStoreOptions {
 
 const MINUTE_US = 60_000_000;
 
+/**
+ * A staging row holding a frame that starts in [$from, $to), for parameters numbered `from` and `to`.
+ * A row's frames are of one minute, so its first starts less than a minute before its last: the
+ * index range on start_us grows by a minute at most. A null last_start_us is a row of one frame
+ * (written before migration 011).
+ */
+function pendingRowOverlaps(from: number, to: number): string {
+  return `start_us > $${from}::bigint - ${MINUTE_US} and start_us < $${to} and coalesce(last_start_us, start_us) >= $${from}`;
+}
+
 interface Batch {
   frames: PendingFrame[];
   /** Settles when the batch is committed; marked handled, since all its callers may be gone. */
@@ -220,12 +230,12 @@ export class SignalStore {
       );
       let total = 0;
       let batch: string[] = [];
-      let batchRows = 0;
+      let batchFrames = 0;
       const flushBatch = async (): Promise<void> => {
         if (batch.length === 0) return;
         const serials = batch;
         batch = [];
-        batchRows = 0;
+        batchFrames = 0;
         // A device with a long backlog takes several passes.
         for (let moved = rowsPerPass; moved >= rowsPerPass && signal?.aborted !== true;) {
           moved = await this.#compact(beforeUs, serials, rowsPerPass);
@@ -235,9 +245,9 @@ export class SignalStore {
       };
       for (const row of rows) {
         if (signal?.aborted === true) return total;
-        if (batchRows > 0 && batchRows + row.n > rowsPerPass) await flushBatch();
+        if (batchFrames > 0 && batchFrames + row.n > rowsPerPass) await flushBatch();
         batch.push(row.serial);
-        batchRows += row.n;
+        batchFrames += row.n;
       }
       await flushBatch();
       return total;
@@ -289,10 +299,8 @@ export class SignalStore {
    * in the chunks (and duplicates are removed), never in neither.
    */
   async read(serial: string, channel: string, fromUs: number, toUs: number): Promise<Buffer> {
-    // A row holds frames of one minute: one starting a minute before `fromUs` may still reach into it.
     const pending = await this.#database.query<{ frame: Uint8Array }>(
-      `select frame from signal_frames_pending
-        where serial = $1 and channel = $2 and start_us > $3::bigint - ${MINUTE_US} and start_us < $4 and coalesce(last_start_us, start_us) >= $3`,
+      `select frame from signal_frames_pending where serial = $1 and channel = $2 and ${pendingRowOverlaps(3, 4)}`,
       [serial, channel, fromUs, toUs],
     );
     const chunks = await this.#database.query<{ frames: Uint8Array }>(
@@ -316,8 +324,7 @@ export class SignalStore {
   /** Whether any frame of the device (any channel) starting in [fromUs, toUs) is stored. */
   async hasFrames(serial: string, fromUs: number, toUs: number): Promise<boolean> {
     const { rows } = await this.#database.query<{ found: boolean }>(
-      `select exists (select 1 from signal_frames_pending
-                       where serial = $1 and start_us > $2::bigint - ${MINUTE_US} and start_us < $3 and coalesce(last_start_us, start_us) >= $2)
+      `select exists (select 1 from signal_frames_pending where serial = $1 and ${pendingRowOverlaps(2, 3)})
            or exists (select 1 from signal_chunks where serial = $1 and minute >= $4::timestamptz and minute < $5::timestamptz) as found`,
       [serial, fromUs, toUs, new Date(Math.floor(fromUs / MINUTE_US) * 60_000).toISOString(), new Date(Math.ceil(toUs / 1000)).toISOString()],
     );
@@ -325,9 +332,9 @@ export class SignalStore {
   }
 
   /**
-   * Retention: deletes stored frames older than `days` (a staging row once its last frame is). Returns
-   * the chunk and staging rows deleted. In batches, so that a backlog after a long stop neither reaches the statement timeout
-   * nor holds the (on PGlite, only) connection for long.
+   * Retention: deletes stored frames older than `days` (a staging row once its last frame is).
+   * Returns the chunk and staging rows deleted. In batches, so that a backlog after a long stop
+   * neither reaches the statement timeout nor holds the (on PGlite, only) connection for long.
    */
   async deleteOlderThan(days: number, nowMs = Date.now()): Promise<{ chunks: number; pending: number }> {
     const cutoffMs = nowMs - days * 86_400_000;
@@ -343,6 +350,7 @@ export class SignalStore {
       }
     };
     const chunks = await inBatches('signal_chunks', 'minute < $1::timestamptz', new Date(cutoffMs).toISOString());
+    // start_us < cutoff follows from the last frame's, and lets the time index find the rows.
     const pending = await inBatches('signal_frames_pending', 'start_us < $1 and coalesce(last_start_us, start_us) < $1', cutoffMs * 1000);
     return { chunks, pending };
   }
