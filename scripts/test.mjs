@@ -10,6 +10,8 @@ import { buildWeb, ROOT } from './webBuild.mjs';
 const reportDir = mkdtempSync(join(tmpdir(), 'nemuri-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** Failed tests by name, printed again at the very end: CI keeps only the tail of the output. */
+const failedTests = [];
 
 function run(label, command, args, env = {}) {
   const started = Date.now();
@@ -41,6 +43,7 @@ function vitest(label, projects) {
     totals.failed += report.numFailedTests;
     totals.skipped += report.numPendingTests + report.numTodoTests;
     printSlowestFiles(report);
+    collectFailedTests(report);
   }
 }
 
@@ -51,6 +54,19 @@ function printSlowestFiles(report, count = 8) {
     .sort((a, b) => b.seconds - a.seconds)
     .slice(0, count);
   console.log(`slowest files: ${files.map((file) => `${file.path} ${file.seconds.toFixed(0)} s`).join(', ')}`);
+}
+
+function collectFailedTests(report) {
+  for (const file of report.testResults) {
+    const path = relative(ROOT, file.name);
+    const failed = file.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failed) {
+      const reason = (test.failureMessages[0] ?? '').split('\n')[0].slice(0, 300);
+      failedTests.push(`${path} › ${test.fullName}: ${reason}`);
+    }
+    // A file that failed before any test ran (an import error, a hook) has no failed test of its own.
+    if (failed.length === 0 && file.status === 'failed') failedTests.push(`${path}: ${(file.message ?? '').split('\n')[0].slice(0, 300)}`);
+  }
 }
 
 const only = process.argv[2];
@@ -87,6 +103,7 @@ if (!only || only === 'e2e') {
 
 rmSync(reportDir, { recursive: true, force: true });
 console.log('');
+for (const test of failedTests) console.log(`✘ ${test}`);
 if (failures.length > 0) console.log(`Failed steps: ${failures.join(', ')}`);
 const failed = totals.failed + (failures.length > 0 && totals.failed === 0 ? failures.length : 0);
 console.log(`tests: ${totals.passed} passed, ${failed} failed, ${totals.skipped} skipped`);
