@@ -28,15 +28,17 @@ function run(label, command, args, env = {}) {
 
 function vitest(label, projects) {
   const outputFile = join(reportDir, `${label}.json`);
+  const unhandledFile = join(reportDir, `${label}.unhandled.json`);
   const args = [
     'vitest',
     'run',
     ...projects.flatMap((project) => ['--project', project]),
     '--reporter=default',
     '--reporter=json',
+    '--reporter=./scripts/unhandledErrorsReporter.mjs',
     `--outputFile.json=${outputFile}`,
   ];
-  run(label, 'npx', args);
+  run(label, 'npx', args, { NEMURI_UNHANDLED_ERRORS_FILE: unhandledFile });
   if (existsSync(outputFile)) {
     const report = JSON.parse(readFileSync(outputFile, 'utf8'));
     totals.passed += report.numPassedTests;
@@ -44,6 +46,13 @@ function vitest(label, projects) {
     totals.skipped += report.numPendingTests + report.numTodoTests;
     printSlowestFiles(report);
     collectFailedTests(report);
+  }
+  if (existsSync(unhandledFile)) {
+    for (const error of JSON.parse(readFileSync(unhandledFile, 'utf8'))) {
+      const where =
+        error.testPath === null ? '(no test file named)' : `${relative(ROOT, error.testPath)}${error.testName === null ? '' : ` › ${error.testName}`}`;
+      failedTests.push(`unhandled error in ${where}: ${error.message}`);
+    }
   }
 }
 

@@ -23,6 +23,13 @@ export interface MonitoredRoom {
 }
 
 const REREAD_MS = 60_000;
+/** After a failed read in the background (a lost connection, a restarting database), the next try. */
+const RETRY_MS = 5_000;
+
+/** Where a failed background read is told; the directory keeps what it read last. */
+export interface RoomDirectoryLogger {
+  warn(object: object, message: string): void;
+}
 
 export class RoomDirectory {
   readonly #database: Database;
@@ -33,27 +40,49 @@ export class RoomDirectory {
   #reading: Promise<void> | null = null;
   #again = false;
   #timer: NodeJS.Timeout | undefined;
+  #retry: NodeJS.Timeout | undefined;
+  #stopped = false;
   #unsubscribe: (() => void) | undefined;
 
   readonly #changeFeed: ChangeFeed;
+  readonly #log: RoomDirectoryLogger;
 
-  constructor(database: Database, changeFeed: ChangeFeed) {
+  constructor(database: Database, changeFeed: ChangeFeed, log: RoomDirectoryLogger) {
     this.#database = database;
     this.#changeFeed = changeFeed;
+    this.#log = log;
   }
 
+  /** Reads the rooms once (rejects if it cannot: a server must not monitor from nothing), then follows them. */
   async start(): Promise<void> {
     this.#unsubscribe = this.#changeFeed.subscribe((batch) => {
-      if (this.#concerns(batch)) void this.refresh();
+      if (this.#concerns(batch)) this.#refreshInBackground();
     });
-    this.#timer = setInterval(() => void this.refresh(), REREAD_MS);
+    this.#timer = setInterval(() => this.#refreshInBackground(), REREAD_MS);
     this.#timer.unref();
     await this.refresh();
   }
 
   stop(): void {
+    this.#stopped = true;
     this.#unsubscribe?.();
     clearInterval(this.#timer);
+    clearTimeout(this.#retry);
+  }
+
+  // A read nobody awaits must not reject unhandled (Node.js ends the process on that): a lost
+  // database connection keeps the last rooms read and tries again shortly, since a change it missed
+  // would otherwise wait for the minute's re-read.
+  #refreshInBackground(): void {
+    this.refresh().catch((error: unknown) => {
+      this.#log.warn({ err: error }, `room directory: the rooms could not be read again (trying again in ${RETRY_MS / 1000} s)`);
+      if (this.#retry !== undefined || this.#stopped) return;
+      this.#retry = setTimeout(() => {
+        this.#retry = undefined;
+        this.#refreshInBackground();
+      }, RETRY_MS);
+      this.#retry.unref();
+    });
   }
 
   #concerns(batch: ChangeBatch): boolean {

@@ -182,7 +182,7 @@ export class RoomStateService {
     this.#now = options.now ?? Date.now;
     this.#sharing = options.sharing ?? null;
     this.#startedAt = this.#now();
-    this.directory = new RoomDirectory(options.documents.database, options.documents.changes);
+    this.directory = new RoomDirectory(options.documents.database, options.documents.changes, options.log);
   }
 
   async start(): Promise<void> {

@@ -117,7 +117,7 @@ describe('the sleep analysis service', () => {
     // An imported record of room 3 must stay as it is.
     await documents.set(system, `rooms/night-3/sleeps/${day}`, { source: 'upload-1', totalSleepMin: 400 }, false);
     await signals.append([...recording('NIGHT-1', start, 15), ...recording('NIGHT-3', start, 5)]);
-    directory = new RoomDirectory(database, documents.changes);
+    directory = new RoomDirectory(database, documents.changes, silent);
     await directory.start();
   }, 120_000);
   afterAll(async () => {
