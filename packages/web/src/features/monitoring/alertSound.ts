@@ -28,6 +28,16 @@ export interface AlertSoundState {
 let context: AudioContext | null = null;
 const listeners = new Set<() => void>();
 let state: AlertSoundState = { playback: 'unavailable', muted: false, enabledBefore: false };
+/**
+ * A press under way. The touch that gives the browser its permission is usually meant for something
+ * else (a room's tile): the warning going at pointerdown would move the tiles under the finger, and
+ * the release, landing on another element, would open nothing or another room. So the state is
+ * published once the press has ended in its click.
+ */
+let pressed = false;
+let pressTimer: ReturnType<typeof setTimeout> | undefined;
+/** A press whose end never reaches the page (released outside the window) holds nothing longer. */
+const LONGEST_PRESS_MS = 3_000;
 
 function stored(key: string): string | null {
   try {
@@ -61,6 +71,7 @@ function playbackNow(): SoundPlayback {
 }
 
 function refresh(): void {
+  if (pressed) return;
   const next: AlertSoundState = { playback: playbackNow(), muted: stored(MUTE_KEY) === '1', enabledBefore: stored(ENABLED_KEY) === '1' };
   if (next.playback === state.playback && next.muted === state.muted && next.enabledBefore === state.enabledBefore) return;
   state = next;
@@ -73,12 +84,33 @@ function onInteraction(): void {
   void enableSound();
 }
 
+function onPress(): void {
+  pressed = true;
+  clearTimeout(pressTimer);
+  pressTimer = setTimeout(onPressEnd, LONGEST_PRESS_MS);
+  onInteraction();
+}
+
+function onPressEnd(): void {
+  if (!pressed) return;
+  pressed = false;
+  clearTimeout(pressTimer);
+  // A task after this one: the click that the release makes is dispatched first.
+  setTimeout(refresh, 0);
+}
+
+const PRESS_EVENTS: [string, () => void][] = [
+  ['pointerdown', onPress],
+  ['pointerup', onPressEnd],
+  ['pointercancel', onPressEnd],
+  ['keydown', onInteraction],
+];
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   if (listeners.size === 1) {
     refresh();
-    window.addEventListener('pointerdown', onInteraction, true);
-    window.addEventListener('keydown', onInteraction, true);
+    for (const [type, handler] of PRESS_EVENTS) window.addEventListener(type, handler, true);
     // Remembered: ask at once; the browser may allow it without a click.
     if (state.enabledBefore && !state.muted && state.playback === 'blocked')
       void audio()
@@ -88,8 +120,7 @@ function subscribe(listener: () => void): () => void {
   return () => {
     listeners.delete(listener);
     if (listeners.size > 0) return;
-    window.removeEventListener('pointerdown', onInteraction, true);
-    window.removeEventListener('keydown', onInteraction, true);
+    for (const [type, handler] of PRESS_EVENTS) window.removeEventListener(type, handler, true);
   };
 }
 
